@@ -1,0 +1,166 @@
+//! The fast Threefish: all rounds unrolled at compile time, the permutation done by renaming
+//! registers instead of moving words (as the optimized reference C code does), and subkeys added
+//! straight from the key and tweak words. It reads the same rotation and permutation tables as
+//! [`crate::threefish`], and is tested against it.
+
+use crate::constants::{permutation, rotation};
+use crate::threefish::{extend_tweak, key_parity};
+
+/// `PLACEMENT[r][i]`: the array slot that holds logical word i after r rounds of a four-round
+/// group, when the permutation is done by renaming. Since pi^4 is the identity for all three
+/// sizes, every group starts and ends with the words in place, which is also where the subkey
+/// is injected.
+const fn placement(words: usize) -> [[usize; 16]; 5] {
+    let pi = permutation(words);
+    let mut p = [[0usize; 16]; 5];
+    let mut i = 0;
+    while i < words {
+        p[0][i] = i;
+        i += 1;
+    }
+    let mut r = 0;
+    while r < 4 {
+        let mut i = 0;
+        while i < words {
+            p[r + 1][i] = p[r][pi[i]];
+            i += 1;
+        }
+        r += 1;
+    }
+    let mut i = 0;
+    while i < words {
+        assert!(p[4][i] == i, "pi^4 must be the identity");
+        i += 1;
+    }
+    p
+}
+
+const PLACEMENT_256: [[usize; 16]; 5] = placement(4);
+const PLACEMENT_512: [[usize; 16]; 5] = placement(8);
+const PLACEMENT_1024: [[usize; 16]; 5] = placement(16);
+
+const fn placement_table(words: usize) -> &'static [[usize; 16]; 5] {
+    match words {
+        4 => &PLACEMENT_256,
+        8 => &PLACEMENT_512,
+        _ => &PLACEMENT_1024,
+    }
+}
+
+/// Four rounds d = D..D+4 (D is 0 or 4 modulo 8), MIX on renamed slots.
+#[inline(always)]
+fn four_rounds<const N: usize, const D: usize>(x: &mut [u64; N]) {
+    let p = placement_table(N);
+    let mut r = 0;
+    while r < 4 {
+        let mut j = 0;
+        while j < N / 2 {
+            let a = p[r][2 * j];
+            let b = p[r][2 * j + 1];
+            x[a] = x[a].wrapping_add(x[b]);
+            x[b] = x[b].rotate_left(rotation(N, D + r, j)) ^ x[a];
+            j += 1;
+        }
+        r += 1;
+    }
+}
+
+/// Injects subkey S.
+#[inline(always)]
+fn inject<const N: usize, const S: usize>(x: &mut [u64; N], k: &[u64; N], parity: u64, t: &[u64; 3]) {
+    let mut i = 0;
+    while i < N {
+        let ki = (S + i) % (N + 1);
+        let mut w = if ki == N { parity } else { k[ki] };
+        if i == N - 3 {
+            w = w.wrapping_add(t[S % 3]);
+        } else if i == N - 2 {
+            w = w.wrapping_add(t[(S + 1) % 3]);
+        } else if i == N - 1 {
+            w = w.wrapping_add(S as u64);
+        }
+        x[i] = x[i].wrapping_add(w);
+        i += 1;
+    }
+}
+
+macro_rules! eight_rounds {
+    ($n:ident, $x:ident, $k:ident, $parity:ident, $t:ident, $s1:literal, $s2:literal) => {
+        four_rounds::<$n, 0>(&mut $x);
+        inject::<$n, $s1>(&mut $x, $k, $parity, &$t);
+        four_rounds::<$n, 4>(&mut $x);
+        inject::<$n, $s2>(&mut $x, $k, $parity, &$t);
+    };
+}
+
+/// Threefish encryption of one block, fully unrolled. `N` is 4, 8 or 16.
+#[inline(always)]
+pub fn encrypt<const N: usize>(key: &[u64; N], tweak: [u64; 2], plaintext: &[u64; N]) -> [u64; N] {
+    let parity = key_parity(key);
+    let t = extend_tweak(tweak);
+    let mut x = *plaintext;
+    inject::<N, 0>(&mut x, key, parity, &t);
+    eight_rounds!(N, x, key, parity, t, 1, 2);
+    eight_rounds!(N, x, key, parity, t, 3, 4);
+    eight_rounds!(N, x, key, parity, t, 5, 6);
+    eight_rounds!(N, x, key, parity, t, 7, 8);
+    eight_rounds!(N, x, key, parity, t, 9, 10);
+    eight_rounds!(N, x, key, parity, t, 11, 12);
+    eight_rounds!(N, x, key, parity, t, 13, 14);
+    eight_rounds!(N, x, key, parity, t, 15, 16);
+    eight_rounds!(N, x, key, parity, t, 17, 18);
+    if N == 16 {
+        // Threefish-1024 has 80 rounds: one more group of eight.
+        eight_rounds!(N, x, key, parity, t, 19, 20);
+    }
+    x
+}
+
+/// The UBI compression of one block (Skein 1.3, section 3.4):
+/// `H <- E(H, T, M) xor M`.
+#[inline(always)]
+pub fn compress<const N: usize>(chain: &mut [u64; N], block: &[u64; N], tweak: [u64; 2]) {
+    let out = encrypt(chain, tweak, block);
+    for i in 0..N {
+        chain[i] = out[i] ^ block[i];
+    }
+}
+
+/// [`compress`] for Threefish-256, not inlined, so that the unrolled body exists once.
+#[inline(never)]
+pub fn compress256(chain: &mut [u64; 4], block: &[u64; 4], tweak: [u64; 2]) {
+    compress(chain, block, tweak)
+}
+
+/// [`compress`] for Threefish-512, not inlined, so that the unrolled body exists once.
+#[inline(never)]
+pub fn compress512(chain: &mut [u64; 8], block: &[u64; 8], tweak: [u64; 2]) {
+    compress(chain, block, tweak)
+}
+
+/// [`compress`] for Threefish-1024, not inlined, so that the unrolled body exists once.
+#[inline(never)]
+pub fn compress1024(chain: &mut [u64; 16], block: &[u64; 16], tweak: [u64; 2]) {
+    compress(chain, block, tweak)
+}
+
+/// Dispatches to the size's compression function.
+#[inline(always)]
+pub fn compress_words<const N: usize>(chain: &mut [u64; N], block: &[u64; N], tweak: [u64; 2]) {
+    match N {
+        4 => compress256(cast_mut(chain), cast(block), tweak),
+        8 => compress512(cast_mut(chain), cast(block), tweak),
+        16 => compress1024(cast_mut(chain), cast(block), tweak),
+        _ => compress(chain, block, tweak),
+    }
+}
+
+#[inline(always)]
+fn cast_mut<const N: usize, const M: usize>(a: &mut [u64; N]) -> &mut [u64; M] {
+    a.as_mut_slice().try_into().expect("dispatch on N == M")
+}
+
+#[inline(always)]
+fn cast<const N: usize, const M: usize>(a: &[u64; N]) -> &[u64; M] {
+    a.as_slice().try_into().expect("dispatch on N == M")
+}
