@@ -113,7 +113,7 @@ impl From<StateSize> for u32 {
 /// The subkey injected right after round `round` (0-based), if any: subkey s follows round
 /// 4s - 1 (Skein 1.3, section 3.3). Subkey 0 precedes round 0 and is not returned here.
 pub const fn subkey_after_round(round: u32) -> Option<u32> {
-    if (round + 1) % ROUNDS_PER_SUBKEY == 0 {
+    if (round + 1).is_multiple_of(ROUNDS_PER_SUBKEY) {
         Some((round + 1) / ROUNDS_PER_SUBKEY)
     } else {
         None
