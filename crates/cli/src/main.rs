@@ -1,1 +1,75 @@
-fn main(){}
+//! `skeinhw`: the command line of the Skein hardware golden reference.
+//!
+//! Each subcommand lives in its own module under `cmd/`; this file only parses and dispatches.
+//! Errors come back as `anyhow::Error` and are printed on one line with exit status 2 (usage,
+//! parse and input errors) unless a subcommand chooses another status (1 for a failed check or
+//! a divergence).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+mod message;
+
+/// Skein/Threefish hardware golden reference: hash, trace, diff, generate RTL, estimate.
+#[derive(Parser)]
+#[command(name = "skeinhw", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Hash files or a hex message with Skein (like b2sum / sha256sum).
+    Hash(cmd::hash::HashArgs),
+    /// List the schedule presets (name, source, cycles per block, blocks in flight).
+    Schedules(cmd::schedules::SchedulesArgs),
+    /// Show one schedule: `schedule show NAME|FILE.json`.
+    Schedule(cmd::schedules::ScheduleArgs),
+    /// Run the cycle-accurate golden simulator and write a per-cycle trace.
+    Trace(cmd::trace::TraceArgs),
+    /// Estimate Virtex-5 area and speed of a schedule.
+    Estimate(cmd::estimate::EstimateArgs),
+    /// Sweep schedules through the estimator: CSV, JSON and an SVG Pareto plot.
+    Sweep(cmd::estimate::SweepArgs),
+    /// Fit the estimator's constants on the papers' tables and print the errors.
+    Calibrate(cmd::estimate::CalibrateArgs),
+}
+
+/// Exit status of a command that ran to its end.
+pub type Status = u8;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Hash(args) => cmd::hash::run(args),
+        Command::Schedules(args) => cmd::schedules::run_list(args),
+        Command::Schedule(args) => cmd::schedules::run_show(args),
+        Command::Trace(args) => cmd::trace::run(args),
+        Command::Estimate(args) => cmd::estimate::run_estimate(args),
+        Command::Sweep(args) => cmd::estimate::run_sweep(args),
+        Command::Calibrate(args) => cmd::estimate::run_calibrate(args),
+    };
+    match result {
+        Ok(status) => ExitCode::from(status),
+        Err(e) => {
+            eprintln!("skeinhw: {}", one_line(&e));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// An error and its causes on one line.
+fn one_line(e: &anyhow::Error) -> String {
+    let mut s = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !s.contains(&c) {
+            s.push_str(": ");
+            s.push_str(&c);
+        }
+    }
+    s.replace('\n', " ")
+}

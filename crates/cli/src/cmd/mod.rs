@@ -1,0 +1,6 @@
+//! One module per subcommand.
+
+pub mod estimate;
+pub mod hash;
+pub mod schedules;
+pub mod trace;

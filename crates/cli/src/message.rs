@@ -1,0 +1,156 @@
+//! The message options shared by `hash`, `trace`, `sim` and `diff`: state size, output length,
+//! the message as hex with an optional bit length, and Skein's optional arguments.
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use skeinhw_skein::{Params, TreeParams};
+
+/// Skein parameters and a message given on the command line.
+#[derive(Args, Clone, Debug, Default)]
+pub struct MessageArgs {
+    /// State size in bits: 256, 512 or 1024.
+    #[arg(long, default_value_t = 512, value_parser = parse_size)]
+    pub size: usize,
+    /// Output length in bits (default: the state size).
+    #[arg(long, value_name = "N")]
+    pub out_bits: Option<u64>,
+    /// Hash this hex message instead of files.
+    #[arg(long, value_name = "HEX")]
+    pub hex: Option<String>,
+    /// Use only the first N bits of the message given with --hex.
+    #[arg(long, value_name = "N", requires = "hex")]
+    pub msg_bits: Option<u64>,
+    /// Key for Skein-MAC (hex).
+    #[arg(long, value_name = "HEX")]
+    pub key: Option<String>,
+    /// Personalization string (hex).
+    #[arg(long, value_name = "HEX")]
+    pub personalization: Option<String>,
+    /// Public key (hex).
+    #[arg(long, value_name = "HEX")]
+    pub public_key: Option<String>,
+    /// Key identifier for KDF (hex).
+    #[arg(long, value_name = "HEX")]
+    pub key_id: Option<String>,
+    /// Nonce (hex).
+    #[arg(long, value_name = "HEX")]
+    pub nonce: Option<String>,
+    /// Tree hashing: leaf size, fan-out and maximum height encodings (Yl,Yf,Ym).
+    #[arg(long, value_name = "LEAF,FANOUT,MAXHEIGHT", value_parser = parse_tree)]
+    pub tree: Option<TreeParams>,
+}
+
+/// The optional arguments decoded from hex, owned.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OwnedParams {
+    /// Key (empty: none).
+    pub key: Vec<u8>,
+    /// Personalization.
+    pub personalization: Option<Vec<u8>>,
+    /// Public key.
+    pub public_key: Option<Vec<u8>>,
+    /// Key identifier.
+    pub key_id: Option<Vec<u8>>,
+    /// Nonce.
+    pub nonce: Option<Vec<u8>>,
+    /// Tree parameters.
+    pub tree: Option<TreeParams>,
+}
+
+impl OwnedParams {
+    /// Borrowed view for the library.
+    pub fn params(&self) -> Params<'_> {
+        Params {
+            key: &self.key,
+            personalization: self.personalization.as_deref(),
+            public_key: self.public_key.as_deref(),
+            key_id: self.key_id.as_deref(),
+            nonce: self.nonce.as_deref(),
+            tree: self.tree,
+        }
+    }
+}
+
+impl MessageArgs {
+    /// Output length in bits; an error for 0.
+    pub fn out_bits(&self) -> Result<u64> {
+        let bits = self.out_bits.unwrap_or(self.size as u64);
+        if bits == 0 {
+            bail!("--out-bits 0: the output length must be at least 1 bit");
+        }
+        Ok(bits)
+    }
+
+    /// The optional arguments, decoded.
+    pub fn params(&self) -> Result<OwnedParams> {
+        let opt = |name: &str, v: &Option<String>| -> Result<Option<Vec<u8>>> {
+            v.as_deref().map(|h| decode_hex(name, h)).transpose()
+        };
+        Ok(OwnedParams {
+            key: opt("--key", &self.key)?.unwrap_or_default(),
+            personalization: opt("--personalization", &self.personalization)?,
+            public_key: opt("--public-key", &self.public_key)?,
+            key_id: opt("--key-id", &self.key_id)?,
+            nonce: opt("--nonce", &self.nonce)?,
+            tree: self.tree,
+        })
+    }
+
+    /// The `--hex` message and its length in bits, if given.
+    pub fn hex_message(&self) -> Result<Option<(Vec<u8>, u64)>> {
+        let Some(hex) = &self.hex else {
+            return Ok(None);
+        };
+        let bytes = decode_hex("--hex", hex)?;
+        let available = bytes.len() as u64 * 8;
+        let bits = self.msg_bits.unwrap_or(available);
+        if bits > available {
+            bail!(
+                "--msg-bits {bits} is beyond the {available} bits of the --hex message ({} bytes)",
+                bytes.len()
+            );
+        }
+        Ok(Some((bytes, bits)))
+    }
+}
+
+/// Decodes a hex string (an optional `0x` prefix, upper or lower case, no separators).
+pub fn decode_hex(option: &str, text: &str) -> Result<Vec<u8>> {
+    let t = text.strip_prefix("0x").unwrap_or(text);
+    if t.len() % 2 != 0 {
+        bail!("{option}: hex string has an odd number of digits ({})", t.len());
+    }
+    if let Some((i, c)) = t.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
+        bail!("{option}: '{c}' at position {i} is not a hex digit");
+    }
+    hex::decode(t).with_context(|| format!("{option}: malformed hex"))
+}
+
+fn parse_size(s: &str) -> Result<usize, String> {
+    match s {
+        "256" => Ok(256),
+        "512" => Ok(512),
+        "1024" => Ok(1024),
+        _ => Err(format!("'{s}' is not a Skein state size; allowed: 256, 512, 1024")),
+    }
+}
+
+fn parse_tree(s: &str) -> Result<TreeParams, String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() != 3 {
+        return Err(format!(
+            "'{s}' is not LEAF,FANOUT,MAXHEIGHT (three numbers such as 2,2,2)"
+        ));
+    }
+    let num = |name: &str, p: &str| -> Result<u8, String> {
+        p.trim()
+            .parse::<u8>()
+            .map_err(|_| format!("{name} '{p}' is not a number from 0 to 255"))
+    };
+    let (l, f, m) = (
+        num("leaf", parts[0])?,
+        num("fan-out", parts[1])?,
+        num("max height", parts[2])?,
+    );
+    TreeParams::new(l, f, m).map_err(|e| e.to_string())
+}
