@@ -20,9 +20,11 @@ pub mod tweak;
 pub mod ubi;
 
 pub use constants::BlockType;
-pub use digest_impl::*;
+pub use digest_impl::rustcrypto;
 pub use error::Error;
-pub use hasher::{Params, Skein, TreeParams, config_string, initial_chain, output, pad_partial_byte};
+pub use hasher::{
+    Params, Skein, TreeParams, config_string, initial_chain, output, pad_partial_byte,
+};
 pub use tweak::Tweak;
 
 /// Skein-256: 256-bit state, any output length.

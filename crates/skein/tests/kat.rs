@@ -63,9 +63,24 @@ fn threefish_vectors_encrypt_and_decrypt() {
         let tweak = [e.tweak[0], e.tweak[1]];
         // The file's result is E(P) xor P.
         let expected: [u64; N] = core::array::from_fn(|i| e.result[i] ^ input[i]);
-        assert_eq!(threefish::encrypt(&key, tweak, &input), expected, "{} spec", e.name);
-        assert_eq!(skeinhw_skein::fast::encrypt(&key, tweak, &input), expected, "{} fast", e.name);
-        assert_eq!(threefish::decrypt(&key, tweak, &expected), input, "{} decrypt", e.name);
+        assert_eq!(
+            threefish::encrypt(&key, tweak, &input),
+            expected,
+            "{} spec",
+            e.name
+        );
+        assert_eq!(
+            skeinhw_skein::fast::encrypt(&key, tweak, &input),
+            expected,
+            "{} fast",
+            e.name
+        );
+        assert_eq!(
+            threefish::decrypt(&key, tweak, &expected),
+            input,
+            "{} decrypt",
+            e.name
+        );
     }
     for e in &entries {
         match e.state_bits {
@@ -80,7 +95,10 @@ fn threefish_vectors_encrypt_and_decrypt() {
 #[test]
 fn streaming_matches_one_shot_on_golden_entries() {
     // Byte-length entries fed one byte at a time.
-    for e in parse_golden(&vectors("skein_golden_kat.txt")).iter().filter(|e| e.msg_bits % 8 == 0) {
+    for e in parse_golden(&vectors("skein_golden_kat.txt"))
+        .iter()
+        .filter(|e| e.msg_bits % 8 == 0)
+    {
         let params = Params {
             key: &e.key,
             tree: e.tree,
