@@ -42,7 +42,10 @@ enum Command {
 pub type Status = u8;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     let result = match cli.command {
         Command::Hash(args) => cmd::hash::run(args),
         Command::Schedules(args) => cmd::schedules::run_list(args),
@@ -56,6 +59,28 @@ fn main() -> ExitCode {
         Ok(status) => ExitCode::from(status),
         Err(e) => {
             eprintln!("skeinhw: {}", one_line(&e));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Help and version go to standard output as clap prints them; a usage error becomes one line
+/// on standard error and exit status 2.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            ExitCode::from(2)
+        }
+        _ => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("usage error");
+            eprintln!("skeinhw: {}", first.trim_start_matches("error: "));
             ExitCode::from(2)
         }
     }

@@ -1,11 +1,287 @@
-//! `skeinhw hash` (being written).
-use crate::Status;
-use anyhow::{Result, bail};
+//! `skeinhw hash`: Skein digests of files, standard input or a hex message, printed like
+//! `b2sum` (`<hex digest>  <name>`), with `--check` to verify such a list.
+//!
+//! Exit status: 0 all good; 1 a file could not be read or a digest did not match; 2 a usage
+//! error or a malformed `--check` line.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use skeinhw_skein::DynSkein;
+
+use crate::Status;
+use crate::message::{MessageArgs, OwnedParams};
+
+/// Inputs larger than this show a progress bar when standard error is a terminal.
+const PROGRESS_THRESHOLD: u64 = 64 << 20;
+/// Read buffer: large enough to amortize system calls, small enough to stay in cache.
+const READ_CHUNK: usize = 1 << 20;
+
 /// Arguments of `hash`.
-#[derive(Args)]
-pub struct HashArgs {}
-/// Hashes.
-pub fn run(_: HashArgs) -> Result<Status> {
-    bail!("not implemented yet")
+#[derive(Args, Debug)]
+pub struct HashArgs {
+    /// Files to hash; none or `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+    #[command(flatten)]
+    pub message: MessageArgs,
+    /// Verify the digests listed in FILE (as printed by `skeinhw hash`) with these options.
+    #[arg(long, value_name = "FILE", conflicts_with = "hex")]
+    pub check: Option<String>,
+    /// Print one JSON object per input instead of `<digest>  <name>`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One digest as `--json` prints it.
+#[derive(Serialize)]
+struct JsonDigest<'a> {
+    name: &'a str,
+    digest: String,
+    size: usize,
+    out_bits: u64,
+    msg_bits: u64,
+}
+
+/// What hashing one input needs besides the input.
+struct Setup {
+    size: usize,
+    out_bits: u64,
+    params: OwnedParams,
+}
+
+impl Setup {
+    fn hasher(&self) -> Result<DynSkein> {
+        Ok(DynSkein::new(self.size, self.out_bits, &self.params.params())?)
+    }
+}
+
+/// Runs `skeinhw hash`.
+pub fn run(args: HashArgs) -> Result<Status> {
+    let setup = Setup {
+        size: args.message.size,
+        out_bits: args.message.out_bits()?,
+        params: args.message.params()?,
+    };
+    // Reject impossible parameters once, before any input is read.
+    setup.hasher()?;
+    if let Some(list) = &args.check {
+        return check(&setup, list);
+    }
+    let mut out = io::stdout().lock();
+    if let Some((bytes, bits)) = args.message.hex_message()? {
+        let mut h = setup.hasher()?;
+        h.update_bits(&bytes, bits)?;
+        let name = hex_name(&bytes, bits);
+        print_digest(&mut out, &setup, &name, &h.finalize(), bits, args.json)?;
+        return Ok(0);
+    }
+    let files = if args.files.is_empty() {
+        vec!["-".to_string()]
+    } else {
+        args.files.clone()
+    };
+    let mut status = 0;
+    for name in &files {
+        match hash_input(&setup, name) {
+            Ok((digest, bytes)) => {
+                print_digest(&mut out, &setup, name, &digest, bytes * 8, args.json)?
+            }
+            Err(e) => {
+                // Like sha256sum: report, go on with the other files, fail at the end.
+                eprintln!("skeinhw: {}", crate::one_line(&e));
+                status = 1;
+            }
+        }
+    }
+    Ok(status)
+}
+
+/// The name printed for a `--hex` message: `hex:<digits>`, with `/<bits>` when the length is
+/// not a whole number of bytes' worth of the digits given.
+fn hex_name(bytes: &[u8], bits: u64) -> String {
+    if bits == bytes.len() as u64 * 8 {
+        format!("hex:{}", hex::encode(bytes))
+    } else {
+        format!("hex:{}/{bits}", hex::encode(bytes))
+    }
+}
+
+fn print_digest(
+    out: &mut impl Write,
+    setup: &Setup,
+    name: &str,
+    digest: &[u8],
+    msg_bits: u64,
+    json: bool,
+) -> Result<()> {
+    let digest = hex::encode(digest);
+    if json {
+        let record = JsonDigest {
+            name,
+            digest,
+            size: setup.size,
+            out_bits: setup.out_bits,
+            msg_bits,
+        };
+        writeln!(out, "{}", serde_json::to_string(&record)?)?;
+    } else {
+        writeln!(out, "{digest}  {name}")?;
+    }
+    Ok(())
+}
+
+/// Hashes a file (or standard input for `-`) in constant memory; returns digest and length.
+fn hash_input(setup: &Setup, name: &str) -> Result<(Vec<u8>, u64)> {
+    if name == "-" {
+        return hash_reader(setup, io::stdin().lock(), None);
+    }
+    let path = Path::new(name);
+    let file = File::open(path).with_context(|| format!("{name}: cannot open"))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("{name}: cannot read"))?;
+    if meta.is_dir() {
+        bail!("{name}: is a directory");
+    }
+    let len = meta.len();
+    let bar = (len >= PROGRESS_THRESHOLD && io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(len);
+        bar.set_style(
+            ProgressStyle::with_template("{msg} {wide_bar} {bytes}/{total_bytes} {bytes_per_sec}")
+                .expect("valid template"),
+        );
+        bar.set_message(name.to_string());
+        bar
+    });
+    hash_reader(setup, file, bar.as_ref()).with_context(|| format!("{name}: read error"))
+}
+
+fn hash_reader(
+    setup: &Setup,
+    mut reader: impl Read,
+    bar: Option<&ProgressBar>,
+) -> Result<(Vec<u8>, u64)> {
+    let mut h = setup.hasher()?;
+    let mut buf = vec![0u8; READ_CHUNK];
+    let mut total = 0u64;
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.into()),
+        };
+        h.update(&buf[..n]);
+        total += n as u64;
+        if let Some(bar) = bar {
+            bar.set_position(total);
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    Ok((h.finalize(), total))
+}
+
+/// One line of a digest list: `<hex>  <name>` (a `*` before the name, binary mode in
+/// sha256sum's format, is accepted).
+fn parse_check_line(line: &str, hex_digits: usize) -> Result<(Vec<u8>, &str), String> {
+    let (digest, rest) = line
+        .split_once(' ')
+        .ok_or_else(|| "not a digest line (expected '<hex digest>  <name>')".to_string())?;
+    let name = rest
+        .strip_prefix(' ')
+        .or_else(|| rest.strip_prefix('*'))
+        .ok_or_else(|| "not a digest line (expected two spaces after the digest)".to_string())?;
+    if name.is_empty() {
+        return Err("not a digest line (no file name)".to_string());
+    }
+    if !digest.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!("not a digest line ('{digest}' is not hex)"));
+    }
+    if digest.len() != hex_digits {
+        return Err(format!(
+            "digest has {} hex digits; these options (--size/--out-bits) give {hex_digits}",
+            digest.len()
+        ));
+    }
+    let bytes = hex::decode(digest).map_err(|e| format!("not a digest line ({e})"))?;
+    Ok((bytes, name))
+}
+
+/// Recomputes a `--hex` entry's digest from its name (`hex:<digits>[/<bits>]`).
+fn hash_hex_name(setup: &Setup, spec: &str) -> Result<Vec<u8>> {
+    let (digits, bits) = match spec.split_once('/') {
+        Some((d, b)) => (d, Some(b.parse::<u64>().context("bit count")?)),
+        None => (spec, None),
+    };
+    let bytes = crate::message::decode_hex("hex", digits)?;
+    let mut h = setup.hasher()?;
+    h.update_bits(&bytes, bits.unwrap_or(bytes.len() as u64 * 8))?;
+    Ok(h.finalize())
+}
+
+fn check(setup: &Setup, list: &str) -> Result<Status> {
+    let reader: Box<dyn BufRead> = if list == "-" {
+        Box::new(BufReader::new(io::stdin()))
+    } else {
+        Box::new(BufReader::new(
+            File::open(list).with_context(|| format!("{list}: cannot open"))?,
+        ))
+    };
+    let hex_digits = 2 * setup.out_bits.div_ceil(8) as usize;
+    let (mut failed, mut unreadable, mut malformed, mut checked) = (0, 0, 0, 0);
+    let mut out = io::stdout().lock();
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("{list}: read error"))?;
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (expected, name) = match parse_check_line(line, hex_digits) {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("skeinhw: {list}:{}: {e}", i + 1);
+                malformed += 1;
+                continue;
+            }
+        };
+        let actual = match name.strip_prefix("hex:") {
+            Some(spec) => hash_hex_name(setup, spec),
+            None => hash_input(setup, name).map(|(d, _)| d),
+        };
+        checked += 1;
+        match actual {
+            Ok(d) if d == expected => writeln!(out, "{name}: OK")?,
+            Ok(_) => {
+                writeln!(out, "{name}: FAILED")?;
+                failed += 1;
+            }
+            Err(e) => {
+                eprintln!("skeinhw: {}", crate::one_line(&e));
+                writeln!(out, "{name}: FAILED open or read")?;
+                unreadable += 1;
+            }
+        }
+    }
+    if failed > 0 {
+        eprintln!("skeinhw: WARNING: {failed} computed checksum(s) did NOT match");
+    }
+    if unreadable > 0 {
+        eprintln!("skeinhw: WARNING: {unreadable} listed file(s) could not be read");
+    }
+    if malformed > 0 {
+        eprintln!("skeinhw: WARNING: {malformed} line(s) are improperly formatted");
+        return Ok(2);
+    }
+    if checked == 0 {
+        bail!("{list}: no digest lines found");
+    }
+    Ok(if failed + unreadable > 0 { 1 } else { 0 })
 }
