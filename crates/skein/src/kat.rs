@@ -61,7 +61,10 @@ pub fn parse_golden(text: &str) -> Vec<GoldenEntry> {
         let line = i + 1;
         let state_bits = number_after(header, ":Skein-") as usize;
         let after_size = &header[":Skein-".len()..];
-        let out_bits = number_after(&after_size[after_size.find(':').expect("second colon")..], ":");
+        let out_bits = number_after(
+            &after_size[after_size.find(':').expect("second colon")..],
+            ":",
+        );
         let msg_bits = number_after(header, "msgLen =");
         let tree = header.find("Tree:").map(|p| {
             let t = &header[p..];

@@ -99,7 +99,10 @@ fn tree<const N: usize>(g: [u64; N], m: BitString<'_>, t: TreeParams) -> [u64; N
             return ubi(g, whole(&level), BlockType::Message, t.max_height, 0);
         }
         let mut next = Vec::new();
-        for (i, node) in level.chunks(node_bytes.min(usize::MAX as u128) as usize).enumerate() {
+        for (i, node) in level
+            .chunks(node_bytes.min(usize::MAX as u128) as usize)
+            .enumerate()
+        {
             let chain = ubi(
                 g,
                 whole(node),

@@ -222,7 +222,10 @@ mod tests {
     #[test]
     fn mix_inverse_undoes_mix() {
         let (y0, y1) = mix(0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, 37);
-        assert_eq!(mix_inverse(y0, y1, 37), (0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210));
+        assert_eq!(
+            mix_inverse(y0, y1, 37),
+            (0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210)
+        );
     }
 
     #[test]

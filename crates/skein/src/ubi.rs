@@ -27,7 +27,12 @@ impl<const N: usize> Ubi<N> {
 
     /// Starts `UBI(chain, ., Ts)` where Ts has the given type, tree level and position offset.
     pub fn new(chain: [u64; N], block_type: BlockType, tree_level: u8, position: u128) -> Self {
-        const { assert!(N == 4 || N == 8 || N == 16, "Threefish has 4, 8 or 16 words") };
+        const {
+            assert!(
+                N == 4 || N == 8 || N == 16,
+                "Threefish has 4, 8 or 16 words"
+            )
+        };
         Ubi {
             chain,
             tweak: Tweak {
