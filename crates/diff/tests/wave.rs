@@ -1,0 +1,64 @@
+//! The waveform sampler on fixtures made by real simulators.
+
+use std::path::PathBuf;
+
+use skeinhw_diff::wave::{Probe, WaveOptions, sample_rising_edges};
+
+fn fixture(p: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(p)
+}
+
+#[test]
+fn icarus_counter_sampled_after_each_rising_edge() {
+    // counter.v: cnt <= cnt + 1 and wide <= {wide, 1} on every rising edge (period 10, first
+    // edge at 5), for 200 time units: 20 edges.
+    let probes = [
+        Probe::parse("t.cnt").unwrap(),
+        Probe::parse("t.wide[127:64]").unwrap(),
+        Probe::parse("t.wide[3:0]").unwrap(),
+    ];
+    let mut seen = 0u64;
+    let stats = sample_rising_edges(
+        &fixture("icarus/counter.vcd"),
+        &WaveOptions {
+            clock: "t.clk".into(),
+            strip_prefix: None,
+        },
+        &probes,
+        |i, time, s| {
+            assert_eq!(time, 5 + 10 * i);
+            assert_eq!(s[0].words[0], i + 1, "cnt after edge {i}");
+            let ones = (i + 1).min(128);
+            let high = if ones > 64 { u64::MAX >> (128 - ones) } else { 0 };
+            assert_eq!(s[1].words[0], high, "wide[127:64] after edge {i}");
+            assert_eq!(s[2].words[0], (1u64 << ones.min(4)) - 1);
+            seen += 1;
+            true
+        },
+    )
+    .unwrap();
+    assert_eq!(stats.edges, 20);
+    assert_eq!(seen, 20);
+}
+
+#[test]
+fn missing_signal_and_bad_files_are_errors() {
+    let opts = WaveOptions {
+        clock: "t.clk".into(),
+        strip_prefix: None,
+    };
+    let e = sample_rising_edges(&fixture("icarus/counter.vcd"), &opts, &[Probe::parse("t.nope").unwrap()], |_, _, _| true)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no signal 't.nope'"), "{e}");
+    let dir = tempfile::tempdir().unwrap();
+    let truncated = dir.path().join("t.vcd");
+    let text = std::fs::read_to_string(fixture("icarus/counter.vcd")).unwrap();
+    std::fs::write(&truncated, &text[..200]).unwrap();
+    assert!(sample_rising_edges(&truncated, &opts, &[], |_, _, _| true).is_err());
+    let garbage = dir.path().join("g.vcd");
+    std::fs::write(&garbage, "this is not a waveform\n").unwrap();
+    let e = sample_rising_edges(&garbage, &opts, &[], |_, _, _| true).unwrap_err().to_string();
+    assert!(e.contains("g.vcd"), "{e}");
+    assert!(!e.contains('\n'));
+}
