@@ -115,3 +115,8 @@ pub fn hash(
     h.update_bits(message, msg_bits)?;
     Ok(h.finalize())
 }
+
+/// The workspace README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

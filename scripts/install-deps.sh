@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests use when they are missing: Icarus Verilog, Verilator
+# and Yosys (simulation of the generated Verilog, lint, and the estimator's netlist path).
+# Safe to run again: it does nothing when everything is there.
+set -euo pipefail
+
+need=()
+command -v iverilog >/dev/null 2>&1 || need+=(iverilog)
+command -v verilator >/dev/null 2>&1 || need+=(verilator)
+command -v yosys >/dev/null 2>&1 || need+=(yosys)
+# Verilator compiles its models with a C++ compiler and make.
+command -v g++ >/dev/null 2>&1 || need+=(g++)
+command -v make >/dev/null 2>&1 || need+=(make)
+
+if [ ${#need[@]} -eq 0 ]; then
+    exit 0
+fi
+
+echo "installing: ${need[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then
+        SUDO="sudo"
+    else
+        echo "error: need root (or sudo) to install: ${need[*]}" >&2
+        exit 1
+    fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
