@@ -57,6 +57,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(status) => ExitCode::from(status),
+        // A closed pipe (`skeinhw ... | head`) is how the reader says it has seen enough.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("skeinhw: {}", one_line(&e));
             ExitCode::from(2)
@@ -84,6 +86,13 @@ fn usage_error(e: clap::Error) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// An error and its causes on one line.

@@ -117,8 +117,11 @@ impl MessageArgs {
 /// Decodes a hex string (an optional `0x` prefix, upper or lower case, no separators).
 pub fn decode_hex(option: &str, text: &str) -> Result<Vec<u8>> {
     let t = text.strip_prefix("0x").unwrap_or(text);
-    if t.len() % 2 != 0 {
-        bail!("{option}: hex string has an odd number of digits ({})", t.len());
+    if !t.len().is_multiple_of(2) {
+        bail!(
+            "{option}: hex string has an odd number of digits ({})",
+            t.len()
+        );
     }
     if let Some((i, c)) = t.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
         bail!("{option}: '{c}' at position {i} is not a hex digit");
@@ -131,7 +134,9 @@ fn parse_size(s: &str) -> Result<usize, String> {
         "256" => Ok(256),
         "512" => Ok(512),
         "1024" => Ok(1024),
-        _ => Err(format!("'{s}' is not a Skein state size; allowed: 256, 512, 1024")),
+        _ => Err(format!(
+            "'{s}' is not a Skein state size; allowed: 256, 512, 1024"
+        )),
     }
 }
 

@@ -44,7 +44,10 @@ fn check_list(options: &[String], lines: &[String]) {
         "options {options:?}: {}\n{stdout}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(stdout.lines().filter(|l| l.ends_with(": OK")).count(), lines.len());
+    assert_eq!(
+        stdout.lines().filter(|l| l.ends_with(": OK")).count(),
+        lines.len()
+    );
 }
 
 #[test]
@@ -63,7 +66,11 @@ fn golden_kat_through_the_command_line() {
         if let Some(t) = e.tree {
             opts.push(format!("--tree={},{},{}", t.leaf, t.fan_out, t.max_height));
         }
-        let line = format!("{}  {}", hex::encode(&e.result), hex_name(&e.message, e.msg_bits));
+        let line = format!(
+            "{}  {}",
+            hex::encode(&e.result),
+            hex_name(&e.message, e.msg_bits)
+        );
         groups.entry(opts).or_default().push(line);
     }
     let total: usize = groups.values().map(Vec::len).sum();
@@ -87,7 +94,10 @@ fn nist_short_message_files_through_the_command_line() {
             .map(|e| format!("{}  {}", hex::encode(&e.md), hex_name(&e.msg, e.len)))
             .collect();
         assert_eq!(lines.len(), 2048, "{file}");
-        check_list(&[format!("--size={size}"), format!("--out-bits={out_bits}")], &lines);
+        check_list(
+            &[format!("--size={size}"), format!("--out-bits={out_bits}")],
+            &lines,
+        );
     }
 }
 
@@ -98,7 +108,9 @@ fn prints_like_b2sum_for_files_stdin_and_hex() {
     std::fs::write(&a, [0xFFu8, 0xFE, 0xFD]).unwrap();
     // Skein-512-512 of the three bytes FF FE FD is the golden file's 24-bit 'incrementing'
     // entry; compute the expected value with the library, which the vectors test.
-    let expected = hex::encode(skeinhw_skein::hash(512, 512, &[0xFF, 0xFE, 0xFD], 24, &Default::default()).unwrap());
+    let expected = hex::encode(
+        skeinhw_skein::hash(512, 512, &[0xFF, 0xFE, 0xFD], 24, &Default::default()).unwrap(),
+    );
     skeinhw()
         .arg("hash")
         .arg(&a)
@@ -116,7 +128,10 @@ fn prints_like_b2sum_for_files_stdin_and_hex() {
         .assert()
         .success()
         .stdout(format!("{expected}  hex:fffefd\n"));
-    let out = skeinhw().args(["hash", "--json", "--hex", "fffefd"]).output().unwrap();
+    let out = skeinhw()
+        .args(["hash", "--json", "--hex", "fffefd"])
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["digest"], expected);
     assert_eq!(v["msg_bits"], 24);
@@ -136,7 +151,10 @@ fn a_missing_file_among_several_still_hashes_the_others() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.ends_with(&format!("  {}\n", a.display())), "{stdout}");
+    assert!(
+        stdout.ends_with(&format!("  {}\n", a.display())),
+        "{stdout}"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("missing: cannot open"), "{stderr}");
@@ -147,7 +165,11 @@ fn check_reports_mismatch_and_malformed_lines() {
     let dir = tempfile::tempdir().unwrap();
     let a = dir.path().join("a");
     std::fs::write(&a, b"abc").unwrap();
-    let good = skeinhw().args(["hash", "--size", "256"]).arg(&a).output().unwrap();
+    let good = skeinhw()
+        .args(["hash", "--size", "256"])
+        .arg(&a)
+        .output()
+        .unwrap();
     let list = dir.path().join("list");
     std::fs::write(&list, &good.stdout).unwrap();
     skeinhw()
@@ -166,7 +188,11 @@ fn check_reports_mismatch_and_malformed_lines() {
         .stdout(format!("{}: FAILED\n", a.display()));
     // A line that is not a digest line: exit 2, one line naming file and line.
     std::fs::write(&list, "this is not a digest line\n").unwrap();
-    let out = skeinhw().args(["hash", "--check"]).arg(&list).output().unwrap();
+    let out = skeinhw()
+        .args(["hash", "--check"])
+        .arg(&list)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(":1: not a digest line"), "{stderr}");
@@ -177,11 +203,23 @@ fn bad_input_is_one_line_and_nonzero() {
     let cases: &[(&[&str], &str)] = &[
         (&["hash", "--hex", "xyz0"], "not a hex digit"),
         (&["hash", "--hex", "abc"], "odd number of digits"),
-        (&["hash", "--hex", "00", "--msg-bits", "9"], "beyond the 8 bits"),
-        (&["hash", "--hex", "00", "--out-bits", "0"], "at least 1 bit"),
-        (&["hash", "--size", "384", "--hex", "00"], "allowed: 256, 512, 1024"),
+        (
+            &["hash", "--hex", "00", "--msg-bits", "9"],
+            "beyond the 8 bits",
+        ),
+        (
+            &["hash", "--hex", "00", "--out-bits", "0"],
+            "at least 1 bit",
+        ),
+        (
+            &["hash", "--size", "384", "--hex", "00"],
+            "allowed: 256, 512, 1024",
+        ),
         (&["hash", "--tree", "0,1,2", "--hex", "00"], "impossible"),
-        (&["hash", "--tree", "1,1", "--hex", "00"], "LEAF,FANOUT,MAXHEIGHT"),
+        (
+            &["hash", "--tree", "1,1", "--hex", "00"],
+            "LEAF,FANOUT,MAXHEIGHT",
+        ),
         (&["hash", "--key", "0g", "--hex", "00"], "--key"),
         (&["hash", "/nonexistent/file"], "cannot open"),
         (&["hash", "--check", "/nonexistent/list"], "cannot open"),

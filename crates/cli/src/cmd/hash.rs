@@ -57,7 +57,11 @@ struct Setup {
 
 impl Setup {
     fn hasher(&self) -> Result<DynSkein> {
-        Ok(DynSkein::new(self.size, self.out_bits, &self.params.params())?)
+        Ok(DynSkein::new(
+            self.size,
+            self.out_bits,
+            &self.params.params(),
+        )?)
     }
 }
 

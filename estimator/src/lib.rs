@@ -1,0 +1,19 @@
+#![doc = include_str!("../README.md")]
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod calibrate;
+pub mod constants;
+pub mod count;
+pub mod device;
+mod error;
+mod estimate;
+pub mod plot;
+pub mod style;
+pub mod sweep;
+pub mod timing;
+
+pub use constants::Constants;
+pub use error::EstimatorError;
+pub use estimate::{Estimate, estimate};
+pub use style::{CoreStyle, Flow, Options};
