@@ -233,3 +233,34 @@ fn bad_input_is_one_line_and_nonzero() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn shabal_known_answers_through_the_command_line() {
+    // vectors/shabal/kat.txt: `<out_bits> <msg_bits> <message hex> <digest hex> <source>`.
+    let text = std::fs::read_to_string(format!(
+        "{}/../../vectors/shabal/kat.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let bits: u64 = f[1].parse().unwrap();
+        let msg = if bits == 0 { vec![] } else { hex::decode(f[2]).unwrap() };
+        groups
+            .entry(format!("--alg=shabal-{}", f[0]))
+            .or_default()
+            .push(format!("{}  {}", f[3], hex_name(&msg, bits)));
+    }
+    assert_eq!(groups.len(), 5, "all five output sizes have vectors");
+    for (alg, lines) in &groups {
+        check_list(std::slice::from_ref(alg), lines);
+    }
+    // Skein-only options are refused rather than ignored.
+    let out = skeinhw()
+        .args(["hash", "--alg", "shabal-256", "--key", "00", "--hex", ""])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--key is a Skein option"));
+}

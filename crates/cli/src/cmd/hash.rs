@@ -12,6 +12,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
+use skeinhw_shabal::Shabal;
 use skeinhw_skein::DynSkein;
 
 use crate::Status;
@@ -30,6 +31,10 @@ pub struct HashArgs {
     pub files: Vec<String>,
     #[command(flatten)]
     pub message: MessageArgs,
+    /// Hash function: skein (sizes by --size/--out-bits) or shabal-192, shabal-224, shabal-256,
+    /// shabal-384, shabal-512.
+    #[arg(long, default_value = "skein", value_parser = parse_alg)]
+    pub alg: Alg,
     /// Verify the digests listed in FILE (as printed by `skeinhw hash`) with these options.
     #[arg(long, value_name = "FILE", conflicts_with = "hex")]
     pub check: Option<String>,
@@ -38,10 +43,65 @@ pub struct HashArgs {
     pub json: bool,
 }
 
+/// The hash function of `--alg`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Alg {
+    /// Skein with the state size of `--size`.
+    Skein,
+    /// Shabal with this many output bits.
+    Shabal(u64),
+}
+
+fn parse_alg(s: &str) -> Result<Alg, String> {
+    match s {
+        "skein" => Ok(Alg::Skein),
+        "shabal-192" => Ok(Alg::Shabal(192)),
+        "shabal-224" => Ok(Alg::Shabal(224)),
+        "shabal-256" => Ok(Alg::Shabal(256)),
+        "shabal-384" => Ok(Alg::Shabal(384)),
+        "shabal-512" => Ok(Alg::Shabal(512)),
+        _ => Err(format!(
+            "'{s}' is not a hash function; allowed: skein, shabal-192, shabal-224, shabal-256, \
+             shabal-384, shabal-512"
+        )),
+    }
+}
+
+/// A hasher of either function.
+enum Hasher {
+    Skein(DynSkein),
+    Shabal(Shabal),
+}
+
+impl Hasher {
+    fn update(&mut self, data: &[u8]) {
+        match self {
+            Hasher::Skein(h) => h.update(data),
+            Hasher::Shabal(h) => h.update(data),
+        }
+    }
+
+    fn update_bits(&mut self, data: &[u8], bits: u64) -> Result<()> {
+        match self {
+            Hasher::Skein(h) => h.update_bits(data, bits)?,
+            Hasher::Shabal(h) => h.update_bits(data, bits)?,
+        }
+        Ok(())
+    }
+
+    fn finalize(self) -> Vec<u8> {
+        match self {
+            Hasher::Skein(h) => h.finalize(),
+            Hasher::Shabal(h) => h.finalize(),
+        }
+    }
+}
+
 /// One digest as `--json` prints it.
 #[derive(Serialize)]
 struct JsonDigest<'a> {
     name: &'a str,
+    alg: &'static str,
     digest: String,
     size: usize,
     out_bits: u64,
@@ -50,27 +110,43 @@ struct JsonDigest<'a> {
 
 /// What hashing one input needs besides the input.
 struct Setup {
+    alg: Alg,
     size: usize,
     out_bits: u64,
     params: OwnedParams,
 }
 
 impl Setup {
-    fn hasher(&self) -> Result<DynSkein> {
-        Ok(DynSkein::new(
-            self.size,
-            self.out_bits,
-            &self.params.params(),
-        )?)
+    fn hasher(&self) -> Result<Hasher> {
+        Ok(match self.alg {
+            Alg::Skein => Hasher::Skein(DynSkein::new(
+                self.size,
+                self.out_bits,
+                &self.params.params(),
+            )?),
+            Alg::Shabal(bits) => Hasher::Shabal(Shabal::new(bits)?),
+        })
     }
 }
 
 /// Runs `skeinhw hash`.
 pub fn run(args: HashArgs) -> Result<Status> {
-    let setup = Setup {
-        size: args.message.size,
-        out_bits: args.message.out_bits()?,
-        params: args.message.params()?,
+    let setup = match args.alg {
+        Alg::Skein => Setup {
+            alg: Alg::Skein,
+            size: args.message.size,
+            out_bits: args.message.out_bits()?,
+            params: args.message.params()?,
+        },
+        Alg::Shabal(bits) => {
+            reject_skein_options(&args.message, bits)?;
+            Setup {
+                alg: args.alg,
+                size: 512,
+                out_bits: bits,
+                params: OwnedParams::default(),
+            }
+        }
     };
     // Reject impossible parameters once, before any input is read.
     setup.hasher()?;
@@ -106,6 +182,27 @@ pub fn run(args: HashArgs) -> Result<Status> {
     Ok(status)
 }
 
+/// Shabal has no state-size choice, key, optional arguments or tree mode: say so instead of
+/// silently ignoring the option.
+fn reject_skein_options(m: &MessageArgs, bits: u64) -> Result<()> {
+    let given = [
+        ("--key", m.key.is_some()),
+        ("--personalization", m.personalization.is_some()),
+        ("--public-key", m.public_key.is_some()),
+        ("--key-id", m.key_id.is_some()),
+        ("--nonce", m.nonce.is_some()),
+        ("--tree", m.tree.is_some()),
+        ("--size", m.size != 512),
+    ];
+    if let Some((opt, _)) = given.iter().find(|(_, on)| *on) {
+        bail!("{opt} is a Skein option; --alg shabal-{bits} does not take it");
+    }
+    if let Some(o) = m.out_bits.filter(|&o| o != bits) {
+        bail!("--out-bits {o} disagrees with --alg shabal-{bits}");
+    }
+    Ok(())
+}
+
 /// The name printed for a `--hex` message: `hex:<digits>`, with `/<bits>` when the length is
 /// not a whole number of bytes' worth of the digits given.
 fn hex_name(bytes: &[u8], bits: u64) -> String {
@@ -128,6 +225,14 @@ fn print_digest(
     if json {
         let record = JsonDigest {
             name,
+            alg: match setup.alg {
+                Alg::Skein => "skein",
+                Alg::Shabal(192) => "shabal-192",
+                Alg::Shabal(224) => "shabal-224",
+                Alg::Shabal(256) => "shabal-256",
+                Alg::Shabal(384) => "shabal-384",
+                _ => "shabal-512",
+            },
             digest,
             size: setup.size,
             out_bits: setup.out_bits,
