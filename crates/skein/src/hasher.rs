@@ -318,10 +318,8 @@ pub fn output<const N: usize>(g: &[u64; N], out_bits: u64, out: &mut [u8]) {
     }
     bytes.zeroize();
     let rest = (out_bits % 8) as u32;
-    if rest != 0 {
-        if let Some(last) = out.last_mut() {
-            *last &= 0xFFu8 << (8 - rest);
-        }
+    if let (true, Some(last)) = (rest != 0, out.last_mut()) {
+        *last &= 0xFFu8 << (8 - rest);
     }
 }
 

@@ -28,7 +28,7 @@ fn ubi<const N: usize>(
     let nb = N * 8;
     // Bit padding: if the length is not a multiple of 8, append a 1 bit and zeros.
     let mut padded: Vec<u8> = m.bytes[..m.bits.div_ceil(8) as usize].to_vec();
-    let bit_pad = m.bits % 8 != 0;
+    let bit_pad = !m.bits.is_multiple_of(8);
     if bit_pad {
         let last = padded.len() - 1;
         padded[last] = pad_partial_byte(padded[last], (m.bits % 8) as u32);
@@ -167,7 +167,7 @@ pub fn skein<const N: usize>(
         counter += 1;
     }
     out.truncate(out_bytes);
-    if out_bits % 8 != 0 {
+    if !out_bits.is_multiple_of(8) {
         out[out_bytes - 1] &= 0xFF << (8 - out_bits % 8);
     }
     out
