@@ -10,7 +10,11 @@ fn skeinhw() -> Command {
 
 fn stdout(args: &[&str]) -> String {
     let out = skeinhw().args(args).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -69,19 +73,40 @@ fn show_prints_a_preset_and_a_file() {
         "--json",
     ]))
     .unwrap();
-    assert_eq!((v["cycles_per_block"].as_u64(), v["blocks_in_flight"].as_u64()), (Some(20), Some(1)));
+    assert_eq!(
+        (
+            v["cycles_per_block"].as_u64(),
+            v["blocks_in_flight"].as_u64()
+        ),
+        (Some(20), Some(1))
+    );
 }
 
 #[test]
 fn bad_schedules_are_one_line_errors_naming_the_field() {
     let err = error(&["schedule", "show", "no-such-preset"]);
-    assert!(err.contains("unknown schedule preset `no-such-preset`"), "{err}");
+    assert!(
+        err.contains("unknown schedule preset `no-such-preset`"),
+        "{err}"
+    );
     let dir = tempfile::tempdir().unwrap();
     for (json, field) in [
-        (r#"{"name":"x","size":512,"rounds_per_cycle":5,"first_subkey_cycle":false,"config_precomputed":true}"#, "rounds_per_cycle"),
-        (r#"{"name":"x","size":512,"rounds_per_cycle":1,"first_subkey_cycle":false}"#, "config_precomputed"),
-        (r#"{"name":"x","size":512,"rounds_per_cycle":1,"first_subkey_cycle":false,"config_precomputed":true,"bogus":1}"#, "bogus"),
-        (r#"{"name":"x","size":512,"rounds_per_cycle":8,"functional_stages":0,"first_subkey_cycle":false,"config_precomputed":true}"#, "functional_stages"),
+        (
+            r#"{"name":"x","size":512,"rounds_per_cycle":5,"first_subkey_cycle":false,"config_precomputed":true}"#,
+            "rounds_per_cycle",
+        ),
+        (
+            r#"{"name":"x","size":512,"rounds_per_cycle":1,"first_subkey_cycle":false}"#,
+            "config_precomputed",
+        ),
+        (
+            r#"{"name":"x","size":512,"rounds_per_cycle":1,"first_subkey_cycle":false,"config_precomputed":true,"bogus":1}"#,
+            "bogus",
+        ),
+        (
+            r#"{"name":"x","size":512,"rounds_per_cycle":8,"functional_stages":0,"first_subkey_cycle":false,"config_precomputed":true}"#,
+            "functional_stages",
+        ),
     ] {
         let path = dir.path().join("bad.json");
         std::fs::write(&path, json).unwrap();

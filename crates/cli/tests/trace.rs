@@ -36,13 +36,24 @@ fn jsonl_trace_of_a_preset_carries_the_librarys_digest() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("t.jsonl");
     let assert = skeinhw()
-        .args(["trace", "--schedule", "ath-1r", "--hex", "616263", "--summary", "-o"])
+        .args([
+            "trace",
+            "--schedule",
+            "ath-1r",
+            "--hex",
+            "616263",
+            "--summary",
+            "-o",
+        ])
         .arg(&out)
         .assert()
         .success();
     let summary = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
     assert!(summary.contains("cycles              219"), "{summary}");
-    assert!(summary.contains("cycles per block    73 (schedule: 73)"), "{summary}");
+    assert!(
+        summary.contains("cycles per block    73 (schedule: 73)"),
+        "{summary}"
+    );
     assert!(summary.contains("adder utilisation"), "{summary}");
     let records = lines(&out);
     assert_eq!(records[0]["schema_version"], 1);
@@ -58,8 +69,20 @@ fn size_and_overrides_change_the_preset() {
     let out = dir.path().join("t.jsonl");
     skeinhw()
         .args([
-            "trace", "--schedule", "ath-8r", "--size", "1024", "--key", "00ff", "--out-bits", "100",
-            "--set", "first_subkey_cycle=false", "--format", "jsonl", "-o",
+            "trace",
+            "--schedule",
+            "ath-8r",
+            "--size",
+            "1024",
+            "--key",
+            "00ff",
+            "--out-bits",
+            "100",
+            "--set",
+            "first_subkey_cycle=false",
+            "--format",
+            "jsonl",
+            "-o",
         ])
         .arg(&out)
         .assert()
@@ -94,12 +117,29 @@ fn vcd_trace_uses_the_documented_signal_names() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("t.vcd");
     skeinhw()
-        .args(["trace", "--schedule", "ath-8r-2fp", "--hex", "00", "--fill", "-o"])
+        .args([
+            "trace",
+            "--schedule",
+            "ath-8r-2fp",
+            "--hex",
+            "00",
+            "--fill",
+            "-o",
+        ])
         .arg(&out)
         .assert()
         .success();
     let text = std::fs::read_to_string(&out).unwrap();
-    for name in ["clk", "phase", "out_valid", "out_data_7", "slot1_state_7", "slot0_key_8", "slot1_tweak_2", "busy_mix"] {
+    for name in [
+        "clk",
+        "phase",
+        "out_valid",
+        "out_data_7",
+        "slot1_state_7",
+        "slot0_key_8",
+        "slot1_tweak_2",
+        "busy_mix",
+    ] {
         assert!(text.contains(&format!(" {name} $end")), "{name}");
     }
 }
@@ -128,21 +168,42 @@ fn bad_input_fails_with_one_line_and_leaves_no_file() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8(o.stderr).unwrap();
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{args:?}: file left");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "{args:?}: file left"
+        );
     }
     // A file the user had is not touched by a failing run.
     std::fs::write(&out, "mine").unwrap();
     skeinhw()
-        .args(["trace", "--schedule", "ath-1r", "--rounds-per-cycle", "7", "-o"])
+        .args([
+            "trace",
+            "--schedule",
+            "ath-1r",
+            "--rounds-per-cycle",
+            "7",
+            "-o",
+        ])
         .arg(&out)
         .assert()
         .code(2);
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "mine");
     // An output directory that does not exist is named.
     let o = skeinhw()
-        .args(["trace", "--schedule", "ath-1r", "-o", "/nonexistent-dir/t.jsonl"])
+        .args([
+            "trace",
+            "--schedule",
+            "ath-1r",
+            "-o",
+            "/nonexistent-dir/t.jsonl",
+        ])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8(o.stderr).unwrap().contains("/nonexistent-dir/t.jsonl"));
+    assert!(
+        String::from_utf8(o.stderr)
+            .unwrap()
+            .contains("/nonexistent-dir/t.jsonl")
+    );
 }

@@ -5,6 +5,7 @@
 mod error;
 mod presets;
 mod schedule;
+pub mod sim;
 mod size;
 mod spec;
 pub mod validate;

@@ -1,10 +1,12 @@
 //! The Threefish state sizes and the per-size numbers every schedule is built from.
 //!
-//! These few numbers are repeated here instead of imported from `skeinhw-skein` so that the
-//! schedule data type stays usable by the estimator without the cipher; the simulator's tests
-//! cross-check them against the library's constants.
+//! Nr, Nw and the 4 rounds between subkeys come from the library's tables
+//! (`skeinhw_skein::constants`), so that the schedules, the simulator and the cipher can never
+//! disagree about them.
 
 use std::fmt;
+
+use skeinhw_skein::constants;
 
 use serde::{Deserialize, Serialize};
 
@@ -13,15 +15,18 @@ use crate::error::ScheduleError;
 /// Bits in one Threefish word (Skein 1.3, section 3.3: all arithmetic is on 64-bit words).
 pub const WORD_BITS: u32 = 64;
 
-/// Rounds of Threefish-256 and Threefish-512 (Skein 1.3, Table 2).
-pub const ROUNDS_256_512: u32 = 72;
+/// Rounds of Threefish-256 and Threefish-512 (Skein 1.3, Table 2), from the library.
+pub const ROUNDS_256_512: u32 = {
+    assert!(constants::ROUNDS_256 == constants::ROUNDS_512);
+    constants::ROUNDS_256 as u32
+};
 
-/// Rounds of Threefish-1024 (Skein 1.3, Table 2).
-pub const ROUNDS_1024: u32 = 80;
+/// Rounds of Threefish-1024 (Skein 1.3, Table 2), from the library.
+pub const ROUNDS_1024: u32 = constants::ROUNDS_1024 as u32;
 
 /// A subkey is injected before round 0 and after every 4 rounds (Skein 1.3, section 3.3), so
-/// there are Nr/4 + 1 subkeys.
-pub const ROUNDS_PER_SUBKEY: u32 = 4;
+/// there are Nr/4 + 1 subkeys. From the library.
+pub const ROUNDS_PER_SUBKEY: u32 = constants::ROUNDS_PER_SUBKEY as u32;
 
 /// The state sizes a schedule may have, as written in JSON.
 pub const ALLOWED_SIZES: [u32; 3] = [256, 512, 1024];
@@ -59,24 +64,21 @@ impl StateSize {
 
     /// State (= block = key) bits: 256, 512 or 1024.
     pub const fn bits(self) -> u32 {
-        match self {
-            StateSize::S256 => 256,
-            StateSize::S512 => 512,
-            StateSize::S1024 => 1024,
-        }
+        self.words() * WORD_BITS
     }
 
-    /// Words Nw of the state: 4, 8 or 16.
+    /// Words Nw of the state: 4, 8 or 16 (the length of the library's permutation table).
     pub const fn words(self) -> u32 {
-        self.bits() / WORD_BITS
+        match self {
+            StateSize::S256 => constants::PERMUTATION_256.len() as u32,
+            StateSize::S512 => constants::PERMUTATION_512.len() as u32,
+            StateSize::S1024 => constants::PERMUTATION_1024.len() as u32,
+        }
     }
 
-    /// Rounds Nr: 72, 72 or 80.
+    /// Rounds Nr: 72, 72 or 80 (the library's `constants::rounds`).
     pub const fn rounds(self) -> u32 {
-        match self {
-            StateSize::S256 | StateSize::S512 => ROUNDS_256_512,
-            StateSize::S1024 => ROUNDS_1024,
-        }
+        constants::rounds(self.words() as usize) as u32
     }
 
     /// Subkeys injected in one encryption: Nr/4 + 1 (19, 19, 21).
@@ -134,6 +136,27 @@ mod tests {
             table,
             [(256, 4, 72, 19), (512, 8, 72, 19), (1024, 16, 80, 21)]
         );
+    }
+
+    #[test]
+    fn numbers_are_the_librarys() {
+        use skeinhw_skein::{Skein256, Skein512, Skein1024};
+        let bits = [
+            Skein256::STATE_BITS,
+            Skein512::STATE_BITS,
+            Skein1024::STATE_BITS,
+        ];
+        for (size, bits) in StateSize::ALL.iter().zip(bits) {
+            assert_eq!(size.bits() as usize, bits);
+            let nw = size.words() as usize;
+            assert_eq!(size.rounds() as usize, constants::rounds(nw));
+            assert_eq!(size.subkeys() as usize, constants::subkeys(nw));
+            assert_eq!(
+                size.mix_per_round() as usize,
+                constants::permutation(nw).len() / 2
+            );
+        }
+        assert_eq!(ROUNDS_PER_SUBKEY as usize, constants::ROUNDS_PER_SUBKEY);
     }
 
     #[test]

@@ -1,0 +1,220 @@
+//! The cycle-accurate golden simulator: a controller (Athanasiou's FSM: Idle, Key, Config,
+//! Message, Output) driving the datapath a [`Schedule`] describes, on the library's own
+//! Threefish pieces, writing every register after every rising edge into a [`TraceSink`].
+//!
+//! ```
+//! use skeinhw_sched::preset;
+//! use skeinhw_sched::sim::{Job, MemorySink, simulate};
+//!
+//! let schedule = preset("ath-1r")?;
+//! let job = Job::bytes(b"abc", 512, Default::default());
+//! let mut sink = MemorySink::new();
+//! let report = simulate(&schedule, &[job], &mut sink)?;
+//! // Config, Message, Output: three blocks of 73 cycles each.
+//! assert_eq!(report.cycles, 3 * 73);
+//! assert_eq!(report.cycles_per_block(), Some(73));
+//! assert_eq!(sink.records.len(), 219);
+//! let expected = skeinhw_skein::hash(512, 512, b"abc", 24, &Default::default()).unwrap();
+//! assert_eq!(report.digests[0], expected);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Modules, one idea each: `program` (the UBI blocks of a Skein run), `datapath` (what
+//! one cycle does to a block), `controller` (the clock loop and the issue rule), `record` (the
+//! per-cycle registers), `sink` (where records go), `report` (cycles, digests, utilisation).
+
+mod controller;
+mod datapath;
+mod program;
+mod record;
+mod report;
+mod sink;
+
+use skeinhw_skein::{Params, TreeParams};
+
+use crate::schedule::Schedule;
+use crate::size::StateSize;
+
+pub use program::{BlockJob, Program};
+pub use record::{
+    AdderBusy, CycleRecord, MAX_WORDS, OutputRecord, OwnedCycleRecord, Phase, SlotRecord,
+    TRACE_SCHEMA_VERSION, TraceHeader,
+};
+pub use report::{BlockTiming, BusyTotals, SimReport, Utilisation};
+pub use sink::{MemorySink, NullSink, TraceSink};
+
+/// One Skein computation for the simulator: a message of any bit length, the output length
+/// and the optional arguments (key, personalization, public key, key id, nonce, tree).
+#[derive(Clone, Copy, Debug)]
+pub struct Job<'a> {
+    /// Message bytes; the first `msg_bits` bits are hashed.
+    pub message: &'a [u8],
+    /// Message length in bits.
+    pub msg_bits: u64,
+    /// Output length in bits.
+    pub out_bits: u64,
+    /// The optional arguments.
+    pub params: Params<'a>,
+}
+
+impl<'a> Job<'a> {
+    /// A whole-byte message.
+    pub fn bytes(message: &'a [u8], out_bits: u64, params: Params<'a>) -> Self {
+        Job {
+            message,
+            msg_bits: message.len() as u64 * 8,
+            out_bits,
+            params,
+        }
+    }
+
+    /// Checks what the library would reject, with the library's error.
+    fn check(&self) -> Result<(), skeinhw_skein::Error> {
+        if self.out_bits == 0 {
+            return Err(skeinhw_skein::Error::ZeroOutputLength);
+        }
+        let available = self.message.len() as u64 * 8;
+        if self.msg_bits > available {
+            return Err(skeinhw_skein::Error::NotEnoughBits {
+                bits: self.msg_bits,
+                available,
+            });
+        }
+        if let Some(t) = self.params.tree {
+            TreeParams::new(t.leaf, t.fan_out, t.max_height)?;
+        }
+        Ok(())
+    }
+}
+
+/// One raw Threefish block with feed-forward, `E(key, tweak, block) ^ block`, as in the
+/// reference code's round-by-round examples. `key` and `block` have Nw words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawBlock {
+    /// Key words.
+    pub key: Vec<u64>,
+    /// Tweak words t0, t1.
+    pub tweak: [u64; 2],
+    /// Plaintext words.
+    pub block: Vec<u64>,
+}
+
+/// Why a simulation could not run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SimError {
+    /// Nothing to simulate.
+    #[error("no input: give at least one message")]
+    NoInput,
+    /// Input `stream` is not a possible Skein computation.
+    #[error("message {stream}: {source}")]
+    Input {
+        /// Index of the input.
+        stream: usize,
+        /// The library's reason.
+        source: skeinhw_skein::Error,
+    },
+    /// A raw block has the wrong number of words for the schedule's size.
+    #[error(
+        "raw block {stream}: key and block need {words} words each for {size}, got {key} and {block}"
+    )]
+    RawWords {
+        /// Index of the block.
+        stream: usize,
+        /// Words needed.
+        words: usize,
+        /// The schedule's size.
+        size: StateSize,
+        /// Key words given.
+        key: usize,
+        /// Block words given.
+        block: usize,
+    },
+    /// The sink could not write.
+    #[error("writing the trace: {0}")]
+    Sink(#[from] std::io::Error),
+}
+
+/// Simulates the Skein computations `jobs` (one stream each, interleaved as the schedule's
+/// pipeline allows) cycle by cycle, writing every cycle into `sink`.
+pub fn simulate(
+    schedule: &Schedule,
+    jobs: &[Job<'_>],
+    sink: &mut dyn TraceSink,
+) -> Result<SimReport, SimError> {
+    if jobs.is_empty() {
+        return Err(SimError::NoInput);
+    }
+    for (stream, job) in jobs.iter().enumerate() {
+        job.check()
+            .map_err(|source| SimError::Input { stream, source })?;
+    }
+    fn go<const N: usize>(
+        schedule: &Schedule,
+        jobs: &[Job<'_>],
+        sink: &mut dyn TraceSink,
+    ) -> Result<SimReport, SimError> {
+        let programs = jobs
+            .iter()
+            .map(|j| {
+                Program::<N>::skein(
+                    j.message,
+                    j.msg_bits,
+                    j.out_bits,
+                    &j.params,
+                    schedule.config_precomputed(),
+                )
+            })
+            .collect();
+        controller::run::<N>(schedule, programs, sink)
+    }
+    match schedule.size() {
+        StateSize::S256 => go::<4>(schedule, jobs, sink),
+        StateSize::S512 => go::<8>(schedule, jobs, sink),
+        StateSize::S1024 => go::<16>(schedule, jobs, sink),
+    }
+}
+
+/// Simulates raw Threefish blocks with feed-forward (one stream each); each stream's digest is
+/// its output words as little-endian bytes.
+pub fn simulate_raw(
+    schedule: &Schedule,
+    blocks: &[RawBlock],
+    sink: &mut dyn TraceSink,
+) -> Result<SimReport, SimError> {
+    if blocks.is_empty() {
+        return Err(SimError::NoInput);
+    }
+    let words = schedule.words() as usize;
+    for (stream, b) in blocks.iter().enumerate() {
+        if b.key.len() != words || b.block.len() != words {
+            return Err(SimError::RawWords {
+                stream,
+                words,
+                size: schedule.size(),
+                key: b.key.len(),
+                block: b.block.len(),
+            });
+        }
+    }
+    fn go<const N: usize>(
+        schedule: &Schedule,
+        blocks: &[RawBlock],
+        sink: &mut dyn TraceSink,
+    ) -> Result<SimReport, SimError> {
+        let programs = blocks
+            .iter()
+            .map(|b| {
+                let key: [u64; N] = b.key.as_slice().try_into().expect("length checked");
+                let block: [u64; N] = b.block.as_slice().try_into().expect("length checked");
+                Program::<N>::raw_block(key, b.tweak, block)
+            })
+            .collect();
+        controller::run::<N>(schedule, programs, sink)
+    }
+    match schedule.size() {
+        StateSize::S256 => go::<4>(schedule, blocks, sink),
+        StateSize::S512 => go::<8>(schedule, blocks, sink),
+        StateSize::S1024 => go::<16>(schedule, blocks, sink),
+    }
+}

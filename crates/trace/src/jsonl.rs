@@ -1,0 +1,336 @@
+//! JSON lines traces: a header line (`{"schema_version":1,"schedule":{...},...}`, the
+//! [`TraceHeader`]), then one object per clock cycle, 64-bit words as 16-digit hex strings.
+//!
+//! A record line:
+//! ```text
+//! {"cycle":1,"phase":"config","slots":[{"valid":true,"stream":0,"phase":"config","block":0,
+//!  "round":0,"subkey":1,"state":["…16 hex…",…],"key":[…Nw+1…],"tweak":[…3…]}],
+//!  "busy":{"mix":0,"subkey":8,"key_schedule":3,"first_subkey":0},"out":null}
+//! ```
+//! `out` is `{"stream":0,"index":0,"data":[…Nw words…]}` in the cycle an Output block
+//! completes. The writer formats by hand (no serde per cycle) because it must keep up with the
+//! simulator: the goal is 100 MB/s.
+
+use std::io::{self, BufRead, Write};
+
+use serde::Deserialize;
+use skeinhw_sched::sim::{
+    AdderBusy, CycleRecord, MAX_WORDS, OutputRecord, OwnedCycleRecord, Phase, SlotRecord,
+    TRACE_SCHEMA_VERSION, TraceHeader, TraceSink,
+};
+
+use crate::error::TraceError;
+use crate::hex::{parse_word, push_word};
+
+/// Writes a JSONL trace to `W` (give it a buffered writer).
+#[derive(Debug)]
+pub struct JsonlWriter<W: Write> {
+    out: W,
+    line: Vec<u8>,
+    bytes: u64,
+}
+
+impl<W: Write> JsonlWriter<W> {
+    /// A writer into `out`.
+    pub fn new(out: W) -> Self {
+        JsonlWriter {
+            out,
+            line: Vec::with_capacity(4096),
+            bytes: 0,
+        }
+    }
+
+    /// Bytes written so far.
+    pub fn bytes_written(&self) -> u64 {
+        self.bytes
+    }
+
+    /// The inner writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn emit(&mut self) -> io::Result<()> {
+        self.line.push(b'\n');
+        self.out.write_all(&self.line)?;
+        self.bytes += self.line.len() as u64;
+        self.line.clear();
+        Ok(())
+    }
+}
+
+fn push_u64(out: &mut Vec<u8>, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+}
+
+fn push_words(out: &mut Vec<u8>, words: &[u64]) {
+    out.push(b'[');
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push(b'"');
+        push_word(out, *w);
+        out.push(b'"');
+    }
+    out.push(b']');
+}
+
+fn push_field(out: &mut Vec<u8>, name: &str, v: u64) {
+    out.push(b'"');
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(b"\":");
+    push_u64(out, v);
+}
+
+fn push_phase(out: &mut Vec<u8>, phase: Phase) {
+    out.extend_from_slice(b"\"phase\":\"");
+    out.extend_from_slice(phase.as_str().as_bytes());
+    out.push(b'"');
+}
+
+impl<W: Write> TraceSink for JsonlWriter<W> {
+    fn begin(&mut self, header: &TraceHeader) -> io::Result<()> {
+        serde_json::to_writer(&mut self.line, header).map_err(io::Error::other)?;
+        self.emit()
+    }
+
+    fn cycle(&mut self, r: &CycleRecord<'_>) -> io::Result<()> {
+        let nw = r.words;
+        let l = &mut self.line;
+        l.push(b'{');
+        push_field(l, "cycle", r.cycle);
+        l.push(b',');
+        push_phase(l, r.phase);
+        l.extend_from_slice(b",\"slots\":[");
+        for (i, s) in r.slots.iter().enumerate() {
+            if i > 0 {
+                l.push(b',');
+            }
+            l.extend_from_slice(if s.valid {
+                b"{\"valid\":true,"
+            } else {
+                b"{\"valid\":false,"
+            });
+            push_field(l, "stream", u64::from(s.stream));
+            l.push(b',');
+            push_phase(l, s.phase);
+            l.push(b',');
+            push_field(l, "block", s.block);
+            l.push(b',');
+            push_field(l, "round", u64::from(s.round));
+            l.push(b',');
+            push_field(l, "subkey", u64::from(s.subkey));
+            l.extend_from_slice(b",\"state\":");
+            push_words(l, &s.state[..nw]);
+            l.extend_from_slice(b",\"key\":");
+            push_words(l, &s.key[..=nw]);
+            l.extend_from_slice(b",\"tweak\":");
+            push_words(l, &s.tweak);
+            l.push(b'}');
+        }
+        l.extend_from_slice(b"],\"busy\":{");
+        push_field(l, "mix", u64::from(r.busy.mix));
+        l.push(b',');
+        push_field(l, "subkey", u64::from(r.busy.subkey));
+        l.push(b',');
+        push_field(l, "key_schedule", u64::from(r.busy.key_schedule));
+        l.push(b',');
+        push_field(l, "first_subkey", u64::from(r.busy.first_subkey));
+        l.extend_from_slice(b"},\"out\":");
+        match &r.out {
+            None => l.extend_from_slice(b"null"),
+            Some(o) => {
+                l.push(b'{');
+                push_field(l, "stream", u64::from(o.stream));
+                l.push(b',');
+                push_field(l, "index", o.index);
+                l.extend_from_slice(b",\"data\":");
+                push_words(l, &o.data[..nw]);
+                l.push(b'}');
+            }
+        }
+        l.push(b'}');
+        self.emit()
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+// ---- reading ------------------------------------------------------------------------------
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonSlot {
+    valid: bool,
+    stream: u32,
+    phase: Phase,
+    block: u64,
+    round: u32,
+    subkey: u32,
+    state: Vec<String>,
+    key: Vec<String>,
+    tweak: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonOut {
+    stream: u32,
+    index: u64,
+    data: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonRecord {
+    cycle: u64,
+    phase: Phase,
+    slots: Vec<JsonSlot>,
+    busy: AdderBusy,
+    out: Option<JsonOut>,
+}
+
+/// Reads a JSONL trace record by record (streaming: a long trace is never held whole).
+#[derive(Debug)]
+pub struct JsonlReader<R: BufRead> {
+    input: R,
+    header: TraceHeader,
+    line_no: usize,
+    buf: String,
+}
+
+impl<R: BufRead> JsonlReader<R> {
+    /// Reads and checks the header line.
+    pub fn new(mut input: R) -> Result<Self, TraceError> {
+        let mut buf = String::new();
+        if input.read_line(&mut buf)? == 0 {
+            return Err(TraceError::Jsonl {
+                line: 1,
+                message: "empty file: expected the header line".into(),
+            });
+        }
+        let header: TraceHeader =
+            serde_json::from_str(buf.trim_end()).map_err(|e| TraceError::Jsonl {
+                line: 1,
+                message: format!("not a trace header: {e}"),
+            })?;
+        if header.schema_version != TRACE_SCHEMA_VERSION {
+            return Err(TraceError::Jsonl {
+                line: 1,
+                message: format!(
+                    "schema_version {} is not supported; expected {TRACE_SCHEMA_VERSION}",
+                    header.schema_version
+                ),
+            });
+        }
+        if !(header.words == 4 || header.words == 8 || header.words == 16) {
+            return Err(TraceError::Jsonl {
+                line: 1,
+                message: format!("words = {}; expected 4, 8 or 16", header.words),
+            });
+        }
+        Ok(JsonlReader {
+            input,
+            header,
+            line_no: 1,
+            buf,
+        })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &TraceHeader {
+        &self.header
+    }
+
+    fn record(&self, rec: JsonRecord) -> Result<OwnedCycleRecord, String> {
+        let nw = self.header.words;
+        if rec.slots.len() != self.header.slots {
+            return Err(format!(
+                "{} slots; the header says {}",
+                rec.slots.len(),
+                self.header.slots
+            ));
+        }
+        let words = |what: &str, v: &[String], n: usize, out: &mut [u64]| -> Result<(), String> {
+            if v.len() != n {
+                return Err(format!("{what} has {} words; expected {n}", v.len()));
+            }
+            for (i, s) in v.iter().enumerate() {
+                out[i] = parse_word(s)
+                    .ok_or_else(|| format!("{what}[{i}] = \"{s}\" is not 16 hex digits"))?;
+            }
+            Ok(())
+        };
+        let mut slots = Vec::with_capacity(rec.slots.len());
+        for (i, s) in rec.slots.iter().enumerate() {
+            let mut slot = SlotRecord {
+                valid: s.valid,
+                stream: s.stream,
+                phase: s.phase,
+                block: s.block,
+                round: s.round,
+                subkey: s.subkey,
+                ..SlotRecord::default()
+            };
+            words(&format!("slots[{i}].state"), &s.state, nw, &mut slot.state)?;
+            words(&format!("slots[{i}].key"), &s.key, nw + 1, &mut slot.key)?;
+            words(&format!("slots[{i}].tweak"), &s.tweak, 3, &mut slot.tweak)?;
+            slots.push(slot);
+        }
+        let out = match rec.out {
+            None => None,
+            Some(o) => {
+                let mut data = [0u64; MAX_WORDS];
+                words("out.data", &o.data, nw, &mut data)?;
+                Some(OutputRecord {
+                    stream: o.stream,
+                    index: o.index,
+                    data,
+                })
+            }
+        };
+        Ok(OwnedCycleRecord {
+            cycle: rec.cycle,
+            phase: rec.phase,
+            words: nw,
+            slots,
+            busy: rec.busy,
+            out,
+        })
+    }
+}
+
+impl<R: BufRead> Iterator for JsonlReader<R> {
+    type Item = Result<OwnedCycleRecord, TraceError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.buf.clear();
+        self.line_no += 1;
+        let line = self.line_no;
+        match self.input.read_line(&mut self.buf) {
+            Ok(0) => return None,
+            Ok(_) => {}
+            Err(e) => return Some(Err(e.into())),
+        }
+        let parsed: Result<JsonRecord, _> = serde_json::from_str(self.buf.trim_end());
+        Some(
+            parsed
+                .map_err(|e| e.to_string())
+                .and_then(|r| self.record(r))
+                .map_err(|message| TraceError::Jsonl { line, message }),
+        )
+    }
+}

@@ -1,0 +1,115 @@
+//! The signal names of a trace: the VCD writes them and the generated Verilog names its
+//! registers after them, so that a trace of the RTL diffs against the golden trace with no
+//! mapping. This module is the only place that spells them; see the table in the README.
+
+/// One signal: its name and width in bits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signal {
+    /// The name (a Verilog identifier).
+    pub name: String,
+    /// Width in bits.
+    pub width: u32,
+}
+
+/// The top-level VCD scope (the Verilog top module's name).
+pub const SCOPE: &str = "skeinhw";
+/// Clock; rises at time 10 x cycle, falls 5 time units later (timescale 1 ns).
+pub const CLK: &str = "clk";
+/// Controller phase, 3 bits: 0 idle, 1 key, 2 config, 3 message, 4 output.
+pub const PHASE: &str = "phase";
+/// An Output UBI block completed in this cycle.
+pub const OUT_VALID: &str = "out_valid";
+/// Stream (message index) of the output.
+pub const OUT_STREAM: &str = "out_stream";
+/// Output counter i of the output block.
+pub const OUT_INDEX: &str = "out_index";
+/// Busy adders of each role (see `skeinhw_sched::sim::AdderBusy`).
+pub const BUSY: [&str; 4] = [
+    "busy_mix",
+    "busy_subkey",
+    "busy_key_schedule",
+    "busy_first_subkey",
+];
+
+/// Width of `phase`.
+pub const PHASE_BITS: u32 = 3;
+/// Width of stream numbers.
+pub const STREAM_BITS: u32 = 32;
+/// Width of block indices and output counters.
+pub const INDEX_BITS: u32 = 64;
+/// Width of the round and subkey counters (Nr = 80 < 128).
+pub const COUNTER_BITS: u32 = 8;
+/// Width of busy-adder counts.
+pub const BUSY_BITS: u32 = 16;
+/// Width of a state, key or tweak word.
+pub const WORD_BITS: u32 = 64;
+
+/// Output word `w`: `out_data_<w>`.
+pub fn out_data(w: usize) -> String {
+    format!("out_data_{w}")
+}
+
+/// Register `field` of pipeline slot `slot`: `slot<i>_<field>`, e.g. `slot0_state_3`.
+pub fn slot(slot: usize, field: &str) -> String {
+    format!("slot{slot}_{field}")
+}
+
+/// The per-slot fields, in declaration order, for `words` state words.
+pub fn slot_fields(words: usize) -> Vec<(String, u32)> {
+    let mut v = vec![
+        ("valid".to_owned(), 1),
+        ("stream".to_owned(), STREAM_BITS),
+        ("phase".to_owned(), PHASE_BITS),
+        ("block".to_owned(), INDEX_BITS),
+        ("round".to_owned(), COUNTER_BITS),
+        ("subkey".to_owned(), COUNTER_BITS),
+    ];
+    v.extend((0..words).map(|w| (format!("state_{w}"), WORD_BITS)));
+    v.extend((0..=words).map(|w| (format!("key_{w}"), WORD_BITS)));
+    v.extend((0..3).map(|t| (format!("tweak_{t}"), WORD_BITS)));
+    v
+}
+
+/// Every signal of a trace with `words` state words and `slots` pipeline registers, in the
+/// order the VCD declares them.
+pub fn signals(words: usize, slots: usize) -> Vec<Signal> {
+    let sig = |name: &str, width| Signal {
+        name: name.to_owned(),
+        width,
+    };
+    let mut v = vec![
+        sig(CLK, 1),
+        sig(PHASE, PHASE_BITS),
+        sig(OUT_VALID, 1),
+        sig(OUT_STREAM, STREAM_BITS),
+        sig(OUT_INDEX, INDEX_BITS),
+    ];
+    v.extend((0..words).map(|w| sig(&out_data(w), WORD_BITS)));
+    v.extend(BUSY.iter().map(|b| sig(b, BUSY_BITS)));
+    for s in 0..slots {
+        for (field, width) in slot_fields(words) {
+            v.push(sig(&slot(s, &field), width));
+        }
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_verilog_identifiers() {
+        let sigs = signals(16, 3);
+        let mut names: Vec<&str> = sigs.iter().map(|s| s.name.as_str()).collect();
+        assert!(names.iter().all(|n| {
+            n.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }));
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), sigs.len());
+        assert_eq!(sigs.len(), 5 + 16 + 4 + 3 * (6 + 16 + 17 + 3));
+        assert!(sigs.iter().any(|s| s.name == "slot2_state_15"));
+    }
+}

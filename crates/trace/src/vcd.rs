@@ -1,0 +1,302 @@
+//! VCD traces, written with the `vcd` crate: one scope (`skeinhw`), the signals of
+//! [`crate::names`], the clock rising at time 10 x cycle (timescale 1 ns) with every register
+//! changing at that edge, and the [`TraceHeader`] as JSON in a `$comment` so that a reader
+//! knows the schedule. Only changes are written (it is a value *change* dump).
+
+use std::collections::HashMap;
+use std::io::{self, BufRead, Write};
+
+use skeinhw_sched::sim::{
+    AdderBusy, CycleRecord, MAX_WORDS, OutputRecord, OwnedCycleRecord, Phase, SlotRecord,
+    TraceHeader, TraceSink,
+};
+use vcd::{IdCode, ScopeItem, TimescaleUnit, Value};
+
+use crate::error::TraceError;
+use crate::names;
+
+/// Time units per clock cycle.
+pub const PERIOD: u64 = 10;
+
+/// Prefix of the `$comment` that carries the header.
+const HEADER_COMMENT: &str = "skeinhw-trace ";
+
+/// Writes a VCD trace to `W` (give it a buffered writer).
+pub struct VcdWriter<W: Write> {
+    vcd: vcd::Writer<W>,
+    ids: Vec<IdCode>,
+    widths: Vec<u32>,
+    prev: Vec<u64>,
+    values: Vec<u64>,
+    slots: usize,
+}
+
+impl<W: Write> std::fmt::Debug for VcdWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VcdWriter")
+            .field("signals", &self.ids.len())
+            .finish()
+    }
+}
+
+impl<W: Write> VcdWriter<W> {
+    /// A writer into `out`.
+    pub fn new(out: W) -> Self {
+        VcdWriter {
+            vcd: vcd::Writer::new(out),
+            ids: Vec::new(),
+            widths: Vec::new(),
+            prev: Vec::new(),
+            values: Vec::new(),
+            slots: 0,
+        }
+    }
+
+    fn change(&mut self, i: usize, v: u64) -> io::Result<()> {
+        let width = self.widths[i];
+        if width == 1 {
+            self.vcd
+                .change_scalar(self.ids[i], if v & 1 == 1 { Value::V1 } else { Value::V0 })
+        } else {
+            let bits = (0..width).rev().map(|b| {
+                if (v >> b) & 1 == 1 {
+                    Value::V1
+                } else {
+                    Value::V0
+                }
+            });
+            self.vcd.change_vector(self.ids[i], bits)
+        }
+    }
+}
+
+/// The values of every signal of [`names::signals`] for one record, in that order (clock
+/// excluded: index 0 is left for it).
+fn values_of(r: &CycleRecord<'_>, out: &mut Vec<u64>) {
+    let nw = r.words;
+    out.clear();
+    out.push(1); // clk, high after the rising edge
+    out.push(u64::from(r.phase.code()));
+    match &r.out {
+        Some(o) => {
+            out.push(1);
+            out.push(u64::from(o.stream));
+            out.push(o.index);
+            out.extend_from_slice(&o.data[..nw]);
+        }
+        None => {
+            out.push(0);
+            // Keep the last output on the data lines: mark "unchanged" with the caller's prev.
+            out.extend(std::iter::repeat_n(u64::MAX, 2 + nw));
+        }
+    }
+    out.push(u64::from(r.busy.mix));
+    out.push(u64::from(r.busy.subkey));
+    out.push(u64::from(r.busy.key_schedule));
+    out.push(u64::from(r.busy.first_subkey));
+    for s in r.slots {
+        out.push(u64::from(s.valid));
+        out.push(u64::from(s.stream));
+        out.push(u64::from(s.phase.code()));
+        out.push(s.block);
+        out.push(u64::from(s.round));
+        out.push(u64::from(s.subkey));
+        out.extend_from_slice(&s.state[..nw]);
+        out.extend_from_slice(&s.key[..=nw]);
+        out.extend_from_slice(&s.tweak);
+    }
+}
+
+impl<W: Write> TraceSink for VcdWriter<W> {
+    fn begin(&mut self, header: &TraceHeader) -> io::Result<()> {
+        let json = serde_json::to_string(header).map_err(io::Error::other)?;
+        self.vcd.comment(&format!("{HEADER_COMMENT}{json}"))?;
+        self.vcd.timescale(1, TimescaleUnit::NS)?;
+        self.vcd.add_module(names::SCOPE)?;
+        for sig in names::signals(header.words, header.slots) {
+            self.ids.push(self.vcd.add_wire(sig.width, &sig.name)?);
+            self.widths.push(sig.width);
+        }
+        self.vcd.upscope()?;
+        self.vcd.enddefinitions()?;
+        self.slots = header.slots;
+        // Reset values at time 0: everything zero.
+        self.vcd.timestamp(0)?;
+        self.prev = vec![0; self.ids.len()];
+        for i in 0..self.ids.len() {
+            self.change(i, 0)?;
+        }
+        Ok(())
+    }
+
+    fn cycle(&mut self, r: &CycleRecord<'_>) -> io::Result<()> {
+        let mut values = std::mem::take(&mut self.values);
+        values_of(r, &mut values);
+        self.vcd.timestamp(r.cycle * PERIOD)?;
+        let out_data = 3..5 + r.words; // out_stream, out_index, out_data_*
+        for (i, &v) in values.iter().enumerate() {
+            let keep = out_data.contains(&i) && r.out.is_none();
+            if keep || self.prev[i] == v {
+                continue;
+            }
+            self.change(i, v)?;
+            self.prev[i] = v;
+        }
+        self.vcd.timestamp(r.cycle * PERIOD + PERIOD / 2)?;
+        self.change(0, 0)?;
+        self.prev[0] = 0;
+        self.values = values;
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.vcd.flush()
+    }
+}
+
+// ---- reading ------------------------------------------------------------------------------
+
+/// Reads a VCD trace this crate wrote back into records, sampling every signal at each rising
+/// edge of `clk` (values changed at the edge's time stamp count, as the writer puts them
+/// there).
+pub fn read_vcd<R: BufRead>(input: R) -> Result<(TraceHeader, Vec<OwnedCycleRecord>), TraceError> {
+    let mut parser = vcd::Parser::new(input);
+    let header = parser
+        .parse_header()
+        .map_err(|e| TraceError::Vcd(format!("header: {e}")))?;
+    let mut trace_header = None;
+    let mut vars: HashMap<String, IdCode> = HashMap::new();
+    for item in &header.items {
+        match item {
+            ScopeItem::Comment(c) => {
+                if let Some(json) = c.trim().strip_prefix(HEADER_COMMENT) {
+                    trace_header = Some(
+                        serde_json::from_str::<TraceHeader>(json)
+                            .map_err(|e| TraceError::Vcd(format!("header comment: {e}")))?,
+                    );
+                }
+            }
+            ScopeItem::Scope(s) if s.identifier == names::SCOPE => {
+                for v in &s.items {
+                    if let ScopeItem::Var(v) = v {
+                        vars.insert(v.reference.clone(), v.code);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let th = trace_header.ok_or_else(|| {
+        TraceError::Vcd("no `skeinhw-trace` header comment: not a skeinhw trace".into())
+    })?;
+    let sigs = names::signals(th.words, th.slots);
+    let mut index: HashMap<IdCode, usize> = HashMap::new();
+    for (i, s) in sigs.iter().enumerate() {
+        let id = vars
+            .get(&s.name)
+            .ok_or_else(|| TraceError::Vcd(format!("signal `{}` is missing", s.name)))?;
+        index.insert(*id, i);
+    }
+    let mut values = vec![0u64; sigs.len()];
+    let mut records = Vec::new();
+    let mut time = 0u64;
+    let mut rose = false;
+    let sample = |time: u64, values: &[u64], out: &mut Vec<OwnedCycleRecord>| {
+        if time.is_multiple_of(PERIOD) && time > 0 {
+            out.push(record_of(&th, time / PERIOD, values));
+        }
+    };
+    for cmd in parser {
+        let cmd = cmd.map_err(|e| TraceError::Vcd(e.to_string()))?;
+        match cmd {
+            vcd::Command::Timestamp(t) => {
+                if rose {
+                    sample(time, &values, &mut records);
+                }
+                rose = false;
+                time = t;
+            }
+            vcd::Command::ChangeScalar(id, v) => {
+                if let Some(&i) = index.get(&id) {
+                    values[i] = u64::from(v == Value::V1);
+                    if i == 0 && v == Value::V1 {
+                        rose = true;
+                    }
+                }
+            }
+            vcd::Command::ChangeVector(id, v) => {
+                if let Some(&i) = index.get(&id) {
+                    let mut x = 0u64;
+                    for b in &v {
+                        match b {
+                            Value::V0 => x <<= 1,
+                            Value::V1 => x = (x << 1) | 1,
+                            other => {
+                                return Err(TraceError::Vcd(format!(
+                                    "time {time}: signal `{}` is {other}, expected 0 or 1",
+                                    sigs[i].name
+                                )));
+                            }
+                        }
+                    }
+                    values[i] = x;
+                }
+            }
+            _ => {}
+        }
+    }
+    if rose {
+        sample(time, &values, &mut records);
+    }
+    Ok((th, records))
+}
+
+fn record_of(th: &TraceHeader, cycle: u64, v: &[u64]) -> OwnedCycleRecord {
+    let nw = th.words;
+    let phase = |c: u64| Phase::from_code(c as u8).unwrap_or_default();
+    let out = if v[2] == 1 {
+        let mut data = [0u64; MAX_WORDS];
+        data[..nw].copy_from_slice(&v[5..5 + nw]);
+        Some(OutputRecord {
+            stream: v[3] as u32,
+            index: v[4],
+            data,
+        })
+    } else {
+        None
+    };
+    let b = 5 + nw;
+    let busy = AdderBusy {
+        mix: v[b] as u32,
+        subkey: v[b + 1] as u32,
+        key_schedule: v[b + 2] as u32,
+        first_subkey: v[b + 3] as u32,
+    };
+    let per_slot = names::slot_fields(nw).len();
+    let slots = (0..th.slots)
+        .map(|s| {
+            let f = &v[b + 4 + s * per_slot..b + 4 + (s + 1) * per_slot];
+            let mut slot = SlotRecord {
+                valid: f[0] == 1,
+                stream: f[1] as u32,
+                phase: phase(f[2]),
+                block: f[3],
+                round: f[4] as u32,
+                subkey: f[5] as u32,
+                ..SlotRecord::default()
+            };
+            slot.state[..nw].copy_from_slice(&f[6..6 + nw]);
+            slot.key[..=nw].copy_from_slice(&f[6 + nw..7 + 2 * nw]);
+            slot.tweak.copy_from_slice(&f[7 + 2 * nw..10 + 2 * nw]);
+            slot
+        })
+        .collect();
+    OwnedCycleRecord {
+        cycle,
+        phase: phase(v[1]),
+        words: nw,
+        slots,
+        busy,
+        out,
+    }
+}
