@@ -136,11 +136,14 @@ pub fn sample_rising_edges(
     })?;
     let names = signal_names(wave.hierarchy(), options.strip_prefix.as_deref());
     let resolve = |name: &str| -> Result<(SignalRef, u32), DiffError> {
-        names.get(name).copied().ok_or_else(|| DiffError::MissingSignal {
-            file: file.clone(),
-            signal: name.to_string(),
-            hint: near_names(&names, name),
-        })
+        names
+            .get(name)
+            .copied()
+            .ok_or_else(|| DiffError::MissingSignal {
+                file: file.clone(),
+                signal: name.to_string(),
+                hint: near_names(&names, name),
+            })
     };
     let (clock, _) = resolve(&options.clock)?;
     let mut refs = vec![clock];

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use skeinhw_diff::wave::{Probe, WaveOptions, sample_rising_edges};
 
 fn fixture(p: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(p)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(p)
 }
 
 #[test]
@@ -29,7 +31,11 @@ fn icarus_counter_sampled_after_each_rising_edge() {
             assert_eq!(time, 5 + 10 * i);
             assert_eq!(s[0].words[0], i + 1, "cnt after edge {i}");
             let ones = (i + 1).min(128);
-            let high = if ones > 64 { u64::MAX >> (128 - ones) } else { 0 };
+            let high = if ones > 64 {
+                u64::MAX >> (128 - ones)
+            } else {
+                0
+            };
             assert_eq!(s[1].words[0], high, "wide[127:64] after edge {i}");
             assert_eq!(s[2].words[0], (1u64 << ones.min(4)) - 1);
             seen += 1;
@@ -47,9 +53,14 @@ fn missing_signal_and_bad_files_are_errors() {
         clock: "t.clk".into(),
         strip_prefix: None,
     };
-    let e = sample_rising_edges(&fixture("icarus/counter.vcd"), &opts, &[Probe::parse("t.nope").unwrap()], |_, _, _| true)
-        .unwrap_err()
-        .to_string();
+    let e = sample_rising_edges(
+        &fixture("icarus/counter.vcd"),
+        &opts,
+        &[Probe::parse("t.nope").unwrap()],
+        |_, _, _| true,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("no signal 't.nope'"), "{e}");
     let dir = tempfile::tempdir().unwrap();
     let truncated = dir.path().join("t.vcd");
@@ -58,7 +69,9 @@ fn missing_signal_and_bad_files_are_errors() {
     assert!(sample_rising_edges(&truncated, &opts, &[], |_, _, _| true).is_err());
     let garbage = dir.path().join("g.vcd");
     std::fs::write(&garbage, "this is not a waveform\n").unwrap();
-    let e = sample_rising_edges(&garbage, &opts, &[], |_, _, _| true).unwrap_err().to_string();
+    let e = sample_rising_edges(&garbage, &opts, &[], |_, _, _| true)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("g.vcd"), "{e}");
     assert!(!e.contains('\n'));
 }

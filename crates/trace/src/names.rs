@@ -11,6 +11,8 @@ pub struct Signal {
     pub width: u32,
 }
 
+use skeinhw_sched::sim::CycleRecord;
+
 /// The top-level VCD scope (the Verilog top module's name).
 pub const SCOPE: &str = "skeinhw";
 /// Clock; rises at time 10 x cycle, falls 5 time units later (timescale 1 ns).
@@ -111,5 +113,43 @@ mod tests {
         assert_eq!(names.len(), sigs.len());
         assert_eq!(sigs.len(), 5 + 16 + 4 + 3 * (6 + 16 + 17 + 3));
         assert!(sigs.iter().any(|s| s.name == "slot2_state_15"));
+    }
+}
+
+/// The value of every signal of [`signals`] for one cycle, in the same order (so that a reader
+/// can zip the two). `out_stream`, `out_index` and `out_data_*` are don't-care (written as all
+/// ones here) when no output is valid; the VCD writer keeps their previous values instead.
+pub fn values(r: &CycleRecord<'_>, out: &mut Vec<u64>) {
+    let nw = r.words;
+    out.clear();
+    out.push(1); // clk, high after the rising edge
+    out.push(u64::from(r.phase.code()));
+    match &r.out {
+        Some(o) => {
+            out.push(1);
+            out.push(u64::from(o.stream));
+            out.push(o.index);
+            out.extend_from_slice(&o.data[..nw]);
+        }
+        None => {
+            out.push(0);
+            // Keep the last output on the data lines: mark "unchanged" with the caller's prev.
+            out.extend(std::iter::repeat_n(u64::MAX, 2 + nw));
+        }
+    }
+    out.push(u64::from(r.busy.mix));
+    out.push(u64::from(r.busy.subkey));
+    out.push(u64::from(r.busy.key_schedule));
+    out.push(u64::from(r.busy.first_subkey));
+    for s in r.slots {
+        out.push(u64::from(s.valid));
+        out.push(u64::from(s.stream));
+        out.push(u64::from(s.phase.code()));
+        out.push(s.block);
+        out.push(u64::from(s.round));
+        out.push(u64::from(s.subkey));
+        out.extend_from_slice(&s.state[..nw]);
+        out.extend_from_slice(&s.key[..=nw]);
+        out.extend_from_slice(&s.tweak);
     }
 }

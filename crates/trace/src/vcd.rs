@@ -72,41 +72,6 @@ impl<W: Write> VcdWriter<W> {
 
 /// The values of every signal of [`names::signals`] for one record, in that order (clock
 /// excluded: index 0 is left for it).
-fn values_of(r: &CycleRecord<'_>, out: &mut Vec<u64>) {
-    let nw = r.words;
-    out.clear();
-    out.push(1); // clk, high after the rising edge
-    out.push(u64::from(r.phase.code()));
-    match &r.out {
-        Some(o) => {
-            out.push(1);
-            out.push(u64::from(o.stream));
-            out.push(o.index);
-            out.extend_from_slice(&o.data[..nw]);
-        }
-        None => {
-            out.push(0);
-            // Keep the last output on the data lines: mark "unchanged" with the caller's prev.
-            out.extend(std::iter::repeat_n(u64::MAX, 2 + nw));
-        }
-    }
-    out.push(u64::from(r.busy.mix));
-    out.push(u64::from(r.busy.subkey));
-    out.push(u64::from(r.busy.key_schedule));
-    out.push(u64::from(r.busy.first_subkey));
-    for s in r.slots {
-        out.push(u64::from(s.valid));
-        out.push(u64::from(s.stream));
-        out.push(u64::from(s.phase.code()));
-        out.push(s.block);
-        out.push(u64::from(s.round));
-        out.push(u64::from(s.subkey));
-        out.extend_from_slice(&s.state[..nw]);
-        out.extend_from_slice(&s.key[..=nw]);
-        out.extend_from_slice(&s.tweak);
-    }
-}
-
 impl<W: Write> TraceSink for VcdWriter<W> {
     fn begin(&mut self, header: &TraceHeader) -> io::Result<()> {
         let json = serde_json::to_string(header).map_err(io::Error::other)?;
@@ -131,7 +96,7 @@ impl<W: Write> TraceSink for VcdWriter<W> {
 
     fn cycle(&mut self, r: &CycleRecord<'_>) -> io::Result<()> {
         let mut values = std::mem::take(&mut self.values);
-        values_of(r, &mut values);
+        names::values(r, &mut values);
         self.vcd.timestamp(r.cycle * PERIOD)?;
         let out_data = 3..5 + r.words; // out_stream, out_index, out_data_*
         for (i, &v) in values.iter().enumerate() {

@@ -1,0 +1,342 @@
+//! Cycle alignment: golden cycle c is compared with RTL rising edge `reset_cycles + c - first
+//! + offset`, every mapped field, every cycle. Fields that the golden trace marks as don't-care
+//! (the output lines while `out_valid` is 0, a pipeline register's contents while its `valid` is
+//! 0) are skipped; X or Z never equals a known value.
+
+use std::collections::VecDeque;
+use std::path::Path;
+
+use skeinhw_sched::sim::{OwnedCycleRecord, TraceHeader};
+use skeinhw_trace::names;
+
+use crate::error::DiffError;
+use crate::map::SignalMap;
+use crate::report::{ContextRow, DiffReport, Divergence, FieldDiff, SlotWhere, Verdict};
+use crate::wave::{Bits, Probe, WaveOptions, sample_rising_edges};
+
+/// How to line the two up.
+#[derive(Clone, Debug)]
+pub struct CycleOptions {
+    /// The waveform's clock and prefix handling.
+    pub wave: WaveOptions,
+    /// RTL edges before the golden trace's first cycle (reset).
+    pub reset_cycles: u64,
+    /// Further RTL edges to skip (may be negative: golden cycles to skip).
+    pub offset: i64,
+    /// Cycles of context shown before and after the divergence.
+    pub context: usize,
+    /// Accept RTL edges after the golden trace's last cycle (a test bench that runs on).
+    pub allow_trailing: bool,
+}
+
+impl Default for CycleOptions {
+    fn default() -> Self {
+        CycleOptions {
+            wave: WaveOptions {
+                clock: names::CLK.to_string(),
+                strip_prefix: None,
+            },
+            reset_cycles: 0,
+            offset: 0,
+            context: 3,
+            allow_trailing: false,
+        }
+    }
+}
+
+/// One compared field: where its golden value is, and which golden 1-bit signal must be set
+/// for it to matter.
+struct Compared {
+    field: String,
+    index: usize,
+    width: u32,
+    care_if: Option<usize>,
+}
+
+/// The fields of the golden trace that the map covers, with their don't-care conditions.
+fn compared_fields(header: &TraceHeader, map: &SignalMap) -> Result<Vec<Compared>, DiffError> {
+    let signals = names::signals(header.words, header.slots);
+    let index_of = |name: &str| signals.iter().position(|s| s.name == name);
+    for field in map.fields.keys() {
+        if index_of(field).is_none() {
+            return Err(DiffError::Invalid(format!(
+                "the map names field '{field}', which a trace of {} words and {} pipeline \
+                 registers does not have",
+                header.words, header.slots
+            )));
+        }
+    }
+    let out_valid = index_of(names::OUT_VALID);
+    let mut out = Vec::new();
+    for (index, s) in signals.iter().enumerate() {
+        if s.name == names::CLK || !map.fields.contains_key(&s.name) {
+            continue;
+        }
+        let care_if = if s.name == names::OUT_STREAM
+            || s.name == names::OUT_INDEX
+            || s.name.starts_with("out_data_")
+        {
+            out_valid
+        } else if let Some(rest) = s.name.strip_prefix("slot") {
+            let slot = rest.split('_').next().unwrap_or("");
+            let valid = format!("slot{slot}_valid");
+            if s.name == valid {
+                None
+            } else {
+                index_of(&valid)
+            }
+        } else {
+            None
+        };
+        out.push(Compared {
+            field: s.name.clone(),
+            index,
+            width: s.width,
+            care_if,
+        });
+    }
+    if out.is_empty() {
+        return Err(DiffError::Invalid(
+            "no field to compare: the map covers none of the trace's signals".into(),
+        ));
+    }
+    Ok(out)
+}
+
+fn hex(v: u64, width: u32) -> String {
+    format!("{:0w$x}", v, w = width.div_ceil(4) as usize)
+}
+
+fn rtl_text(b: &Bits) -> String {
+    match b.unknown {
+        Some(c) => format!("{c} (X/Z)"),
+        None => b.to_hex(),
+    }
+}
+
+fn equal(golden: u64, rtl: &Bits) -> bool {
+    rtl.unknown.is_none()
+        && rtl.words.first().copied().unwrap_or(0) == golden
+        && rtl.words.iter().skip(1).all(|w| *w == 0)
+}
+
+fn location(r: &OwnedCycleRecord) -> Vec<SlotWhere> {
+    r.slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.valid)
+        .map(|(i, s)| SlotWhere {
+            slot: i,
+            stream: s.stream,
+            phase: s.phase.as_str().to_string(),
+            block: s.block,
+            round: s.round,
+            subkey: s.subkey,
+        })
+        .collect()
+}
+
+/// Compares a golden trace with an RTL waveform cycle by cycle, reading the waveform once and
+/// stopping a few cycles after the first divergence.
+pub fn compare_cycles<E: std::fmt::Display>(
+    header: &TraceHeader,
+    golden: impl Iterator<Item = Result<OwnedCycleRecord, E>>,
+    wave: &Path,
+    map: &SignalMap,
+    options: &CycleOptions,
+) -> Result<DiffReport, DiffError> {
+    let fields = compared_fields(header, map)?;
+    let probes: Vec<Probe> = fields
+        .iter()
+        .map(|c| map.fields[&c.field].clone())
+        .collect();
+    let mut wave_options = options.wave.clone();
+    if let Some(clock) = &map.clock {
+        wave_options.clock = clock.clone();
+    }
+    let skip = options.reset_cycles as i64 + options.offset.max(0);
+    let mut golden = golden.skip((-options.offset).max(0) as usize).peekable();
+    let mut values = Vec::new();
+    let mut compared = 0u64;
+    let mut golden_read = 0u64;
+    let mut failure: Option<DiffError> = None;
+    let mut divergence: Option<Divergence> = None;
+    let mut divergent_fields: Vec<usize> = Vec::new();
+    let mut after = 0usize;
+    let mut history: VecDeque<ContextRow> = VecDeque::new();
+    let mut golden_done = false;
+    let mut trailing = 0u64;
+    let stats = sample_rising_edges(wave, &wave_options, &probes, |edge, time, samples| {
+        if (edge as i64) < skip {
+            return true;
+        }
+        let record = match golden.next() {
+            None => {
+                golden_done = true;
+                trailing += 1;
+                return divergence.is_none() && options.allow_trailing;
+            }
+            Some(Err(e)) => {
+                failure = Some(DiffError::Invalid(format!("golden trace: {e}")));
+                return false;
+            }
+            Some(Ok(r)) => r,
+        };
+        golden_read += 1;
+        names::values(&record.as_record(), &mut values);
+        let row = |which: &[usize]| ContextRow {
+            cycle: record.cycle,
+            values: which
+                .iter()
+                .map(|&i| {
+                    let c = &fields[i];
+                    (
+                        c.field.clone(),
+                        hex(values[c.index], c.width),
+                        rtl_text(&samples[i]),
+                    )
+                })
+                .collect(),
+        };
+        if divergence.is_some() {
+            if let Some(d) = divergence.as_mut() {
+                d.context.push(row(&divergent_fields));
+            }
+            after += 1;
+            return after < options.context;
+        }
+        compared += 1;
+        let mut diffs = Vec::new();
+        for (i, c) in fields.iter().enumerate() {
+            if let Some(cond) = c.care_if {
+                if values[cond] & 1 == 0 {
+                    continue;
+                }
+            }
+            if !equal(values[c.index], &samples[i]) {
+                diffs.push(i);
+            }
+        }
+        if diffs.is_empty() {
+            if options.context > 0 {
+                history.push_back(row(&[]));
+                // Keep the raw samples of the last cycles so the context can show any field.
+                history.back_mut().expect("just pushed").values = fields
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        (
+                            c.field.clone(),
+                            hex(values[c.index], c.width),
+                            rtl_text(&samples[i]),
+                        )
+                    })
+                    .collect();
+                if history.len() > options.context {
+                    history.pop_front();
+                }
+            }
+            return true;
+        }
+        let mut context: Vec<ContextRow> = history
+            .drain(..)
+            .map(|h| ContextRow {
+                cycle: h.cycle,
+                values: diffs.iter().map(|&i| h.values[i].clone()).collect(),
+            })
+            .collect();
+        context.push(row(&diffs));
+        divergence = Some(Divergence {
+            cycle: record.cycle,
+            rtl_edge: edge,
+            time,
+            phase: record.phase.as_str().to_string(),
+            location: location(&record),
+            fields: diffs
+                .iter()
+                .map(|&i| {
+                    let c = &fields[i];
+                    FieldDiff {
+                        field: c.field.clone(),
+                        golden: hex(values[c.index], c.width),
+                        rtl: rtl_text(&samples[i]),
+                        unknown: samples[i].unknown.is_some(),
+                    }
+                })
+                .collect(),
+            context,
+        });
+        divergent_fields = diffs;
+        options.context > 0
+    })?;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if stats.edges == 0 {
+        return Err(DiffError::Invalid(format!(
+            "{}: no rising edge of clock '{}'",
+            wave.display(),
+            wave_options.clock
+        )));
+    }
+    // Count what is left of the golden trace when the RTL ran out first.
+    let mut golden_left = 0u64;
+    if divergence.is_none() {
+        for r in golden.by_ref() {
+            r.map_err(|e| DiffError::Invalid(format!("golden trace: {e}")))?;
+            golden_left += 1;
+        }
+    }
+    let golden_cycles = golden_read + golden_left;
+    if compared == 0 && divergence.is_none() {
+        return Err(DiffError::Invalid(format!(
+            "nothing compared: the golden trace has {golden_cycles} cycles and the RTL {} rising \
+             edges, of which {skip} are skipped (reset cycles and offset)",
+            stats.edges
+        )));
+    }
+    let fields_n = fields.len();
+    let (verdict, summary) = if let Some(d) = &divergence {
+        let names: Vec<&str> = d.fields.iter().map(|x| x.field.as_str()).collect();
+        (
+            Verdict::Divergent,
+            format!(
+                "DIVERGENT at golden cycle {}: {} field(s) differ ({}); {} cycle(s) identical before it",
+                d.cycle,
+                names.len(),
+                names.join(", "),
+                compared - 1
+            ),
+        )
+    } else if golden_left > 0 {
+        (
+            Verdict::LengthMismatch,
+            format!(
+                "LENGTH MISMATCH: the RTL run ends after {compared} compared cycles, the golden \
+                 trace has {golden_cycles}"
+            ),
+        )
+    } else if golden_done && trailing > 0 && !options.allow_trailing {
+        (
+            Verdict::LengthMismatch,
+            format!(
+                "LENGTH MISMATCH: the RTL run goes on after the golden trace's {golden_cycles} \
+                 cycles (use --allow-trailing if the test bench idles on)"
+            ),
+        )
+    } else {
+        (
+            Verdict::Identical,
+            format!("IDENTICAL: {compared} cycles x {fields_n} fields"),
+        )
+    };
+    Ok(DiffReport {
+        verdict,
+        compared_cycles: compared,
+        golden_cycles,
+        rtl_edges: stats.edges,
+        fields: fields_n,
+        first_divergence: divergence,
+        summary,
+    })
+}
