@@ -208,10 +208,8 @@ pub fn compare_cycles<E: std::fmt::Display>(
         compared += 1;
         let mut diffs = Vec::new();
         for (i, c) in fields.iter().enumerate() {
-            if let Some(cond) = c.care_if {
-                if values[cond] & 1 == 0 {
-                    continue;
-                }
+            if c.care_if.is_some_and(|cond| values[cond] & 1 == 0) {
+                continue;
             }
             if !equal(values[c.index], &samples[i]) {
                 diffs.push(i);

@@ -150,8 +150,8 @@ pub fn sample_rising_edges(
     let mut slots = Vec::with_capacity(probes.len());
     for p in probes {
         let (r, width) = resolve(&p.signal)?;
-        if let Some((hi, _)) = p.slice {
-            if hi >= width {
+        if let Some((hi, _)) = p.slice.filter(|(hi, _)| *hi >= width) {
+            {
                 return Err(DiffError::MissingSignal {
                     file: file.clone(),
                     signal: format!("{}[{hi}:..]", p.signal),

@@ -96,26 +96,6 @@ pub fn signals(words: usize, slots: usize) -> Vec<Signal> {
     v
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_unique_verilog_identifiers() {
-        let sigs = signals(16, 3);
-        let mut names: Vec<&str> = sigs.iter().map(|s| s.name.as_str()).collect();
-        assert!(names.iter().all(|n| {
-            n.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-                && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        }));
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), sigs.len());
-        assert_eq!(sigs.len(), 5 + 16 + 4 + 3 * (6 + 16 + 17 + 3));
-        assert!(sigs.iter().any(|s| s.name == "slot2_state_15"));
-    }
-}
-
 /// The value of every signal of [`signals`] for one cycle, in the same order (so that a reader
 /// can zip the two). `out_stream`, `out_index` and `out_data_*` are don't-care (written as all
 /// ones here) when no output is valid; the VCD writer keeps their previous values instead.
@@ -151,5 +131,25 @@ pub fn values(r: &CycleRecord<'_>, out: &mut Vec<u64>) {
         out.extend_from_slice(&s.state[..nw]);
         out.extend_from_slice(&s.key[..=nw]);
         out.extend_from_slice(&s.tweak);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_verilog_identifiers() {
+        let sigs = signals(16, 3);
+        let mut names: Vec<&str> = sigs.iter().map(|s| s.name.as_str()).collect();
+        assert!(names.iter().all(|n| {
+            n.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }));
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), sigs.len());
+        assert_eq!(sigs.len(), 5 + 16 + 4 + 3 * (6 + 16 + 17 + 3));
+        assert!(sigs.iter().any(|s| s.name == "slot2_state_15"));
     }
 }
