@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 mod message;
+mod schedule_args;
 
 /// Skein/Threefish hardware golden reference: hash, trace, diff, generate RTL, estimate.
 #[derive(Parser)]

@@ -8,9 +8,9 @@ use skeinhw_skein::{Params, TreeParams};
 /// Skein parameters and a message given on the command line.
 #[derive(Args, Clone, Debug, Default)]
 pub struct MessageArgs {
-    /// State size in bits: 256, 512 or 1024.
-    #[arg(long, default_value_t = 512, value_parser = parse_size)]
-    pub size: usize,
+    /// State size in bits: 256, 512 or 1024 [default: 512, or the schedule's size].
+    #[arg(long, value_parser = parse_size)]
+    pub size: Option<usize>,
     /// Output length in bits (default: the state size).
     #[arg(long, value_name = "N")]
     pub out_bits: Option<u64>,
@@ -71,10 +71,18 @@ impl OwnedParams {
     }
 }
 
+/// Skein's default state size when neither `--size` nor a schedule says otherwise.
+pub const DEFAULT_SIZE: usize = 512;
+
 impl MessageArgs {
-    /// Output length in bits; an error for 0.
+    /// The state size: `--size`, or 512.
+    pub fn size(&self) -> usize {
+        self.size.unwrap_or(DEFAULT_SIZE)
+    }
+
+    /// Output length in bits (default: the state size); an error for 0.
     pub fn out_bits(&self) -> Result<u64> {
-        let bits = self.out_bits.unwrap_or(self.size as u64);
+        let bits = self.out_bits.unwrap_or(self.size() as u64);
         if bits == 0 {
             bail!("--out-bits 0: the output length must be at least 1 bit");
         }

@@ -134,7 +134,7 @@ pub fn run(args: HashArgs) -> Result<Status> {
     let setup = match args.alg {
         Alg::Skein => Setup {
             alg: Alg::Skein,
-            size: args.message.size,
+            size: args.message.size(),
             out_bits: args.message.out_bits()?,
             params: args.message.params()?,
         },
@@ -192,7 +192,7 @@ fn reject_skein_options(m: &MessageArgs, bits: u64) -> Result<()> {
         ("--key-id", m.key_id.is_some()),
         ("--nonce", m.nonce.is_some()),
         ("--tree", m.tree.is_some()),
-        ("--size", m.size != 512),
+        ("--size", m.size.is_some()),
     ];
     if let Some((opt, _)) = given.iter().find(|(_, on)| *on) {
         bail!("{opt} is a Skein option; --alg shabal-{bits} does not take it");
