@@ -12,11 +12,15 @@
 
 pub mod cycle;
 mod error;
+pub mod event;
+pub mod golden;
 pub mod map;
 pub mod report;
 pub mod wave;
 
 pub use cycle::{CycleOptions, compare_cycles};
 pub use error::DiffError;
+pub use event::compare_events;
+pub use golden::{Golden, OwnedJob};
 pub use map::SignalMap;
 pub use report::{DiffReport, Verdict};
