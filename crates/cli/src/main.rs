@@ -31,6 +31,8 @@ enum Command {
     Schedule(cmd::schedules::ScheduleArgs),
     /// Run the cycle-accurate golden simulator and write a per-cycle trace.
     Trace(cmd::trace::TraceArgs),
+    /// Diff a golden trace against an RTL simulation's VCD/FST, cycle by cycle or by event.
+    Diff(cmd::diff::DiffArgs),
     /// Estimate Virtex-5 area and speed of a schedule.
     Estimate(cmd::estimate::EstimateArgs),
     /// Sweep schedules through the estimator: CSV, JSON and an SVG Pareto plot.
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Command::Schedules(args) => cmd::schedules::run_list(args),
         Command::Schedule(args) => cmd::schedules::run_show(args),
         Command::Trace(args) => cmd::trace::run(args),
+        Command::Diff(args) => cmd::diff::run(args),
         Command::Estimate(args) => cmd::estimate::run_estimate(args),
         Command::Sweep(args) => cmd::estimate::run_sweep(args),
         Command::Calibrate(args) => cmd::estimate::run_calibrate(args),

@@ -17,9 +17,12 @@ pub struct MessageArgs {
     /// Hash this hex message instead of files.
     #[arg(long, value_name = "HEX")]
     pub hex: Option<String>,
-    /// Use only the first N bits of the message given with --hex.
-    #[arg(long, value_name = "N", requires = "hex")]
+    /// Use only the first N bits of the message given with --hex (or --msg-file).
+    #[arg(long, value_name = "N")]
     pub msg_bits: Option<u64>,
+    /// Read the message from this file (raw bytes) instead of --hex (trace, sim, diff).
+    #[arg(long, value_name = "FILE", conflicts_with = "hex")]
+    pub msg_file: Option<std::path::PathBuf>,
     /// Key for Skein-MAC (hex).
     #[arg(long, value_name = "HEX")]
     pub key: Option<String>,
@@ -104,17 +107,24 @@ impl MessageArgs {
         })
     }
 
-    /// The `--hex` message and its length in bits, if given.
+    /// The `--hex` (or `--msg-file`) message and its length in bits, if given.
     pub fn hex_message(&self) -> Result<Option<(Vec<u8>, u64)>> {
-        let Some(hex) = &self.hex else {
-            return Ok(None);
+        let bytes = match (&self.hex, &self.msg_file) {
+            (Some(hex), _) => decode_hex("--hex", hex)?,
+            (None, Some(path)) => std::fs::read(path)
+                .with_context(|| format!("--msg-file {}: cannot read", path.display()))?,
+            (None, None) => {
+                if let Some(bits) = self.msg_bits {
+                    bail!("--msg-bits {bits} needs a message: --hex HEX or --msg-file FILE");
+                }
+                return Ok(None);
+            }
         };
-        let bytes = decode_hex("--hex", hex)?;
         let available = bytes.len() as u64 * 8;
         let bits = self.msg_bits.unwrap_or(available);
         if bits > available {
             bail!(
-                "--msg-bits {bits} is beyond the {available} bits of the --hex message ({} bytes)",
+                "--msg-bits {bits} is beyond the {available} bits of the message ({} bytes)",
                 bytes.len()
             );
         }

@@ -136,6 +136,31 @@ fn location(r: &OwnedCycleRecord) -> Vec<SlotWhere> {
         .collect()
 }
 
+/// One compared cycle kept for the context of a later divergence.
+#[derive(Default)]
+struct Raw {
+    cycle: u64,
+    golden: Vec<u64>,
+    rtl: Vec<Bits>,
+}
+
+/// `clone_from` for a vector of samples that reuses every element's buffer.
+trait CloneInto {
+    fn clone_from_slice_or_extend(&mut self, from: &[Bits]);
+}
+
+impl CloneInto for Vec<Bits> {
+    fn clone_from_slice_or_extend(&mut self, from: &[Bits]) {
+        self.truncate(from.len());
+        for (i, b) in from.iter().enumerate() {
+            match self.get_mut(i) {
+                Some(slot) => slot.clone_from(b),
+                None => self.push(b.clone()),
+            }
+        }
+    }
+}
+
 /// Compares a golden trace with an RTL waveform cycle by cycle, reading the waveform once and
 /// stopping a few cycles after the first divergence.
 pub fn compare_cycles<E: std::fmt::Display>(
@@ -163,7 +188,7 @@ pub fn compare_cycles<E: std::fmt::Display>(
     let mut divergence: Option<Divergence> = None;
     let mut divergent_fields: Vec<usize> = Vec::new();
     let mut after = 0usize;
-    let mut history: VecDeque<ContextRow> = VecDeque::new();
+    let mut history: VecDeque<Raw> = VecDeque::new();
     let mut golden_done = false;
     let mut trailing = 0u64;
     let stats = sample_rising_edges(wave, &wave_options, &probes, |edge, time, samples| {
@@ -217,22 +242,16 @@ pub fn compare_cycles<E: std::fmt::Display>(
         }
         if diffs.is_empty() {
             if options.context > 0 {
-                history.push_back(row(&[]));
-                // Keep the raw samples of the last cycles so the context can show any field.
-                history.back_mut().expect("just pushed").values = fields
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| {
-                        (
-                            c.field.clone(),
-                            hex(values[c.index], c.width),
-                            rtl_text(&samples[i]),
-                        )
-                    })
-                    .collect();
-                if history.len() > options.context {
-                    history.pop_front();
-                }
+                // Raw values only: formatting happens once, at a divergence.
+                let mut slot = if history.len() == options.context {
+                    history.pop_front().expect("full")
+                } else {
+                    Raw::default()
+                };
+                slot.cycle = record.cycle;
+                slot.golden.clone_from(&values);
+                slot.rtl.clone_from_slice_or_extend(samples);
+                history.push_back(slot);
             }
             return true;
         }
@@ -240,7 +259,17 @@ pub fn compare_cycles<E: std::fmt::Display>(
             .drain(..)
             .map(|h| ContextRow {
                 cycle: h.cycle,
-                values: diffs.iter().map(|&i| h.values[i].clone()).collect(),
+                values: diffs
+                    .iter()
+                    .map(|&i| {
+                        let c = &fields[i];
+                        (
+                            c.field.clone(),
+                            hex(h.golden[c.index], c.width),
+                            rtl_text(&h.rtl[i]),
+                        )
+                    })
+                    .collect(),
             })
             .collect();
         context.push(row(&diffs));

@@ -67,24 +67,48 @@ impl OwnedJob {
 
 enum Item {
     Header(TraceHeader),
-    Record(OwnedCycleRecord),
+    Records(Vec<OwnedCycleRecord>),
 }
+
+/// Records cross the channel in batches: one hand-over per cycle would cost more than the
+/// simulation itself.
+const BATCH: usize = 512;
 
 /// A sink that sends everything to the reading side; a closed channel (the diff stopped
 /// early) ends the simulation.
-struct ChannelSink(SyncSender<Item>);
+struct ChannelSink {
+    tx: SyncSender<Item>,
+    batch: Vec<OwnedCycleRecord>,
+}
+
+impl ChannelSink {
+    fn send(&mut self, item: Item) -> io::Result<()> {
+        self.tx
+            .send(item)
+            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "diff stopped"))
+    }
+}
 
 impl TraceSink for ChannelSink {
     fn begin(&mut self, header: &TraceHeader) -> io::Result<()> {
-        self.0
-            .send(Item::Header(header.clone()))
-            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "diff stopped"))
+        self.send(Item::Header(header.clone()))
     }
 
     fn cycle(&mut self, record: &CycleRecord<'_>) -> io::Result<()> {
-        self.0
-            .send(Item::Record(record.to_owned()))
-            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "diff stopped"))
+        self.batch.push(record.to_owned());
+        if self.batch.len() == BATCH {
+            let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+            self.send(Item::Records(batch))?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        let batch = std::mem::take(&mut self.batch);
+        if batch.is_empty() {
+            return Ok(());
+        }
+        self.send(Item::Records(batch))
     }
 }
 
@@ -111,10 +135,14 @@ impl Golden {
 
     /// Runs the simulator on `jobs` in a thread; records arrive as the diff asks for them.
     pub fn simulate(schedule: Schedule, jobs: Vec<OwnedJob>) -> Result<Golden, DiffError> {
-        let (tx, rx) = sync_channel::<Item>(4096);
+        let (tx, rx) = sync_channel::<Item>(8);
         let handle = std::thread::spawn(move || {
             let borrowed: Vec<Job<'_>> = jobs.iter().map(OwnedJob::job).collect();
-            simulate(&schedule, &borrowed, &mut ChannelSink(tx)).map(|_| ())
+            let mut sink = ChannelSink {
+                tx,
+                batch: Vec::with_capacity(BATCH),
+            };
+            simulate(&schedule, &borrowed, &mut sink).map(|_| ())
         });
         let header = match rx.recv() {
             Ok(Item::Header(h)) => h,
@@ -128,23 +156,32 @@ impl Golden {
         };
         Ok(Golden {
             header,
-            records: Box::new(Channel { rx }),
+            records: Box::new(Channel {
+                rx,
+                current: Vec::new().into_iter(),
+            }),
         })
     }
 }
 
 struct Channel {
     rx: Receiver<Item>,
+    current: std::vec::IntoIter<OwnedCycleRecord>,
 }
 
 impl Iterator for Channel {
     type Item = Result<OwnedCycleRecord, String>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        match self.rx.recv() {
-            Ok(Item::Record(r)) => Some(Ok(r)),
-            Ok(Item::Header(_)) => Some(Err("a second trace header".to_string())),
-            Err(_) => None,
+        loop {
+            if let Some(r) = self.current.next() {
+                return Some(Ok(r));
+            }
+            match self.rx.recv() {
+                Ok(Item::Records(batch)) => self.current = batch.into_iter(),
+                Ok(Item::Header(_)) => return Some(Err("a second trace header".to_string())),
+                Err(_) => return None,
+            }
         }
     }
 }

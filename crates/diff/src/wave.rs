@@ -164,45 +164,55 @@ pub fn sample_rising_edges(
         }
         slots.push(refs.iter().position(|x| *x == r).expect("just added"));
     }
-    // The current value of each watched signal, as 4-state bit strings would be too slow:
-    // known words plus an unknown marker.
+    // Position of each watched signal in `refs`, by signal index.
+    let mut slot_of: HashMap<usize, usize> = HashMap::new();
+    for (i, r) in refs.iter().enumerate() {
+        slot_of.insert(r.index(), i);
+    }
+    // The current value of each watched signal, updated in place.
     let mut current: Vec<Bits> = refs.iter().map(|_| Bits::known(vec![], 0)).collect();
-    let mut clock_high = None::<bool>;
-    let mut pending_edge: Option<u64> = None;
+    let mut samples: Vec<Bits> = probes.iter().map(|_| Bits::known(vec![], 0)).collect();
+    let mut step_time: Option<u64> = None;
+    // The clock at the end of the previous time step.
+    let mut clock_before = false;
     let mut stats = WaveStats::default();
     let mut stop = false;
-    let mut samples: Vec<Bits> = Vec::with_capacity(probes.len());
-    let filter = Filter::include_signals(&refs);
-    let result = wave.stream_time_steps(filter, |time, values, changed| {
-        if stop {
-            return Ok::<(), DiffError>(());
-        }
-        // An edge seen in an earlier time step is sampled before this step's changes.
-        if let Some(edge_time) = pending_edge.take() {
-            emit(probes, &slots, &current, &mut samples);
-            stats.last_time = edge_time;
-            if !on_edge(stats.edges, edge_time, &samples) {
-                stop = true;
+    // At the end of a time step: a rising edge in it is sampled now, after all its changes.
+    let mut end_step = |time: u64, current: &[Bits], samples: &mut Vec<Bits>, stop: &mut bool| {
+        let clock_now = current[0].unknown.is_none() && current[0].words.first() == Some(&1);
+        if !clock_before && clock_now && !*stop {
+            emit(probes, &slots, current, samples);
+            stats.last_time = time;
+            if !on_edge(stats.edges, time, samples) {
+                *stop = true;
             }
             stats.edges += 1;
         }
-        for r in changed {
-            let i = refs.iter().position(|x| x == r).expect("filtered signal");
-            if let Some(v) = values.get(r) {
-                current[i] = decode(v);
-            }
+        clock_before = clock_now;
+    };
+    let filter = Filter::include_signals(&refs);
+    let result = wave.stream_changes(filter, |time, signal, value| {
+        if stop {
+            return Err(DiffError::Invalid(String::new()));
         }
-        let high = current[0].unknown.is_none() && current[0].words.first().copied() == Some(1);
-        if changed.contains(&clock) {
-            if clock_high == Some(false) && high {
-                pending_edge = Some(time);
+        if step_time != Some(time) {
+            if let Some(t) = step_time {
+                end_step(t, &current, &mut samples, &mut stop);
+                if stop {
+                    return Err(DiffError::Invalid(String::new()));
+                }
             }
-            clock_high = Some(high);
+            step_time = Some(time);
+        }
+        if let Some(&i) = slot_of.get(&signal.index()) {
+            decode_into(value, &mut current[i]);
         }
         Ok(())
     });
     match result {
         Ok(()) => {}
+        // Stopped on purpose: the callback asked for no more edges.
+        Err(stream::StreamError::Callback(_)) if stop => {}
         Err(stream::StreamError::Callback(e)) => return Err(e),
         Err(stream::StreamError::Wellen(e)) => {
             return Err(DiffError::Wave {
@@ -211,19 +221,18 @@ pub fn sample_rising_edges(
             });
         }
     }
-    if let (Some(edge_time), false) = (pending_edge, stop) {
-        emit(probes, &slots, &current, &mut samples);
-        stats.last_time = edge_time;
-        on_edge(stats.edges, edge_time, &samples);
-        stats.edges += 1;
+    if let (Some(t), false) = (step_time, stop) {
+        end_step(t, &current, &mut samples, &mut stop);
     }
     Ok(stats)
 }
 
-fn emit(probes: &[Probe], slots: &[usize], current: &[Bits], out: &mut Vec<Bits>) {
-    out.clear();
-    for (p, &slot) in probes.iter().zip(slots) {
-        out.push(slice(&current[slot], p.slice));
+fn emit(probes: &[Probe], slots: &[usize], current: &[Bits], out: &mut [Bits]) {
+    for ((p, &slot), o) in probes.iter().zip(slots).zip(out.iter_mut()) {
+        match p.slice {
+            None => o.clone_from(&current[slot]),
+            Some(range) => *o = slice(&current[slot], Some(range)),
+        }
     }
 }
 
@@ -252,45 +261,44 @@ fn slice(v: &Bits, range: Option<(u32, u32)>) -> Bits {
     Bits::known(words, width)
 }
 
-fn decode(v: SignalValueRef<'_>) -> Bits {
+/// Decodes a value change into `b`, reusing its buffer.
+fn decode_into(v: SignalValueRef<'_>, b: &mut Bits) {
+    b.unknown = None;
+    b.words.clear();
     match v {
         SignalValueRef::BitVec(bv) => {
             let width = bv.width();
-            let mut words = vec![0u64; width.div_ceil(64).max(1) as usize];
+            b.width = width;
+            b.words.resize(width.div_ceil(64).max(1) as usize, 0);
             if let Some(bytes) = bv.be_bytes() {
-                // Two-state values (Verilator, or a 4-state file with no x/z here): packed
-                // big-endian bytes.
-                for (i, b) in bytes.iter().rev().enumerate() {
+                // Two-state values: packed big-endian bytes.
+                for (i, byte) in bytes.iter().rev().enumerate() {
                     let pos = i * 8;
-                    if pos < words.len() * 64 {
-                        words[pos / 64] |= u64::from(*b) << (pos % 64);
+                    if pos < b.words.len() * 64 {
+                        b.words[pos / 64] |= u64::from(*byte) << (pos % 64);
                     }
                 }
-                return Bits::known(words, width);
+                return;
             }
-            let mut unknown = None;
             for (i, bit) in bv.iter_msb_to_lsb().enumerate() {
                 let pos = width - 1 - i as u32;
                 match bit.as_ascii() {
                     '0' => {}
-                    '1' => words[(pos / 64) as usize] |= 1 << (pos % 64),
+                    '1' => b.words[(pos / 64) as usize] |= 1 << (pos % 64),
                     c => {
-                        unknown.get_or_insert(c);
+                        b.unknown.get_or_insert(c);
                     }
                 }
             }
-            Bits {
-                words,
-                width,
-                unknown,
-            }
         }
-        SignalValueRef::Event => Bits::known(vec![1], 1),
-        SignalValueRef::String(_) | SignalValueRef::Real(_) => Bits {
-            words: vec![],
-            width: 0,
-            unknown: Some('?'),
-        },
+        SignalValueRef::Event => {
+            b.width = 1;
+            b.words.push(1);
+        }
+        SignalValueRef::String(_) | SignalValueRef::Real(_) => {
+            b.width = 0;
+            b.unknown = Some('?');
+        }
     }
 }
 

@@ -154,6 +154,9 @@ pub fn run(args: HashArgs) -> Result<Status> {
         return check(&setup, list);
     }
     let mut out = io::stdout().lock();
+    if args.message.msg_file.is_some() {
+        bail!("--msg-file: hash takes files as arguments (skeinhw hash FILE...)");
+    }
     if let Some((bytes, bits)) = args.message.hex_message()? {
         let mut h = setup.hasher()?;
         h.update_bits(&bytes, bits)?;

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod diff;
 pub mod estimate;
 pub mod hash;
 pub mod schedules;

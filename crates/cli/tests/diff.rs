@@ -1,0 +1,111 @@
+//! `skeinhw diff` end to end: exit 0 identical, 1 divergence, 2 usage or parse error.
+
+use assert_cmd::Command;
+
+fn skeinhw() -> Command {
+    Command::cargo_bin("skeinhw").unwrap()
+}
+
+fn trace(dir: &std::path::Path, schedule: &str, hex: &str, file: &str) -> std::path::PathBuf {
+    let out = dir.join(file);
+    skeinhw()
+        .args(["trace", "--schedule", schedule, "--hex", hex, "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    out
+}
+
+#[test]
+fn identical_divergent_and_event_aligned() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = trace(dir.path(), "ath-1r", "616263", "rtl.vcd");
+    let jsonl = trace(dir.path(), "ath-1r", "616263", "golden.jsonl");
+    // Against the golden JSONL, and against the golden computed on the fly.
+    skeinhw()
+        .arg("diff")
+        .arg(&vcd)
+        .arg("--golden")
+        .arg(&jsonl)
+        .args(["--strip-prefix", "skeinhw."])
+        .assert()
+        .code(0);
+    skeinhw()
+        .arg("diff")
+        .arg(&vcd)
+        .args(["--schedule", "ath-1r", "--hex", "616263", "--strip-prefix", "skeinhw."])
+        .assert()
+        .code(0);
+    // Another message: divergence, exit 1, the report's last line is the verdict.
+    let out = skeinhw()
+        .arg("diff")
+        .arg(&vcd)
+        .args(["--schedule", "ath-1r", "--hex", "616264", "--strip-prefix", "skeinhw."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.trim_end().lines().last().unwrap().starts_with("DIVERGENT"), "{text}");
+    // JSON for scripts.
+    let out = skeinhw()
+        .arg("diff")
+        .arg(&vcd)
+        .args(["--schedule", "ath-1r", "--hex", "616264", "--strip-prefix", "skeinhw.", "--json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "divergent");
+    assert!(v["first_divergence"]["cycle"].as_u64().unwrap() >= 1);
+    // A design of another schedule: cycle alignment fails, event alignment passes.
+    let other = trace(dir.path(), "ath-4r", "616263", "other.vcd");
+    skeinhw()
+        .arg("diff")
+        .arg(&other)
+        .args(["--schedule", "ath-1r", "--hex", "616263", "--strip-prefix", "skeinhw."])
+        .assert()
+        .code(1);
+    skeinhw()
+        .arg("diff")
+        .arg(&other)
+        .args(["--schedule", "ath-1r", "--hex", "616263", "--strip-prefix", "skeinhw.", "--align", "event"])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = trace(dir.path(), "ath-1r", "", "rtl.vcd");
+    let truncated = dir.path().join("truncated.vcd");
+    let text = std::fs::read_to_string(&vcd).unwrap();
+    std::fs::write(&truncated, &text[..text.len() / 3]).unwrap();
+    let garbage = dir.path().join("garbage.vcd");
+    std::fs::write(&garbage, "not a waveform at all\n").unwrap();
+    let bad_map = dir.path().join("map.json");
+    std::fs::write(&bad_map, r#"{"fields": {"slot0_state_0": "skeinhw.no_such_signal"}}"#).unwrap();
+    let missing = dir.path().join("missing.vcd");
+    let g = ["--schedule", "ath-1r", "--hex", ""];
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec![missing.display().to_string()], "no such file"),
+        (vec![garbage.display().to_string()], "garbage.vcd"),
+        (vec![vcd.display().to_string(), "--clock".into(), "nope".into(), "--strip-prefix".into(), "skeinhw.".into()], "nope"),
+        (vec![vcd.display().to_string(), "--map".into(), bad_map.display().to_string()], "no_such_signal"),
+        (vec![vcd.display().to_string(), "--strip-prefix".into(), "skeinhw.".into(), "--reset-cycles".into(), "100000".into()], "nothing compared"),
+    ];
+    for (args, needle) in cases {
+        let out = skeinhw().arg("diff").args(&args).args(g).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+    // A truncated waveform is never a pass.
+    let out = skeinhw()
+        .arg("diff")
+        .arg(&truncated)
+        .args(["--strip-prefix", "skeinhw."])
+        .args(g)
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+}
