@@ -82,7 +82,7 @@ fn bad_input_exits_2_with_one_line() {
     let garbage = dir.path().join("garbage.vcd");
     std::fs::write(&garbage, "not a waveform at all\n").unwrap();
     let bad_map = dir.path().join("map.json");
-    std::fs::write(&bad_map, r#"{"fields": {"slot0_state_0": "skeinhw.no_such_signal"}}"#).unwrap();
+    std::fs::write(&bad_map, r#"{"clock": "skeinhw.clk", "fields": {"slot0_state_0": "skeinhw.no_such_signal"}}"#).unwrap();
     let missing = dir.path().join("missing.vcd");
     let g = ["--schedule", "ath-1r", "--hex", ""];
     let cases: Vec<(Vec<String>, &str)> = vec![
