@@ -23,6 +23,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The whole product on a built-in example: hash, trace, diff, Verilog, estimate.
+    Tour(cmd::tour::TourArgs),
     /// Hash files or a hex message with Skein (like b2sum / sha256sum).
     Hash(cmd::hash::HashArgs),
     /// List the schedule presets (name, source, cycles per block, blocks in flight).
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Err(e) => return usage_error(e),
     };
     let result = match cli.command {
+        Command::Tour(args) => cmd::tour::run(args),
         Command::Hash(args) => cmd::hash::run(args),
         Command::Schedules(args) => cmd::schedules::run_list(args),
         Command::Schedule(args) => cmd::schedules::run_show(args),
