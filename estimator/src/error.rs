@@ -50,6 +50,19 @@ pub enum EstimatorError {
         source: std::io::Error,
     },
 
+    /// A Yosys JSON netlist could not be read (truncated, malformed, no top module).
+    #[error("netlist {origin}: {message}")]
+    Netlist {
+        /// The file.
+        origin: String,
+        /// What is wrong.
+        message: String,
+    },
+
+    /// Yosys is missing or failed.
+    #[error("yosys: {0}")]
+    Yosys(String),
+
     /// The plotting library failed.
     #[error("plot: {0}")]
     Plot(String),
