@@ -1,15 +1,112 @@
+//! A quick probe of the fast path, quicker than the criterion benchmark: ns per block of the
+//! compression functions in a dependent chain (as UBI runs them), and MB/s of whole Skein
+//! hashes against RustCrypto's `skein` in the same run.
+//!
+//! The machines are shared and noisy, so every figure is the best of many short runs, and the
+//! runs of the things compared are interleaved: a run that another process interrupted is
+//! slower, never faster, so the minimum is the undisturbed speed of each.
+//!
+//! Run: `cargo run --release -p skeinhw-skein --example probe`.
+
+use rustcrypto_skein::Digest;
+use skeinhw_skein::fast;
+use std::hint::black_box;
 use std::time::Instant;
+
+/// Interleaved runs of each of `fs`; returns the best seconds of each.
+fn best_of(runs: usize, fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
+    let mut best = vec![f64::INFINITY; fs.len()];
+    for _ in 0..runs {
+        for (f, b) in fs.iter_mut().zip(best.iter_mut()) {
+            let t0 = Instant::now();
+            f();
+            *b = b.min(t0.elapsed().as_secs_f64());
+        }
+    }
+    best
+}
+
+/// ns per block of a compression function fed its own output.
+fn chain<const N: usize>(name: &str, compress: fn(&mut [u64; N], &[u64; N], [u64; 2])) {
+    let blocks = 2000u64;
+    let mut c = [1u64; N];
+    let b = [2u64; N];
+    let s = best_of(
+        300,
+        &mut [&mut || {
+            for i in 0..blocks {
+                compress(&mut c, black_box(&b), [i, 0]);
+            }
+        }],
+    )[0];
+    let ns = s / blocks as f64 * 1e9;
+    let mbs = (N * 8) as f64 / ns * 1e3;
+    println!("{name}: {ns:6.1} ns/block {mbs:6.0} MB/s");
+}
+
+/// MB/s of skeinhw and RustCrypto hashing the same message of `len` bytes.
+fn hash<const N: usize, R: Digest>(name: &str, len: usize) {
+    let data = vec![0xa5u8; len];
+    let reps = (1 << 16) / len + 1;
+    let best = best_of(
+        if len > 1 << 16 { 40 } else { 300 },
+        &mut [
+            &mut || {
+                for _ in 0..reps {
+                    let mut h = skeinhw_skein::Skein::<N>::new(N as u64 * 64).unwrap();
+                    h.update(black_box(&data));
+                    black_box(h.finalize());
+                }
+            },
+            &mut || {
+                for _ in 0..reps {
+                    black_box(R::digest(black_box(&data)));
+                }
+            },
+        ],
+    );
+    let mb = (len * reps) as f64 / 1e6;
+    println!(
+        "{name} {len:>7} B: skeinhw {:6.0} MB/s, rustcrypto {:6.0} MB/s, ratio {:.2}",
+        mb / best[0],
+        mb / best[1],
+        best[1] / best[0]
+    );
+}
+
+/// MB/s of UBI over `len` bytes: through the hasher, and through `fast::compress_blocks`.
+fn ubi<const N: usize>(name: &str, len: usize) {
+    let data = vec![0xa5u8; len];
+    let mut chain = [0u64; N];
+    let best = best_of(
+        40,
+        &mut [
+            &mut || {
+                let mut h = skeinhw_skein::Skein::<N>::new(N as u64 * 64).unwrap();
+                h.update(black_box(&data));
+                black_box(h.finalize());
+            },
+            &mut || fast::compress_blocks(&mut chain, black_box(&data), [64, 48 << 56]),
+        ],
+    );
+    let mb = len as f64 / 1e6;
+    println!(
+        "{name} {len:>7} B: hasher {:6.0} MB/s, compress_blocks {:6.0} MB/s",
+        mb / best[0],
+        mb / best[1],
+    );
+}
+
 fn main() {
-    let n = 2_000_000u64;
-    let mut c = [1u64; 8];
-    let b = [2u64; 8];
-    let t0 = Instant::now();
-    for i in 0..n { skeinhw_skein::fast::compress512(&mut c, &b, [i, 0]); }
-    let dt = t0.elapsed().as_secs_f64();
-    println!("dependent: {:.1} ns/block {:.0} MB/s {:?}", dt / n as f64 * 1e9, 64.0 * n as f64 / dt / 1e6, c[0]);
-    let mut c2 = [3u64; 8];
-    let t0 = Instant::now();
-    for i in 0..n / 2 { skeinhw_skein::fast::compress512(&mut c, &b, [i, 0]); skeinhw_skein::fast::compress512(&mut c2, &b, [i, 0]); }
-    let dt = t0.elapsed().as_secs_f64();
-    println!("two chains: {:.1} ns/block {:?}", dt / n as f64 * 1e9, c2[0]);
+    ubi::<4>("ubi256 ", 1 << 20);
+    ubi::<8>("ubi512 ", 1 << 20);
+    ubi::<16>("ubi1024", 1 << 20);
+    chain::<4>("compress256 ", fast::compress256);
+    chain::<8>("compress512 ", fast::compress512);
+    chain::<16>("compress1024", fast::compress1024);
+    for len in [64, 1 << 20] {
+        hash::<4, rustcrypto_skein::Skein256_256>("skein256 ", len);
+        hash::<8, rustcrypto_skein::Skein512_512>("skein512 ", len);
+        hash::<16, rustcrypto_skein::Skein1024_1024>("skein1024", len);
+    }
 }

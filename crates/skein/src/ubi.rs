@@ -3,7 +3,7 @@
 use zeroize::Zeroize;
 
 use crate::constants::BlockType;
-use crate::fast::compress_words;
+use crate::fast::{compress_blocks, compress_words};
 use crate::threefish::words_from_bytes;
 use crate::tweak::Tweak;
 
@@ -62,11 +62,15 @@ impl<const N: usize> Ubi<N> {
             self.process(&block, nb);
             self.buffered = 0;
         }
-        // Process whole blocks straight from the input, holding back the last one.
-        while data.len() > nb {
-            let block = words_from_bytes::<N>(&data[..nb]);
-            self.process(&block, nb);
-            data = &data[nb..];
+        // Process whole blocks straight from the input, holding back the last one, in one call
+        // so that the chaining value stays in registers from block to block.
+        let whole = (data.len() - 1) / nb;
+        if whole > 0 {
+            self.tweak.position += nb as u128;
+            compress_blocks(&mut self.chain, &data[..whole * nb], self.tweak.words());
+            self.tweak.position += ((whole - 1) * nb) as u128;
+            self.tweak.first = false;
+            data = &data[whole * nb..];
         }
         self.buffer[..data.len()].copy_from_slice(data);
         self.buffered = data.len();
