@@ -83,6 +83,8 @@ pub fn svg(sweep: &Sweep, papers: &[PaperPoint]) -> Result<String, EstimatorErro
             .configure_mesh()
             .x_desc("area (slices)")
             .y_desc("throughput (Mbit/s)")
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| format!("{v:.0}"))
             .draw()
             .map_err(plot_err)?;
 
