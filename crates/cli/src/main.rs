@@ -35,6 +35,10 @@ enum Command {
     Trace(cmd::trace::TraceArgs),
     /// Diff a golden trace against an RTL simulation's VCD/FST, cycle by cycle or by event.
     Diff(cmd::diff::DiffArgs),
+    /// Write the generated Verilog of a schedule: design, test bench and signal map.
+    Rtl(cmd::rtl::RtlArgs),
+    /// Simulate the generated Verilog (Icarus or Verilator) and diff it against the golden trace.
+    Sim(cmd::rtl::SimArgs),
     /// Estimate Virtex-5 area and speed of a schedule.
     Estimate(cmd::estimate::EstimateArgs),
     /// Sweep schedules through the estimator: CSV, JSON and an SVG Pareto plot.
@@ -58,6 +62,8 @@ fn main() -> ExitCode {
         Command::Schedule(args) => cmd::schedules::run_show(args),
         Command::Trace(args) => cmd::trace::run(args),
         Command::Diff(args) => cmd::diff::run(args),
+        Command::Rtl(args) => cmd::rtl::run_rtl(args),
+        Command::Sim(args) => cmd::rtl::run_sim(args),
         Command::Estimate(args) => cmd::estimate::run_estimate(args),
         Command::Sweep(args) => cmd::estimate::run_sweep(args),
         Command::Calibrate(args) => cmd::estimate::run_calibrate(args),

@@ -33,24 +33,53 @@ fn identical_divergent_and_event_aligned() {
     skeinhw()
         .arg("diff")
         .arg(&vcd)
-        .args(["--schedule", "ath-1r", "--hex", "616263", "--strip-prefix", "skeinhw."])
+        .args([
+            "--schedule",
+            "ath-1r",
+            "--hex",
+            "616263",
+            "--strip-prefix",
+            "skeinhw.",
+        ])
         .assert()
         .code(0);
     // Another message: divergence, exit 1, the report's last line is the verdict.
     let out = skeinhw()
         .arg("diff")
         .arg(&vcd)
-        .args(["--schedule", "ath-1r", "--hex", "616264", "--strip-prefix", "skeinhw."])
+        .args([
+            "--schedule",
+            "ath-1r",
+            "--hex",
+            "616264",
+            "--strip-prefix",
+            "skeinhw.",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.trim_end().lines().last().unwrap().starts_with("DIVERGENT"), "{text}");
+    assert!(
+        text.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("DIVERGENT"),
+        "{text}"
+    );
     // JSON for scripts.
     let out = skeinhw()
         .arg("diff")
         .arg(&vcd)
-        .args(["--schedule", "ath-1r", "--hex", "616264", "--strip-prefix", "skeinhw.", "--json"])
+        .args([
+            "--schedule",
+            "ath-1r",
+            "--hex",
+            "616264",
+            "--strip-prefix",
+            "skeinhw.",
+            "--json",
+        ])
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -61,13 +90,29 @@ fn identical_divergent_and_event_aligned() {
     skeinhw()
         .arg("diff")
         .arg(&other)
-        .args(["--schedule", "ath-1r", "--hex", "616263", "--strip-prefix", "skeinhw."])
+        .args([
+            "--schedule",
+            "ath-1r",
+            "--hex",
+            "616263",
+            "--strip-prefix",
+            "skeinhw.",
+        ])
         .assert()
         .code(1);
     skeinhw()
         .arg("diff")
         .arg(&other)
-        .args(["--schedule", "ath-1r", "--hex", "616263", "--strip-prefix", "skeinhw.", "--align", "event"])
+        .args([
+            "--schedule",
+            "ath-1r",
+            "--hex",
+            "616263",
+            "--strip-prefix",
+            "skeinhw.",
+            "--align",
+            "event",
+        ])
         .assert()
         .code(0);
 }
@@ -82,15 +127,44 @@ fn bad_input_exits_2_with_one_line() {
     let garbage = dir.path().join("garbage.vcd");
     std::fs::write(&garbage, "not a waveform at all\n").unwrap();
     let bad_map = dir.path().join("map.json");
-    std::fs::write(&bad_map, r#"{"clock": "skeinhw.clk", "fields": {"slot0_state_0": "skeinhw.no_such_signal"}}"#).unwrap();
+    std::fs::write(
+        &bad_map,
+        r#"{"clock": "skeinhw.clk", "fields": {"slot0_state_0": "skeinhw.no_such_signal"}}"#,
+    )
+    .unwrap();
     let missing = dir.path().join("missing.vcd");
     let g = ["--schedule", "ath-1r", "--hex", ""];
     let cases: Vec<(Vec<String>, &str)> = vec![
         (vec![missing.display().to_string()], "no such file"),
         (vec![garbage.display().to_string()], "garbage.vcd"),
-        (vec![vcd.display().to_string(), "--clock".into(), "nope".into(), "--strip-prefix".into(), "skeinhw.".into()], "nope"),
-        (vec![vcd.display().to_string(), "--map".into(), bad_map.display().to_string()], "no_such_signal"),
-        (vec![vcd.display().to_string(), "--strip-prefix".into(), "skeinhw.".into(), "--reset-cycles".into(), "100000".into()], "nothing compared"),
+        (
+            vec![
+                vcd.display().to_string(),
+                "--clock".into(),
+                "nope".into(),
+                "--strip-prefix".into(),
+                "skeinhw.".into(),
+            ],
+            "nope",
+        ),
+        (
+            vec![
+                vcd.display().to_string(),
+                "--map".into(),
+                bad_map.display().to_string(),
+            ],
+            "no_such_signal",
+        ),
+        (
+            vec![
+                vcd.display().to_string(),
+                "--strip-prefix".into(),
+                "skeinhw.".into(),
+                "--reset-cycles".into(),
+                "100000".into(),
+            ],
+            "nothing compared",
+        ),
     ];
     for (args, needle) in cases {
         let out = skeinhw().arg("diff").args(&args).args(g).output().unwrap();

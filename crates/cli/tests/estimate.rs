@@ -94,7 +94,6 @@ fn estimate_bad_input_is_one_line_and_nonzero() {
         ],
         &["estimate", "--schedule", "ath-8r", "--freq-mhz", "-5"],
         &["estimate", "--schedule", "ath-8r", "--set", "bogus=1"],
-        &["estimate", "--schedule", "ath-8r", "--synth"],
         &["estimate", "--schedule", "/nonexistent/x.json"],
     ] {
         let out = skeinhw().args(args).output().unwrap();
@@ -265,4 +264,226 @@ fn skeinhw_estimator_constants() -> String {
         "/../../estimator/data/virtex5.toml"
     ))
     .unwrap()
+}
+
+fn fixture(name: &str) -> String {
+    format!(
+        "{}/../../estimator/tests/data/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn estimate_with_a_netlist_reports_both() {
+    let out = skeinhw()
+        .args(["estimate", "--schedule", "ath-1r", "--json", "--netlist"])
+        .arg(fixture("tf256_round.json"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The model's fields stay at the top; the netlist's come under "netlist".
+    assert!(v["luts"].is_number() && v["period_ns"].is_number());
+    let n = &v["netlist"];
+    assert_eq!(n["top"], "tf256_round");
+    assert_eq!(n["cells"]["carry4"], 96);
+    assert_eq!(n["ffs"], 512);
+    assert_eq!(n["critical_path"]["carry_chains"], 2);
+    for f in [
+        "luts",
+        "lut_ff_pairs",
+        "slices",
+        "period_ns",
+        "throughput_mbps",
+    ] {
+        assert!(n[f].is_number(), "{f}");
+    }
+    assert_eq!(n["cycles_per_block"], 73);
+
+    let out = skeinhw()
+        .args(["estimate", "--schedule", "ath-1r", "--netlist"])
+        .arg(fixture("add64.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("netlist path") && text.contains("rb[0] (FDRE Q)"),
+        "{text}"
+    );
+    assert!(text.contains("alumacc"), "{text}");
+}
+
+#[test]
+fn estimate_netlist_bad_input_is_one_line_and_nonzero() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = std::fs::read_to_string(fixture("add64.json")).unwrap();
+    let cut = dir.path().join("cut.json");
+    std::fs::write(&cut, &full[..full.len() / 3]).unwrap();
+    let empty = dir.path().join("empty.json");
+    std::fs::write(&empty, r#"{"modules": {}}"#).unwrap();
+    for (file, needle) in [
+        (cut.clone(), "truncated JSON"),
+        (empty, "no top module"),
+        (dir.path().join("missing.json"), "missing.json"),
+    ] {
+        let out = skeinhw()
+            .args(["estimate", "--schedule", "ath-1r", "--netlist"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = stderr_line(&out);
+        assert!(
+            err.starts_with("skeinhw: ") && err.contains(needle),
+            "{err}"
+        );
+    }
+    // Unknown cells: a one-line warning, and the answer.
+    let odd = dir.path().join("odd.json");
+    std::fs::write(
+        &odd,
+        r#"{"modules": {"t": {"cells": {"d": {"type": "DSP48E", "connections": {"A": [2]}}}}}}"#,
+    )
+    .unwrap();
+    let out = skeinhw()
+        .args(["estimate", "--schedule", "ath-1r", "--json", "--netlist"])
+        .arg(&odd)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("warning") && err.contains("DSP48E x1"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 2, "{err}");
+}
+
+#[test]
+fn synth_without_yosys_says_how_to_install_it() {
+    let out = skeinhw()
+        .env("SKEINHW_YOSYS", "/nonexistent/yosys")
+        .args(["estimate", "--schedule", "ath-1r", "--synth"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = stderr_line(&out);
+    assert!(
+        err.contains("apt-get install yosys") && err.contains("./scripts/install-deps.sh"),
+        "{err}"
+    );
+}
+
+/// `SKEINHW_SLOW=1` runs the Yosys syntheses of whole presets (minutes each on two cores).
+fn slow() -> bool {
+    std::env::var_os("SKEINHW_SLOW").is_some_and(|v| v == "1")
+}
+
+fn yosys_installed() -> bool {
+    std::process::Command::new("yosys")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// `skeinhw estimate --synth --json` of a preset, its netlist kept (and reused while the
+/// generated Verilog is unchanged) under the target directory: each design is synthesized
+/// once, not once per test run.
+fn synth(preset: &str) -> serde_json::Value {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("netlists")
+        .join(preset);
+    let out = skeinhw()
+        .args([
+            "estimate",
+            "--schedule",
+            preset,
+            "--synth",
+            "--json",
+            "--synth-dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{preset}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn synth_generates_synthesizes_and_reads_the_netlist() {
+    if !yosys_installed() {
+        eprintln!("yosys not installed: --synth not tested");
+        return;
+    }
+    // The smallest preset: about a minute of Yosys, once per target directory.
+    let v = synth("ath-1r");
+    let n = &v["netlist"];
+    assert_eq!(n["top"], "skeinhw");
+    assert_eq!(n["cells"]["other"], 0);
+    assert!(n["warnings"].as_array().unwrap().is_empty(), "{n}");
+    assert!(n["luts"].as_u64().unwrap() > 1000 && n["ffs"].as_u64().unwrap() > 1000);
+    // Every Threefish-512 round has MIX adders: at least 4 carry chains of 16 CARRY4s.
+    assert!(n["cells"]["carry4"].as_u64().unwrap() >= 64);
+    assert!(n["critical_path"]["carry_chains"].as_u64().unwrap() >= 1);
+    assert_eq!(n["cycles_per_block"], v["cycles_per_block"]);
+    // A second run reuses the kept netlist.
+    assert_eq!(synth("ath-1r")["netlist"]["yosys_seconds"], 0.0);
+}
+
+#[test]
+fn synth_timing_orders_the_athanasiou_designs_as_the_papers_do() {
+    if !slow() || !yosys_installed() {
+        eprintln!("set SKEINHW_SLOW=1 (and install yosys) to synthesize six presets");
+        return;
+    }
+    // Athanasiou et al. 2013, Table 1 and Fig. 7: the clock period grows with the rounds per
+    // cycle (4.70 < 6.75 < 10.06 ns) and shrinks with the functional pipeline stages of ath-8r
+    // (10.06 > 6.16 > 5.22 > 5.02 ns). The netlist's bit-level critical path must order the
+    // generated designs the same way (its absolute numbers are of the generated RTL).
+    let period = |p: &str| synth(p)["netlist"]["period_ns"].as_f64().unwrap();
+    let unrolled: Vec<f64> = ["ath-1r", "ath-4r", "ath-8r"].map(period).to_vec();
+    let pipelined: Vec<f64> = ["ath-8r", "ath-8r-2fp", "ath-8r-4fp", "ath-8r-8fp"]
+        .map(period)
+        .to_vec();
+    eprintln!("netlist periods: unrolled {unrolled:?}, pipelined {pipelined:?}");
+    assert!(unrolled.windows(2).all(|w| w[0] < w[1]), "{unrolled:?}");
+    assert!(pipelined.windows(2).all(|w| w[0] > w[1]), "{pipelined:?}");
+}
+
+#[test]
+#[ignore = "the model has no style for the generated RTL yet: see estimator/README.md"]
+fn synth_model_counts_within_10_percent_of_every_presets_netlist() {
+    if !yosys_installed() {
+        eprintln!("yosys not installed");
+        return;
+    }
+    // Compared: the model in its default style for each preset (hash_core for Athanasiou's,
+    // ubi_core for Long's) against the netlist of the generated RTL. Yosys's alumacc merges a
+    // subkey add chained into the next MIX add, so CARRY4s are not compared, only LUTs and
+    // flip-flops, which the merge moves between LUTs and carry chains but does not remove.
+    let mut bad = Vec::new();
+    for preset in skeinhw_sched::presets() {
+        let name = preset.name().to_owned();
+        let v = synth(&name);
+        let n = &v["netlist"];
+        for field in ["luts", "ffs"] {
+            let model = v[field].as_f64().unwrap();
+            let netlist = n[field].as_f64().unwrap();
+            let err = (model / netlist - 1.0) * 100.0;
+            eprintln!("{name:<16} {field:<5} model {model:>8} netlist {netlist:>8} {err:+6.1}%");
+            if err.abs() > 10.0 {
+                bad.push(format!("{name} {field} {err:+.1}%"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "beyond 10%: {bad:?}");
 }

@@ -54,7 +54,12 @@ pub struct DiffArgs {
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub reset_cycles: u64,
     /// Further cycles to shift the RTL by (negative: skip golden cycles).
-    #[arg(long, default_value_t = 0, value_name = "N", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
     pub offset: i64,
     /// cycle: compare every cycle; event: compare the state at architectural events.
     #[arg(long, value_enum, default_value_t = Align::Cycle)]
@@ -87,7 +92,9 @@ pub fn golden(args: &DiffArgs) -> Result<Golden> {
         return Ok(Golden::from_jsonl(path)?);
     }
     let Some(name) = &args.schedule.schedule else {
-        bail!("give the golden trace: --golden FILE.jsonl, or --schedule NAME with the message options");
+        bail!(
+            "give the golden trace: --golden FILE.jsonl, or --schedule NAME with the message options"
+        );
     };
     let schedule = ScheduleArgs {
         schedule: name.clone(),
@@ -95,7 +102,10 @@ pub fn golden(args: &DiffArgs) -> Result<Golden> {
         ..ScheduleArgs::default()
     }
     .build(args.message.size)?;
-    Ok(Golden::simulate(schedule.clone(), vec![job(&args.message, &schedule)?])?)
+    Ok(Golden::simulate(
+        schedule.clone(),
+        vec![job(&args.message, &schedule)?],
+    )?)
 }
 
 /// The one message of the message options, for the golden simulation.
@@ -141,13 +151,7 @@ pub fn run(args: DiffArgs) -> Result<Status> {
         allow_trailing: args.allow_trailing,
     };
     let report = match args.align {
-        Align::Cycle => compare_cycles(
-            &golden.header,
-            golden.records,
-            &args.wave,
-            &map,
-            &options,
-        )?,
+        Align::Cycle => compare_cycles(&golden.header, golden.records, &args.wave, &map, &options)?,
         Align::Event => skeinhw_diff::compare_events(
             &golden.header,
             golden.records,

@@ -10,10 +10,14 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
 use skeinhw_estimator::calibrate::{self, Report};
 use skeinhw_estimator::constants::SOURCE_PATH;
+use skeinhw_estimator::netlist::yosys;
 use skeinhw_estimator::sweep::{self, SweepConfig};
-use skeinhw_estimator::{Constants, CoreStyle, Estimate, Flow, Options, estimate, plot};
+use skeinhw_estimator::{
+    Constants, CoreStyle, Estimate, Flow, Netlist, NetlistEstimate, Options, estimate, plot,
+};
 use skeinhw_sched::{RoundDatapath, Schedule};
 
 use crate::Status;
@@ -66,12 +70,21 @@ pub struct EstimateArgs {
     /// Constants file (default: the built-in calibrated constants).
     #[arg(long, value_name = "FILE")]
     constants: Option<PathBuf>,
-    /// Count cells of a Yosys JSON netlist (not yet available).
+    /// Also read a Yosys JSON netlist of the design (`synth_xilinx -family xc5v -flatten`):
+    /// its cells, slices and bit-level critical path, beside the model's numbers.
     #[arg(long, value_name = "FILE.json", conflicts_with = "synth")]
     netlist: Option<PathBuf>,
-    /// Generate the Verilog and run Yosys on it (not yet available).
+    /// The netlist's top module (default: the module marked top).
+    #[arg(long, value_name = "NAME")]
+    top: Option<String>,
+    /// Generate the schedule's Verilog, synthesize it with Yosys and read the netlist (slow:
+    /// seconds to minutes).
     #[arg(long)]
     synth: bool,
+    /// With --synth: keep the Verilog, the netlist and the Yosys log in this directory, and
+    /// reuse the netlist there when the Verilog and the script are unchanged.
+    #[arg(long, value_name = "DIR", requires = "synth")]
+    synth_dir: Option<PathBuf>,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -181,14 +194,36 @@ fn schedule(args: &EstimateArgs) -> Result<Schedule> {
     Ok(spec.build()?)
 }
 
+/// The netlist's numbers with the schedule's cycle counts: what the design does at the
+/// netlist's clock (or the one given).
+#[derive(Serialize)]
+struct NetlistReport {
+    #[serde(flatten)]
+    netlist: NetlistEstimate,
+    /// Clock used for the throughput: the netlist's or the one given, MHz.
+    clock_mhz: f64,
+    cycles_per_block: u32,
+    blocks_in_flight: u32,
+    latency_ns: f64,
+    throughput_mbps: f64,
+    mbps_per_pair: f64,
+    mbps_per_slice: f64,
+    /// Seconds Yosys ran (with --synth; 0 when a kept netlist of the same Verilog was reused).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    yosys_seconds: Option<f64>,
+}
+
+/// The model's estimate, with the netlist's beside it when there is one.
+#[derive(Serialize)]
+struct EstimateReport<'a> {
+    #[serde(flatten)]
+    model: &'a Estimate,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    netlist: Option<NetlistReport>,
+}
+
 /// Estimates one schedule.
 pub fn run_estimate(args: EstimateArgs) -> Result<Status> {
-    if args.netlist.is_some() || args.synth {
-        bail!(
-            "--netlist and --synth are not yet available: the Yosys netlist path comes with \
-             the Verilog generator; use the model (no flag) for now"
-        );
-    }
     if let Some(f) = args.freq_mhz
         && !(f.is_finite() && f > 0.0)
     {
@@ -201,14 +236,227 @@ pub fn run_estimate(args: EstimateArgs) -> Result<Status> {
         flow: args.flow,
     };
     let e = estimate(&schedule, options, &constants, args.freq_mhz);
+    let netlist = if let Some(path) = &args.netlist {
+        let n = Netlist::from_file(path, args.top.as_deref())?;
+        Some((n.analyse(args.flow, &constants), None))
+    } else if args.synth {
+        let (n, secs) = synthesize(&schedule, args.synth_dir.as_deref(), args.top.as_deref())?;
+        Some((n.analyse(args.flow, &constants), secs.or(Some(0.0))))
+    } else {
+        None
+    };
+    let netlist = netlist.map(|(n, secs)| {
+        let clock = args.freq_mhz.unwrap_or(n.freq_mhz);
+        let throughput = schedule.throughput_mbps(clock);
+        NetlistReport {
+            clock_mhz: clock,
+            cycles_per_block: schedule.cycles_per_block(),
+            blocks_in_flight: schedule.blocks_in_flight(),
+            latency_ns: f64::from(schedule.block_latency()) * 1000.0 / clock,
+            throughput_mbps: throughput,
+            mbps_per_pair: throughput / f64::from(n.lut_ff_pairs.max(1)),
+            mbps_per_slice: throughput / f64::from(n.slices.max(1)),
+            yosys_seconds: secs,
+            netlist: n,
+        }
+    });
+    if let Some(n) = &netlist {
+        for w in &n.netlist.warnings {
+            eprintln!("skeinhw: warning: {}", one_line(w));
+        }
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &e)?;
+        let report = EstimateReport { model: &e, netlist };
+        serde_json::to_writer_pretty(&mut out, &report)?;
         writeln!(out)?;
     } else {
         write!(out, "{}", table(&schedule, &e, args.freq_mhz.is_some()))?;
+        if let Some(n) = &netlist {
+            write!(out, "{}", netlist_table(&e, n))?;
+        }
     }
     Ok(0)
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Generates the schedule's Verilog into `dir` (or a temporary directory), synthesizes it with
+/// Yosys and reads the netlist. Yosys is looked for first, so a machine without it gets the
+/// install hint before any work is done.
+fn synthesize(
+    schedule: &Schedule,
+    dir: Option<&Path>,
+    top: Option<&str>,
+) -> Result<(Netlist, Option<f64>)> {
+    if yosys::version().is_none() {
+        bail!(
+            "--synth needs Yosys, and `{}` cannot be run: {}",
+            yosys::program().display(),
+            yosys::INSTALL_HINT
+        );
+    }
+    let tmp;
+    let dir = match dir {
+        Some(d) => {
+            std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+            d.to_path_buf()
+        }
+        None => {
+            tmp = tempfile::tempdir().context("cannot create a temporary directory")?;
+            tmp.path().to_path_buf()
+        }
+    };
+    let (files, generated_top) = rtl::generate(schedule, &dir)?;
+    let top = top.unwrap_or(&generated_top);
+    let json = dir.join(format!("{top}.json"));
+    // A netlist made by the same script from the same Verilog is reused (a kept --synth-dir).
+    let stamp_path = dir.join(format!("{top}.json.stamp"));
+    let mut stamp = yosys::script(&files, top, &json);
+    for f in &files {
+        let text = std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?;
+        stamp.push_str(&format!("\n{} {:016x}", f.display(), fnv1a(&text)));
+    }
+    let cached =
+        json.exists() && std::fs::read_to_string(&stamp_path).is_ok_and(|old| old == stamp);
+    let secs = if cached {
+        None
+    } else {
+        let _ = std::fs::remove_file(&stamp_path);
+        let elapsed = yosys::synthesize(&files, top, &json)?;
+        std::fs::write(&stamp_path, &stamp)
+            .with_context(|| format!("cannot write {}", stamp_path.display()))?;
+        Some(elapsed.as_secs_f64())
+    };
+    let netlist = Netlist::from_file(&json, Some(top))?;
+    Ok((netlist, secs))
+}
+
+/// FNV-1a, 64 bits: a content stamp for the synthesis cache (not a security hash).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The Verilog generator, behind one function.
+mod rtl {
+    use std::path::{Path, PathBuf};
+
+    use anyhow::Result;
+    use skeinhw_sched::Schedule;
+
+    /// The generated design's top module.
+    pub(super) const TOP: &str = "skeinhw";
+
+    /// Writes the design for `schedule` into `dir` (design, test bench, signal map); returns
+    /// the Verilog to synthesize (the design alone) and its top module.
+    pub(super) fn generate(schedule: &Schedule, dir: &Path) -> Result<(Vec<PathBuf>, String)> {
+        let design = skeinhw_rtl::generate(schedule)?;
+        design.write_into(dir)?;
+        Ok((vec![dir.join(skeinhw_rtl::DESIGN_FILE)], TOP.to_owned()))
+    }
+}
+
+/// The netlist's numbers beside the model's.
+fn netlist_table(e: &Estimate, n: &NetlistReport) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let nl = &n.netlist;
+    let p = &nl.critical_path;
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "netlist {} (top {}){}",
+        nl.origin,
+        nl.top,
+        match n.yosys_seconds {
+            Some(t) if t > 0.0 => format!(", Yosys ran {t:.1} s"),
+            Some(_) => ", the kept netlist of the same Verilog".to_owned(),
+            None => String::new(),
+        }
+    );
+    let _ = writeln!(
+        s,
+        "{:<18} {:>10} {:>10} {:>8}",
+        "", "model", "netlist", "model/nl"
+    );
+    let ratio = |m: f64, x: f64| {
+        if x > 0.0 {
+            format!("{:+.1}%", (m / x - 1.0) * 100.0)
+        } else {
+            "-".to_owned()
+        }
+    };
+    let rows: [(&str, f64, f64, usize); 7] = [
+        ("LUTs", f64::from(e.luts), f64::from(nl.luts), 0),
+        (
+            "CARRY4s",
+            f64::from(e.carry4),
+            f64::from(nl.cells.carry4),
+            0,
+        ),
+        ("flip-flops", f64::from(e.ffs), f64::from(nl.ffs), 0),
+        (
+            "LUT-FF pairs",
+            f64::from(e.lut_ff_pairs),
+            f64::from(nl.lut_ff_pairs),
+            0,
+        ),
+        ("slices", f64::from(e.slices), f64::from(nl.slices), 0),
+        ("clock period ns", e.period_ns, nl.period_ns, 2),
+        ("throughput Mbit/s", e.throughput_mbps, n.throughput_mbps, 1),
+    ];
+    for (name, m, x, prec) in rows {
+        let _ = writeln!(
+            s,
+            "{name:<18} {m:>10.prec$} {x:>10.prec$} {:>8}",
+            ratio(m, x)
+        );
+    }
+    let c = &nl.cells;
+    let luts: Vec<String> = c
+        .lut_by_inputs
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(i, n)| format!("LUT{} {n}", i + 1))
+        .collect();
+    let _ = writeln!(
+        s,
+        "{:<18} {}; MUXF7 {}, MUXF8 {}, SRL {}, I/O {}, other {}",
+        "netlist cells",
+        luts.join(", "),
+        c.muxf7,
+        c.muxf8,
+        c.srls,
+        c.io,
+        c.other
+    );
+    let _ = writeln!(
+        s,
+        "{:<18} {} -> {}: LUT depth {}, {} carry chain(s) ({} CARRY4, {} carry bits), {} MUXF, {} nets = {:.2} logic + {:.2} route ns",
+        "netlist path",
+        p.from,
+        p.to,
+        p.lut_depth,
+        p.carry_chains,
+        p.carry4,
+        p.carry_bits,
+        p.muxf,
+        p.nets,
+        p.logic_ns,
+        p.route_ns
+    );
+    let _ = writeln!(
+        s,
+        "{:<18} Yosys's alumacc merges a subkey add chained into a MIX add (one carry chain \
+         for two adds): compare adders and CARRY4s knowingly",
+        "note"
+    );
+    s
 }
 
 fn table(schedule: &Schedule, e: &Estimate, given_clock: bool) -> String {

@@ -24,7 +24,7 @@
 //! per-cycle registers), `sink` (where records go), `report` (cycles, digests, utilisation).
 
 mod controller;
-mod datapath;
+pub mod datapath;
 mod program;
 mod record;
 mod report;
@@ -35,6 +35,7 @@ use skeinhw_skein::{Params, TreeParams};
 use crate::schedule::Schedule;
 use crate::size::StateSize;
 
+pub use datapath::{CycleOp, Datapath, MicroOp};
 pub use program::{BlockJob, Program};
 pub use record::{
     AdderBusy, CycleRecord, MAX_WORDS, OutputRecord, OwnedCycleRecord, Phase, SlotRecord,

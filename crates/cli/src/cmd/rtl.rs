@@ -1,0 +1,227 @@
+//! `skeinhw rtl` writes the generated Verilog of a schedule (design, test bench, signal map);
+//! `skeinhw sim` builds and runs it in Icarus Verilog or Verilator, prints the digest as `hash`
+//! does, and compares the simulation's VCD with the golden trace cycle for cycle (exit 1 and a
+//! report on divergence).
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use skeinhw_rtl::{Message, Simulator};
+use skeinhw_sched::sim::{Job, MemorySink, simulate};
+use skeinhw_sched::{Schedule, ScheduleSpec, preset_names, preset_spec};
+
+use crate::Status;
+use crate::message::MessageArgs;
+
+/// Arguments of `rtl`.
+#[derive(Args)]
+pub struct RtlArgs {
+    /// The schedule: a preset name (see `skeinhw schedules`) or a schedule JSON file.
+    #[arg(long, value_name = "NAME|FILE.json")]
+    pub schedule: String,
+    /// State size in bits (256, 512, 1024), overriding the schedule's.
+    #[arg(long, value_name = "N")]
+    pub size: Option<u32>,
+    /// Output directory (created; refused if it exists and is not empty, unless --force).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    pub output: PathBuf,
+    /// Replace an existing non-empty output directory.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Arguments of `sim`.
+#[derive(Args)]
+pub struct SimArgs {
+    /// The schedule: a preset name or a schedule JSON file (`--size` overrides its size).
+    #[arg(long, value_name = "NAME|FILE.json")]
+    pub schedule: String,
+    /// The simulator.
+    #[arg(long, value_name = "icarus|verilator", default_value = "icarus")]
+    pub simulator: String,
+    #[command(flatten)]
+    pub message: MessageArgs,
+    /// Simulate the design in DIR (as written by `skeinhw rtl`, possibly edited) instead of a
+    /// freshly generated one.
+    #[arg(long, value_name = "DIR")]
+    pub rtl_dir: Option<PathBuf>,
+    /// Keep the simulation's VCD at this path.
+    #[arg(long, value_name = "FILE")]
+    pub vcd: Option<PathBuf>,
+}
+
+/// The schedule `arg` with the size overridden.
+fn load(arg: &str, size: Option<u32>) -> Result<Schedule> {
+    let mut spec: ScheduleSpec = if preset_names().any(|n| n == arg) {
+        preset_spec(arg)?
+    } else if arg.ends_with(".json") || Path::new(arg).is_file() {
+        let text = std::fs::read_to_string(arg)
+            .with_context(|| format!("cannot read schedule file {arg}"))?;
+        ScheduleSpec::from_json_str(&text).with_context(|| arg.to_owned())?
+    } else {
+        preset_spec(arg)?
+    };
+    if let Some(size) = size.filter(|&s| s != spec.size) {
+        spec.set("size", &size.to_string())?;
+        spec.name = format!("{}-{size}", spec.name);
+    }
+    Ok(spec.build()?)
+}
+
+/// Writes the design files into `dir` atomically: a sibling temporary directory renamed into
+/// place, so that `dir` is never half written.
+fn write_design(design: &skeinhw_rtl::Design, dir: &Path, force: bool) -> Result<()> {
+    let non_empty = dir
+        .read_dir()
+        .map(|mut d| d.next().is_some())
+        .unwrap_or(false);
+    if dir.exists() && !dir.is_dir() {
+        bail!("{}: exists and is not a directory", dir.display());
+    }
+    if non_empty && !force {
+        bail!(
+            "{}: directory exists and is not empty; give --force to replace it",
+            dir.display()
+        );
+    }
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent)
+        .with_context(|| format!("cannot create {}", parent.display()))?;
+    let tmp = tempfile::Builder::new()
+        .prefix(".skeinhw-rtl-")
+        .tempdir_in(&parent)
+        .with_context(|| format!("cannot write in {}", parent.display()))?;
+    design.write_into(tmp.path())?;
+    if dir.exists() {
+        let old = tempfile::Builder::new()
+            .prefix(".skeinhw-rtl-old-")
+            .tempdir_in(&parent)?;
+        let old_path = old.path().join("old");
+        std::fs::rename(dir, &old_path)
+            .with_context(|| format!("cannot replace {}", dir.display()))?;
+        std::fs::rename(tmp.keep(), dir)
+            .with_context(|| format!("cannot write {}", dir.display()))?;
+        drop(old); // removes the previous contents
+    } else {
+        std::fs::rename(tmp.keep(), dir)
+            .with_context(|| format!("cannot write {}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// `skeinhw rtl`.
+pub fn run_rtl(args: RtlArgs) -> Result<Status> {
+    let schedule = load(&args.schedule, args.size)?;
+    let design = skeinhw_rtl::generate(&schedule)?;
+    write_design(&design, &args.output, args.force)?;
+    println!(
+        "{}: {}, {}, {} in {}",
+        schedule.name(),
+        skeinhw_rtl::DESIGN_FILE,
+        skeinhw_rtl::TESTBENCH_FILE,
+        skeinhw_rtl::MAP_FILE,
+        args.output.display()
+    );
+    Ok(0)
+}
+
+/// `skeinhw sim`.
+pub fn run_sim(args: SimArgs) -> Result<Status> {
+    let size = args.message.size.map(|s| s as u32);
+    let schedule = load(&args.schedule, size)?;
+    let simulator: Simulator = args.simulator.parse()?;
+    let m = &args.message;
+    let state_bits = u64::from(schedule.size().bits());
+    if let Some(o) = m.out_bits.filter(|&o| o != state_bits) {
+        bail!(
+            "--out-bits {o}: output lengths other than the state size ({state_bits}) not supported by the generator yet"
+        );
+    }
+    for (opt, given) in [
+        ("--personalization", m.personalization.is_some()),
+        ("--public-key", m.public_key.is_some()),
+        ("--key-id", m.key_id.is_some()),
+        ("--nonce", m.nonce.is_some()),
+        ("--tree", m.tree.is_some()),
+    ] {
+        if given {
+            bail!("option {opt} not supported by the generator yet");
+        }
+    }
+    let params = m.params()?;
+    let (data, bits) = m.hex_message()?.unwrap_or((Vec::new(), 0));
+    let message = Message {
+        data: &data,
+        bits,
+        key: &params.key,
+    };
+    let work = tempfile::tempdir().context("cannot create a temporary directory")?;
+    let src = match &args.rtl_dir {
+        Some(dir) => dir.clone(),
+        None => {
+            let dir = work.path().join("rtl");
+            std::fs::create_dir(&dir)?;
+            skeinhw_rtl::generate(&schedule)?.write_into(&dir)?;
+            dir
+        }
+    };
+    let built = skeinhw_rtl::build(simulator, &src, &work.path().join("build"), None)?;
+    let input = work.path().join("input.txt");
+    std::fs::write(&input, skeinhw_rtl::stimulus(&schedule, &[message])?)?;
+    let vcd = args
+        .vcd
+        .clone()
+        .unwrap_or_else(|| work.path().join("dump.vcd"));
+    let out = skeinhw_rtl::run(&built, &input, &vcd)?;
+    let digest = out
+        .digest_bytes(0)
+        .context("the simulation printed no digest")?;
+    let name = if bits == data.len() as u64 * 8 {
+        format!("hex:{}", hex::encode(&data))
+    } else {
+        format!("hex:{}/{bits}", hex::encode(&data))
+    };
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{}  {name}", hex::encode(&digest))?;
+
+    let job = Job {
+        message: &data,
+        msg_bits: bits,
+        out_bits: state_bits,
+        params: params.params(),
+    };
+    let mut sink = MemorySink::new();
+    simulate(&schedule, &[job], &mut sink)?;
+    match skeinhw_rtl::compare_vcd(
+        &sink.records,
+        &vcd,
+        skeinhw_rtl::SCOPE,
+        simulator.vcd_prefix(),
+    )? {
+        None => {
+            eprintln!(
+                "skeinhw: {} ({}): {} cycles identical to the golden trace",
+                schedule.name(),
+                simulator.as_str(),
+                sink.records.len()
+            );
+            Ok(0)
+        }
+        Some(d) => {
+            write!(stdout, "{d}")?;
+            writeln!(
+                stdout,
+                "DIVERGENCE: {} ({}) differs from the golden trace at cycle {}",
+                schedule.name(),
+                simulator.as_str(),
+                d.cycle
+            )?;
+            Ok(1)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! `skeinhw rtl` and `skeinhw sim` (Icarus only: quick).
+
+use assert_cmd::Command;
+
+fn skeinhw() -> Command {
+    Command::cargo_bin("skeinhw").unwrap()
+}
+
+#[test]
+fn rtl_writes_the_design_and_refuses_to_overwrite() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("d");
+    skeinhw()
+        .args(["rtl", "--schedule", "ath-1r", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    for f in [
+        "skeinhw.v",
+        "skeinhw_tb.v",
+        "signal_map.json",
+        "schedule.json",
+    ] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    let a = skeinhw()
+        .args(["rtl", "--schedule", "ath-1r", "-o"])
+        .arg(&out)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(err.contains("--force"), "{err}");
+    skeinhw()
+        .args(["rtl", "--schedule", "long-iter-256", "--force", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(out.join("schedule.json")).unwrap();
+    assert!(text.contains("long-iter-256"));
+}
+
+#[test]
+fn sim_prints_the_digest_like_hash_and_diverges_on_an_edited_design() {
+    let hash = skeinhw()
+        .args(["hash", "--size", "256", "--key", "0011", "--hex", "616263"])
+        .output()
+        .unwrap();
+    let sim = skeinhw()
+        .args([
+            "sim",
+            "--schedule",
+            "long-iter-256",
+            "--key",
+            "0011",
+            "--hex",
+            "616263",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        sim.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&sim.stderr)
+    );
+    assert_eq!(sim.stdout, hash.stdout);
+
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("d");
+    skeinhw()
+        .args(["rtl", "--schedule", "long-iter-256", "-o"])
+        .arg(&dir)
+        .assert()
+        .success();
+    let v = std::fs::read_to_string(dir.join("skeinhw.v")).unwrap();
+    let v = v.replace("// PERM w=1 pi=3", "// edited").replace(
+        "permute[64 +: 64] = x[192 +: 64]; // edited",
+        "permute[64 +: 64] = x[128 +: 64]; // edited",
+    );
+    std::fs::write(dir.join("skeinhw.v"), v).unwrap();
+    let out = skeinhw()
+        .args([
+            "sim",
+            "--schedule",
+            "long-iter-256",
+            "--hex",
+            "616263",
+            "--rtl-dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("first divergence at cycle 1"), "{text}");
+    assert!(text.contains("slot0_state_1"), "{text}");
+}
+
+#[test]
+fn unsupported_options_are_one_line_errors() {
+    let out = skeinhw()
+        .args([
+            "sim",
+            "--schedule",
+            "ath-1r",
+            "--nonce",
+            "00",
+            "--hex",
+            "00",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not supported by the generator yet"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+}

@@ -1,0 +1,1111 @@
+//! The design: module `skeinhw`, generated from a [`Schedule`].
+//!
+//! Structure (every name that the golden trace has is a register of that name here, from
+//! `skeinhw_trace::names`):
+//! - per stream k (one per block in flight): an input register `b<k>_*` filled through the
+//!   valid/ready port, and the controller context `s<k>_*` (what comes next in Skein's UBI
+//!   sequence, the chaining value, the Position counter);
+//! - the issue rule (the simulator's controller): a new block enters slot 0 when no block in
+//!   flight is about to use it, lowest ready stream first;
+//! - per pipeline register (slot) j: which block arrives (`a<j>_*`), the control ROM on the
+//!   arriving block's cycle count (`c<j>_*`, made from `Datapath::cycle_ops`, the list the
+//!   simulator executes), the stage's combinational work (`n<j>_st`) and the registers;
+//! - the completion bus (feed-forward), the output registers, the phase and busy counters.
+
+use skeinhw_sched::Schedule;
+use skeinhw_sched::sim::{Datapath, MicroOp, Phase};
+use skeinhw_skein::constants::{BlockType, C240, permutation, rotation};
+use skeinhw_skein::threefish::{KeySchedule, words_from_bytes};
+use skeinhw_skein::tweak::{BIT_PAD_BIT, FINAL_BIT, FIRST_BIT, TREE_LEVEL_SHIFT, TYPE_SHIFT};
+use skeinhw_trace::names;
+
+use crate::RtlError;
+use crate::emit::{Emitter, dec, hexw, mask, words_const};
+
+/// Width of the per-slot cycle counter: the longest block latency (Skein-1024 with two-cycle
+/// rounds, 160 + 1) fits in 8 bits.
+pub(crate) const ELAPSED_BITS: u32 = 8;
+/// Width of a subkey index (0..=20).
+const SUBKEY_BITS: u32 = 5;
+
+/// Where a micro-op sits in a stage's chain of units: `Add(0)` before the first round unit,
+/// then for round unit u: `Mix(u)`, `Perm(u)`, `Add(u + 1)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Unit {
+    Add(u32),
+    Mix(u32),
+    Perm(u32),
+}
+
+impl Unit {
+    /// The template of a stage with `r` round units, in order.
+    fn template(r: u32) -> Vec<Unit> {
+        let mut t = vec![Unit::Add(0)];
+        for u in 0..r {
+            t.extend([Unit::Mix(u), Unit::Perm(u), Unit::Add(u + 1)]);
+        }
+        t
+    }
+
+    fn accepts(self, op: &MicroOp) -> bool {
+        matches!(
+            (self, op),
+            (Unit::Add(_), MicroOp::AddSubkey { .. })
+                | (Unit::Mix(_), MicroOp::Mix { .. })
+                | (Unit::Perm(_), MicroOp::Permute)
+        )
+    }
+}
+
+/// The design's sizes and tables, derived once.
+pub(crate) struct Plan {
+    pub(crate) schedule: Schedule,
+    pub(crate) dp: Datapath,
+    pub(crate) words: u32,
+    pub(crate) streams: u32,
+    pub(crate) slots: u32,
+    /// Round units per stage (k/p).
+    r: u32,
+    /// Per slot: the units it has, and per cycle e in that slot the ops placed on units.
+    stage_units: Vec<Vec<Unit>>,
+    placed: Vec<Vec<(Unit, MicroOp)>>,
+}
+
+impl Plan {
+    pub(crate) fn new(schedule: &Schedule) -> Result<Plan, RtlError> {
+        let unsupported = |what: &str| RtlError::Unsupported {
+            schedule: schedule.name().to_owned(),
+            what: what.to_owned(),
+        };
+        let dp = Datapath::new(schedule);
+        if dp.latency() >= 1 << ELAPSED_BITS {
+            return Err(unsupported("a block latency of 256 cycles or more"));
+        }
+        let words = schedule.words();
+        let slots = dp.slots() as u32;
+        let r = schedule.rounds_per_cycle() / schedule.functional_stages();
+        let template = Unit::template(r);
+        let mut stage_units: Vec<Vec<Unit>> = vec![Vec::new(); slots as usize];
+        let mut placed = Vec::new();
+        for op in dp.cycle_ops() {
+            // Greedy placement of the cycle's ops, in order, on the stage's chain.
+            let mut at = 0;
+            let mut here = Vec::new();
+            for m in &op.ops {
+                while at < template.len() && !template[at].accepts(m) {
+                    at += 1;
+                }
+                let Some(&unit) = template.get(at) else {
+                    return Err(unsupported(&format!(
+                        "cycle {} of a block ({:?}) does not fit a stage of {r} round units",
+                        op.elapsed, op.ops
+                    )));
+                };
+                here.push((unit, *m));
+                let units = &mut stage_units[op.slot];
+                if !units.contains(&unit) {
+                    units.push(unit);
+                }
+                at += 1;
+            }
+            placed.push(here);
+        }
+        for units in &mut stage_units {
+            units.sort_by_key(|u| template.iter().position(|t| t == u));
+        }
+        Ok(Plan {
+            schedule: schedule.clone(),
+            dp,
+            words,
+            streams: schedule.blocks_in_flight(),
+            slots,
+            r,
+            stage_units,
+            placed,
+        })
+    }
+
+    fn nbits(&self) -> u32 {
+        self.words * 64
+    }
+
+    fn kybits(&self) -> u32 {
+        (self.words + 1) * 64
+    }
+}
+
+/// Which key word, tweak word and counter make subkey word `i` of subkey `s`, read off the
+/// library's key schedule by feeding it marked words (so the routing is never re-derived
+/// here): returns (key word index, tweak word index if added, counter added).
+fn subkey_sources<const N: usize>(s: usize, i: usize) -> (usize, Option<usize>, u64) {
+    let ks = KeySchedule::<N> {
+        key: core::array::from_fn(|j| (j as u64 + 1) << 40),
+        key_parity: (N as u64 + 1) << 40,
+        tweak: [1 << 20, 2 << 20, 3 << 20],
+    };
+    let v = ks.subkey_word(s, i);
+    let key = (v >> 40) as usize - 1;
+    let tweak = ((v >> 20) & 0xf_ffff) as usize;
+    let counter = v & 0xf_ffff;
+    (key, tweak.checked_sub(1), counter)
+}
+
+fn subkey_sources_n(words: u32, s: usize, i: usize) -> (usize, Option<usize>, u64) {
+    match words {
+        4 => subkey_sources::<4>(s, i),
+        8 => subkey_sources::<8>(s, i),
+        _ => subkey_sources::<16>(s, i),
+    }
+}
+
+/// The configuration block (32-byte config string, zero padded) and the chaining value after
+/// the Config UBI (the IV of a precomputed design), for an output of the state size.
+fn config_words(words: u32) -> (Vec<u64>, Vec<u64>) {
+    let bits = u64::from(words) * 64;
+    let config = skeinhw_skein::config_string(bits, None);
+    fn go<const N: usize>(config: &[u8]) -> (Vec<u64>, Vec<u64>) {
+        let mut block = vec![0u8; N * 8];
+        block[..config.len()].copy_from_slice(config);
+        let w = words_from_bytes::<N>(&block);
+        let iv = skeinhw_skein::ubi::ubi::<N>([0; N], config, BlockType::Config);
+        (w.to_vec(), iv.to_vec())
+    }
+    match words {
+        4 => go::<4>(&config),
+        8 => go::<8>(&config),
+        _ => go::<16>(&config),
+    }
+}
+
+/// The Verilog text of the design.
+pub(crate) fn design(plan: &Plan) -> String {
+    let mut v = Emitter::new();
+    header(&mut v, plan);
+    ports(&mut v, plan);
+    functions(&mut v, plan);
+    declarations(&mut v, plan);
+    streams(&mut v, plan);
+    issue(&mut v, plan);
+    for j in 0..plan.slots {
+        slot(&mut v, plan, j);
+    }
+    completion(&mut v, plan);
+    v.close("endmodule");
+    v.finish()
+}
+
+fn header(v: &mut Emitter, plan: &Plan) {
+    let s = &plan.schedule;
+    v.line(
+        "// Generated by skeinhw-rtl from the schedule below: do not edit by hand (regenerate).",
+    );
+    v.line(format!("// schedule {}: {}", s.name(), s.source()));
+    for l in s.to_json_pretty().lines() {
+        v.line(format!("//   {l}"));
+    }
+    v.line(format!(
+        "// Skein-{}: {} words, {} rounds; k = {}, p = {}, s = {}; {} cycles per block, {} block(s) in flight.",
+        s.block_bits(),
+        plan.words,
+        s.rounds(),
+        s.rounds_per_cycle(),
+        s.functional_stages(),
+        s.structural_stages(),
+        s.cycles_per_block(),
+        s.blocks_in_flight()
+    ));
+    v.line("//");
+    v.line("// Interface: blocks of Key UBI (in_key = 1) and message (in_key = 0) data enter per stream through");
+    v.line("// in_valid/in_ready (in_ready has one bit per stream: its input register is free); in_first and");
+    v.line("// in_last mark the first and last block of a UBI call, in_bytes is the number of data bytes in the");
+    v.line("// block (Position), in_bitpad says the last byte was bit-padded by the sender. The design runs the");
+    v.line(
+        "// Config UBI (or starts from its precomputed value), the message and the Output UBI and",
+    );
+    v.line("// presents the digest (state size) on out_data_* with out_valid for one cycle.");
+    v.line("// Registers named like the golden trace's signals (skeinhw_trace::names) hold the same values");
+    v.line("// after every rising edge.");
+    v.line("");
+}
+
+fn ports(v: &mut Emitter, plan: &Plan) {
+    let nbits = plan.nbits();
+    let ns = plan.streams;
+    v.open("module skeinhw (");
+    v.line("input  wire clk,");
+    v.line("input  wire rst, // synchronous, active high");
+    v.line("input  wire in_valid,");
+    v.line("input  wire [31:0] in_stream,");
+    v.line("input  wire in_key,");
+    v.line("input  wire in_first,");
+    v.line("input  wire in_last,");
+    v.line("input  wire [7:0] in_bytes,");
+    v.line("input  wire in_bitpad,");
+    v.line(format!("input  wire [{}:0] in_data,", nbits - 1));
+    v.line(format!("output wire [{}:0] in_ready,", ns - 1));
+    v.line(format!(
+        "output reg  [{}:0] {},",
+        names::PHASE_BITS - 1,
+        names::PHASE
+    ));
+    v.line(format!("output reg  {},", names::OUT_VALID));
+    v.line(format!(
+        "output reg  [{}:0] {},",
+        names::STREAM_BITS - 1,
+        names::OUT_STREAM
+    ));
+    v.line(format!(
+        "output reg  [{}:0] {},",
+        names::INDEX_BITS - 1,
+        names::OUT_INDEX
+    ));
+    for w in 0..plan.words as usize {
+        v.line(format!("output reg  [63:0] {},", names::out_data(w)));
+    }
+    for (i, b) in names::BUSY.iter().enumerate() {
+        let sep = if i + 1 == names::BUSY.len() { "" } else { "," };
+        v.line(format!("output reg  [{}:0] {b}{sep}", names::BUSY_BITS - 1));
+    }
+    v.close(");");
+    v.indent_more(); // the module body
+    v.line("");
+    v.line(format!(
+        "localparam [2:0] PH_IDLE = 3'd{}, PH_KEY = 3'd{}, PH_CONFIG = 3'd{}, PH_MESSAGE = 3'd{}, PH_OUTPUT = 3'd{};",
+        Phase::Idle.code(),
+        Phase::Key.code(),
+        Phase::Config.code(),
+        Phase::Message.code(),
+        Phase::Output.code()
+    ));
+    v.line("// What a stream does next (s<k>_sq): the controller's Idle/Key/Config/Message/Output sequence.");
+    v.line("localparam [2:0] SQ_IDLE = 3'd0, SQ_KEY = 3'd1, SQ_CONFIG = 3'd2, SQ_MESSAGE = 3'd3, SQ_OUTPUT = 3'd4;");
+    v.line("");
+}
+
+fn functions(v: &mut Emitter, plan: &Plan) {
+    let n = plan.words as usize;
+    let nbits = plan.nbits();
+    // rotl
+    v.line("// 64-bit rotation left by a constant (a rotation is wiring).");
+    v.open("function [63:0] rotl;");
+    v.line("input [63:0] w;");
+    v.line("input [5:0] r;");
+    v.open("begin");
+    v.line("rotl = (w << r) | (w >> (7'd64 - {1'b0, r}));");
+    v.close("end");
+    v.close("endfunction");
+    v.line("");
+    // mix layer
+    v.line("// The MIX functions of one round (Skein 1.3, 3.3.1): y0 = x0 + x1, y1 = (x1 <<< R[d mod 8][j]) ^ y0.");
+    v.line("// rs = round mod 8 selects the rotation constants; en says which MIX functions work this cycle.");
+    v.open(format!("function [{}:0] mix_layer;", nbits - 1));
+    v.line(format!("input [{}:0] x;", nbits - 1));
+    v.line("input [2:0] rs;");
+    v.line(format!("input [{}:0] en;", n / 2 - 1));
+    v.line("reg [63:0] x0, x1, y0, y1;");
+    v.open("begin");
+    v.line("mix_layer = x;");
+    for j in 0..n / 2 {
+        v.line(format!("// MIX {j}: words {} and {}", 2 * j, 2 * j + 1));
+        v.line(format!("x0 = x[{} +: 64];", 128 * j));
+        v.line(format!("x1 = x[{} +: 64];", 128 * j + 64));
+        v.line("y0 = x0 + x1;");
+        v.open("case (rs)");
+        for d in 0..8 {
+            v.line(format!(
+                "3'd{d}: y1 = rotl(x1, 6'd{}) ^ y0; // ROT d={d} j={j}",
+                rotation(n, d, j)
+            ));
+        }
+        v.close("endcase");
+        v.open(format!("if (en[{j}]) begin"));
+        v.line(format!("mix_layer[{} +: 64] = y0;", 128 * j));
+        v.line(format!("mix_layer[{} +: 64] = y1;", 128 * j + 64));
+        v.close("end");
+    }
+    v.close("end");
+    v.close("endfunction");
+    v.line("");
+    // permutation
+    let pi = permutation(n);
+    v.line("// The word permutation pi (Skein 1.3, Table 3): word w of the result is word pi(w).");
+    v.open(format!("function [{}:0] permute;", nbits - 1));
+    v.line(format!("input [{}:0] x;", nbits - 1));
+    v.open("begin");
+    for (w, &src) in pi.iter().enumerate() {
+        v.line(format!(
+            "permute[{} +: 64] = x[{} +: 64]; // PERM w={w} pi={src}",
+            64 * w,
+            64 * src
+        ));
+    }
+    v.close("end");
+    v.close("endfunction");
+    v.line("");
+    // key injection
+    let subkeys = plan.schedule.subkeys() as usize;
+    let kybits = plan.kybits();
+    v.line("// Key injection: adds the words of subkey sk selected by mask (Skein 1.3, 3.3.2). Subkey word i");
+    v.line("// is k[(s+i) mod (Nw+1)], plus t[s mod 3] (i = Nw-3), t[(s+1) mod 3] (i = Nw-2), s (i = Nw-1).");
+    v.line("// ky = {k_Nw, ..., k_0}, tw = {t2, t1, t0}.");
+    v.open(format!("function [{}:0] add_subkey;", nbits - 1));
+    v.line(format!("input [{}:0] x;", nbits - 1));
+    v.line(format!("input [{}:0] ky;", kybits - 1));
+    v.line("input [191:0] tw;");
+    v.line(format!("input [{}:0] sk;", SUBKEY_BITS - 1));
+    v.line(format!("input [{}:0] mask;", n - 1));
+    v.line(format!("reg [{}:0] k;", nbits - 1));
+    v.open("begin");
+    v.open("case (sk)");
+    for s in 0..subkeys {
+        v.open(format!("{}: begin", dec(SUBKEY_BITS, s as u64)));
+        for i in 0..n {
+            let (key, tweak, counter) = subkey_sources_n(plan.words, s, i);
+            let mut expr = format!("ky[{} +: 64]", 64 * key);
+            if let Some(t) = tweak {
+                expr.push_str(&format!(" + tw[{} +: 64]", 64 * t));
+            }
+            if counter != 0 {
+                expr.push_str(&format!(" + {}", dec(64, counter)));
+            }
+            v.line(format!(
+                "k[{} +: 64] = {expr}; // SUBKEY s={s} i={i}",
+                64 * i
+            ));
+        }
+        v.close("end");
+    }
+    v.line(format!("default: k = {{{nbits}{{1'b0}}}};"));
+    v.close("endcase");
+    v.line("add_subkey = x;");
+    for i in 0..n {
+        v.line(format!(
+            "if (mask[{i}]) add_subkey[{o} +: 64] = x[{o} +: 64] + k[{o} +: 64];",
+            o = 64 * i
+        ));
+    }
+    v.close("end");
+    v.close("endfunction");
+    v.line("");
+    if plan.slots > 1 {
+        v.line("// The pipeline register a block is in during its cycle e (the simulator's Datapath::slot).");
+        v.open("function [7:0] slot_of;");
+        v.line(format!("input [{}:0] e;", ELAPSED_BITS - 1));
+        v.open("begin");
+        v.open("case (e)");
+        for op in plan.dp.cycle_ops() {
+            v.line(format!(
+                "{}: slot_of = {};",
+                dec(ELAPSED_BITS, u64::from(op.elapsed)),
+                dec(8, op.slot as u64)
+            ));
+        }
+        v.line("default: slot_of = 8'd0;");
+        v.close("endcase");
+        v.close("end");
+        v.close("endfunction");
+        v.line("");
+    }
+}
+
+fn declarations(v: &mut Emitter, plan: &Plan) {
+    let nbits = plan.nbits();
+    let kybits = plan.kybits();
+    let n = plan.words as usize;
+    v.line("// ---- pipeline registers: the trace's slot<i>_* names, plus the cycle count and the plaintext");
+    v.line("/* verilator lint_off UNUSEDSIGNAL */ // some trace registers are only observed in the VCD");
+    for j in 0..plan.slots as usize {
+        for (field, width) in names::slot_fields(n) {
+            let name = names::slot(j, &field);
+            if width == 1 {
+                v.line(format!("reg {name};"));
+            } else {
+                v.line(format!("reg [{}:0] {name};", width - 1));
+            }
+        }
+        v.line(format!(
+            "reg slot{j}_live; // holds a block that has cycles left"
+        ));
+        v.line(format!(
+            "reg [{}:0] slot{j}_elapsed; // the block's cycle count (its last cycle e)",
+            ELAPSED_BITS - 1
+        ));
+        v.line(format!(
+            "reg [{}:0] slot{j}_plain; // the block's plaintext, for the feed-forward",
+            nbits - 1
+        ));
+        let st: Vec<String> = (0..n)
+            .rev()
+            .map(|w| names::slot(j, &format!("state_{w}")))
+            .collect();
+        let ky: Vec<String> = (0..=n)
+            .rev()
+            .map(|w| names::slot(j, &format!("key_{w}")))
+            .collect();
+        let tw: Vec<String> = (0..3)
+            .rev()
+            .map(|t| names::slot(j, &format!("tweak_{t}")))
+            .collect();
+        v.line(format!(
+            "wire [{}:0] slot{j}_st = {{{}}};",
+            nbits - 1,
+            st.join(", ")
+        ));
+        v.line(format!(
+            "wire [{}:0] slot{j}_ky = {{{}}};",
+            kybits - 1,
+            ky.join(", ")
+        ));
+        v.line(format!("wire [191:0] slot{j}_tw = {{{}}};", tw.join(", ")));
+    }
+    v.line("/* verilator lint_on UNUSEDSIGNAL */");
+    v.line("");
+}
+
+fn streams(v: &mut Emitter, plan: &Plan) {
+    let nbits = plan.nbits();
+    let ns = plan.streams;
+    v.line("// ---- per stream: the input register (b<k>_*) and the controller context (s<k>_*)");
+    for k in 0..ns {
+        v.line(format!(
+            "reg b{k}_full, b{k}_key, b{k}_first, b{k}_last, b{k}_bitpad; reg [7:0] b{k}_bytes; reg [{}:0] b{k}_data;",
+            nbits - 1
+        ));
+        v.line(format!(
+            "reg [2:0] s{k}_sq; reg s{k}_busy; reg [{}:0] s{k}_chain; reg [63:0] s{k}_pos; reg [63:0] s{k}_blk; reg [2:0] s{k}_kind; reg s{k}_last;",
+            nbits - 1
+        ));
+        v.line(format!(
+            "wire s{k}_ready = !s{k}_busy && (s{k}_sq == SQ_CONFIG || s{k}_sq == SQ_OUTPUT || b{k}_full);"
+        ));
+    }
+    let full: Vec<String> = (0..ns).rev().map(|k| format!("b{k}_full")).collect();
+    v.line(format!(
+        "assign in_ready = rst ? {} : ~{{{}}};",
+        dec(ns, 0),
+        full.join(", ")
+    ));
+    v.line("");
+    // Issue / completion wires used by the per-stream blocks.
+    v.line("// ---- the issue (iss_*) and the completion (c_*) of this cycle");
+    v.line("reg blocked, iss_valid, iss_from_buf, iss_first, iss_last, iss_bitpad; reg [31:0] iss_stream;");
+    v.line(format!(
+        "reg [2:0] iss_kind; reg [63:0] iss_pos, iss_blk; reg [{}:0] iss_chain, iss_data; reg [5:0] iss_type; reg [63:0] iss_t0, iss_t1, iss_parity;",
+        nbits - 1
+    ));
+    v.line(format!(
+        "reg [2:0] g_sq; reg [{nb}:0] g_chain, g_bdata; reg [63:0] g_pos, g_blk; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes;",
+        nb = nbits - 1
+    ));
+    v.line(format!(
+        "reg c_valid; reg [31:0] c_stream; reg [2:0] c_phase; reg [{}:0] c_chain;",
+        nbits - 1
+    ));
+    v.line("");
+    for k in 0..ns {
+        v.line(format!("// stream {k}"));
+        v.open(format!("always @(posedge clk) begin : stream{k}"));
+        v.open("if (rst) begin");
+        v.line(format!(
+            "b{k}_full <= 1'b0; b{k}_key <= 1'b0; b{k}_first <= 1'b0; b{k}_last <= 1'b0; b{k}_bitpad <= 1'b0; b{k}_bytes <= 8'd0; b{k}_data <= {{{nbits}{{1'b0}}}};"
+        ));
+        v.line(format!(
+            "s{k}_sq <= SQ_IDLE; s{k}_busy <= 1'b0; s{k}_chain <= {{{nbits}{{1'b0}}}}; s{k}_pos <= 64'd0; s{k}_blk <= 64'd0; s{k}_kind <= PH_IDLE; s{k}_last <= 1'b0;"
+        ));
+        v.close("end else begin");
+        v.indent_more();
+        v.open(format!(
+            "if (in_valid && in_ready[{k}] && in_stream == {}) begin",
+            dec(32, u64::from(k))
+        ));
+        v.line(format!(
+            "b{k}_full <= 1'b1; b{k}_key <= in_key; b{k}_first <= in_first; b{k}_last <= in_last; b{k}_bitpad <= in_bitpad; b{k}_bytes <= in_bytes; b{k}_data <= in_data;"
+        ));
+        v.close("end");
+        v.open(format!(
+            "if (iss_valid && iss_stream == {}) begin",
+            dec(32, u64::from(k))
+        ));
+        v.line(format!(
+            "s{k}_busy <= 1'b1; s{k}_blk <= s{k}_blk + 64'd1; s{k}_kind <= iss_kind; s{k}_last <= iss_last;"
+        ));
+        v.open("if (iss_from_buf) begin");
+        v.line(format!("b{k}_full <= 1'b0; s{k}_pos <= iss_pos;"));
+        v.close("end");
+        v.close("end");
+        v.open(format!(
+            "if (c_valid && c_stream == {}) begin",
+            dec(32, u64::from(k))
+        ));
+        v.line(format!("s{k}_busy <= 1'b0; s{k}_chain <= c_chain;"));
+        v.open(format!("case (s{k}_kind)"));
+        v.line(format!(
+            "PH_KEY: s{k}_sq <= s{k}_last ? SQ_CONFIG : SQ_KEY;"
+        ));
+        v.line(format!("PH_CONFIG: s{k}_sq <= SQ_MESSAGE;"));
+        v.line(format!(
+            "PH_MESSAGE: s{k}_sq <= s{k}_last ? SQ_OUTPUT : SQ_MESSAGE;"
+        ));
+        v.open("default: begin // the Output UBI: the stream is done and may start again");
+        v.line(format!("s{k}_sq <= SQ_IDLE; s{k}_blk <= 64'd0;"));
+        v.close("end");
+        v.close("endcase");
+        v.close("end");
+        v.close("end");
+        v.close("end");
+    }
+    v.line("");
+}
+
+fn issue(v: &mut Emitter, plan: &Plan) {
+    let nbits = plan.nbits();
+    let n = plan.words as usize;
+    let (config, iv) = config_words(plan.words);
+    let precomputed = plan.schedule.config_precomputed();
+    v.line("// ---- the issue rule (the simulator's controller): a block enters slot 0 when no block in flight");
+    v.line("// is about to use it; the lowest-numbered ready stream goes first.");
+    v.open("always @* begin : issue_rule");
+    let mut conds = Vec::new();
+    for j in 0..plan.slots {
+        let cycles: Vec<u32> = plan
+            .dp
+            .cycle_ops()
+            .iter()
+            .filter(|op| op.slot == j as usize && !op.done)
+            .map(|op| op.elapsed)
+            .filter(|&e| plan.dp.holds_input(e + 1))
+            .collect();
+        if cycles.is_empty() {
+            continue;
+        }
+        if plan.slots == 1 {
+            conds.push(format!("slot{j}_live"));
+        } else {
+            conds.push(format!(
+                "(slot{j}_live && slot_of(slot{j}_elapsed + {}) == 8'd0)",
+                dec(ELAPSED_BITS, 1)
+            ));
+        }
+    }
+    if conds.is_empty() {
+        v.line("blocked = 1'b0;");
+    } else {
+        v.line(format!("blocked = {};", conds.join(" || ")));
+    }
+    v.line("iss_valid = 1'b0; iss_stream = 32'd0;");
+    v.line(format!(
+        "g_sq = SQ_IDLE; g_chain = {{{nbits}{{1'b0}}}}; g_pos = 64'd0; g_blk = 64'd0; g_bkey = 1'b0; g_bfirst = 1'b0; g_blast = 1'b0; g_bbitpad = 1'b0; g_bbytes = 8'd0; g_bdata = {{{nbits}{{1'b0}}}};"
+    ));
+    v.open("if (blocked) begin");
+    v.line("// slot 0 is taken");
+    for k in 0..plan.streams {
+        v.close(format!("end else if (s{k}_ready) begin"));
+        v.indent_more();
+        v.line(format!(
+            "iss_valid = 1'b1; iss_stream = {}; g_sq = s{k}_sq; g_chain = s{k}_chain; g_pos = s{k}_pos; g_blk = s{k}_blk;",
+            dec(32, u64::from(k))
+        ));
+        v.line(format!(
+            "g_bkey = b{k}_key; g_bfirst = b{k}_first; g_blast = b{k}_last; g_bbitpad = b{k}_bitpad; g_bbytes = b{k}_bytes; g_bdata = b{k}_data;"
+        ));
+    }
+    v.close("end");
+    v.close("end");
+    v.line("");
+    v.line("// The block the granted stream issues next, in Skein's order: Key UBI blocks (MAC), the Config");
+    v.line(format!(
+        "// UBI ({}), the message blocks, the Output UBI.",
+        if precomputed {
+            "precomputed: a plain hash starts from its result, the IV"
+        } else {
+            "computed"
+        }
+    ));
+    v.open("always @* begin : issue_block");
+    v.line("iss_from_buf = 1'b0; iss_kind = PH_OUTPUT; iss_chain = g_chain;");
+    v.open("case (g_sq)");
+    v.open("SQ_IDLE: begin");
+    v.line(format!("iss_chain = {{{nbits}{{1'b0}}}};"));
+    v.open("if (g_bkey) begin");
+    v.line("iss_kind = PH_KEY; iss_from_buf = 1'b1;");
+    if precomputed {
+        v.close("end else begin");
+        v.indent_more();
+        v.line("iss_kind = PH_MESSAGE; iss_from_buf = 1'b1;");
+        v.line(format!(
+            "iss_chain = {}; // IV: the Config UBI's output",
+            words_const(&iv)
+        ));
+    } else {
+        v.close("end else begin");
+        v.indent_more();
+        v.line("iss_kind = PH_CONFIG;");
+    }
+    v.close("end");
+    v.close("end");
+    v.line("SQ_KEY: begin iss_kind = PH_KEY; iss_from_buf = 1'b1; end");
+    v.line("SQ_CONFIG: iss_kind = PH_CONFIG;");
+    v.line("SQ_MESSAGE: begin iss_kind = PH_MESSAGE; iss_from_buf = 1'b1; end");
+    v.line("default: iss_kind = PH_OUTPUT;");
+    v.close("endcase");
+    v.open("if (iss_from_buf) begin");
+    v.line("iss_data = g_bdata; iss_first = g_bfirst; iss_last = g_blast; iss_bitpad = g_bbitpad;");
+    v.line("iss_pos = (g_bfirst ? 64'd0 : g_pos) + {56'd0, g_bbytes};");
+    v.close("end else if (iss_kind == PH_CONFIG) begin");
+    v.indent_more();
+    v.line(format!(
+        "iss_data = {}; // the config string: \"SHA3\", version 1, output {} bits",
+        words_const(&config),
+        n * 64
+    ));
+    v.line(format!(
+        "iss_first = 1'b1; iss_last = 1'b1; iss_bitpad = 1'b0; iss_pos = {};",
+        dec(64, skeinhw_skein::constants::CONFIG_LEN as u64)
+    ));
+    v.close("end else begin");
+    v.indent_more();
+    v.line(format!(
+        "iss_data = {{{nbits}{{1'b0}}}}; // the output counter 0 as 8 bytes, zero padded"
+    ));
+    v.line("iss_first = 1'b1; iss_last = 1'b1; iss_bitpad = 1'b0; iss_pos = 64'd8;");
+    v.close("end");
+    v.open("case (iss_kind)");
+    v.line(format!("PH_KEY: iss_type = 6'd{};", BlockType::Key.value()));
+    v.line(format!(
+        "PH_CONFIG: iss_type = 6'd{};",
+        BlockType::Config.value()
+    ));
+    v.line(format!(
+        "PH_MESSAGE: iss_type = 6'd{};",
+        BlockType::Message.value()
+    ));
+    v.line(format!(
+        "default: iss_type = 6'd{};",
+        BlockType::Output.value()
+    ));
+    v.close("endcase");
+    v.line("// The tweak (Skein 1.3, Table 5): Position in t0 (and the low 32 bits of t1, always 0 here),");
+    v.line(format!(
+        "// tree level 0 at bit {}, then BitPad, Type, First, Final.",
+        TREE_LEVEL_SHIFT
+    ));
+    v.line("iss_t0 = iss_pos;");
+    v.line("iss_t1 = 64'd0;");
+    v.line(format!(
+        "iss_t1[{}] = iss_bitpad; // TWEAK BitPad",
+        BIT_PAD_BIT - 64
+    ));
+    v.line(format!(
+        "iss_t1[{} +: 6] = iss_type; // TWEAK Type",
+        TYPE_SHIFT - 64
+    ));
+    v.line(format!(
+        "iss_t1[{}] = iss_first; // TWEAK First",
+        FIRST_BIT - 64
+    ));
+    v.line(format!(
+        "iss_t1[{}] = iss_last; // TWEAK Final",
+        FINAL_BIT - 64
+    ));
+    let parity: Vec<String> = (0..n)
+        .map(|w| format!("iss_chain[{} +: 64]", 64 * w))
+        .collect();
+    v.line(format!(
+        "iss_parity = 64'h{C240:016x} ^ {}; // C240 ^ k_0 ^ ... ^ k_Nw-1",
+        parity.join(" ^ ")
+    ));
+    v.line("iss_blk = g_blk;");
+    v.close("end");
+    v.line("");
+}
+
+/// The ops of cycle `e`, as ROM assignments for slot `j`.
+fn rom_entry(plan: &Plan, j: u32, e: u32) -> (String, Vec<String>) {
+    let n = plan.words;
+    let op = &plan.dp.cycle_ops()[e as usize];
+    let mut sets = Vec::new();
+    let mut what = Vec::new();
+    for (unit, m) in &plan.placed[e as usize] {
+        match (unit, m) {
+            (Unit::Add(a), MicroOp::AddSubkey { subkey, first, end }) => {
+                sets.push(format!(
+                    "c{j}_k{a}_sk = {}; c{j}_k{a}_mask = {};",
+                    dec(SUBKEY_BITS, u64::from(*subkey)),
+                    mask(n, *first, *end)
+                ));
+                if *first == 0 && *end == n {
+                    what.push(format!("subkey {subkey}"));
+                } else {
+                    what.push(format!("subkey {subkey} words {first}..{}", end - 1));
+                }
+            }
+            (Unit::Mix(u), MicroOp::Mix { round, first, end }) => {
+                sets.push(format!(
+                    "c{j}_m{u}_rs = 3'd{}; c{j}_m{u}_en = {};",
+                    round % 8,
+                    mask(n / 2, *first, *end)
+                ));
+                if *first == 0 && *end == n / 2 {
+                    what.push(format!("MIX of round {round}"));
+                } else {
+                    what.push(format!("MIX {first}..{} of round {round}", end - 1));
+                }
+            }
+            (Unit::Perm(u), MicroOp::Permute) => {
+                sets.push(format!("c{j}_p{u} = 1'b1;"));
+                what.push("permute".into());
+            }
+            _ => unreachable!("placed by kind"),
+        }
+    }
+    sets.push(format!(
+        "c{j}_round = {}; c{j}_subkey = {};",
+        dec(8, u64::from(op.round)),
+        dec(8, u64::from(op.subkey))
+    ));
+    if op.done {
+        sets.push(format!("c{j}_done = 1'b1;"));
+    }
+    let b = op.busy;
+    for (name, val) in [
+        ("bmix", b.mix),
+        ("bsub", b.subkey),
+        ("bks", b.key_schedule),
+        ("bfs", b.first_subkey),
+    ] {
+        if val != 0 {
+            sets.push(format!("c{j}_{name} = {};", dec(16, u64::from(val))));
+        }
+    }
+    let comment = if what.is_empty() {
+        "no work (first-subkey pass)".to_owned()
+    } else {
+        what.join(", ")
+    };
+    (comment, sets)
+}
+
+fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
+    let nbits = plan.nbits();
+    let kybits = plan.kybits();
+    let n = plan.words;
+    let units = &plan.stage_units[j as usize];
+    let ops = plan.dp.cycle_ops();
+    v.line(format!(
+        "// ==== slot {j}: stage {} of module {} ({} round unit(s))",
+        j % plan.schedule.functional_stages(),
+        j / plan.schedule.functional_stages(),
+        plan.r
+    ));
+    v.line(format!(
+        "reg a{j}_valid; reg [{}:0] a{j}_e; reg [31:0] a{j}_stream; reg [2:0] a{j}_phase; reg [63:0] a{j}_block;",
+        ELAPSED_BITS - 1
+    ));
+    v.line(format!(
+        "reg [{}:0] a{j}_st, a{j}_plain, n{j}_st; reg [{}:0] a{j}_ky; reg [191:0] a{j}_tw;",
+        nbits - 1,
+        kybits - 1
+    ));
+    let mut decl = Vec::new();
+    for u in units {
+        match u {
+            Unit::Add(a) => decl.push(format!(
+                "reg [{}:0] c{j}_k{a}_sk; reg [{}:0] c{j}_k{a}_mask;",
+                SUBKEY_BITS - 1,
+                n - 1
+            )),
+            Unit::Mix(m) => decl.push(format!(
+                "reg [2:0] c{j}_m{m}_rs; reg [{}:0] c{j}_m{m}_en;",
+                n / 2 - 1
+            )),
+            Unit::Perm(p) => decl.push(format!("reg c{j}_p{p};")),
+        }
+    }
+    decl.push(format!(
+        "reg [7:0] c{j}_round, c{j}_subkey; reg c{j}_done; reg [15:0] c{j}_bmix, c{j}_bsub, c{j}_bks, c{j}_bfs;"
+    ));
+    for d in decl {
+        v.line(d);
+    }
+    v.line("");
+    // Arrival.
+    v.line(format!("// which block enters slot {j} at the next edge"));
+    v.open(format!("always @* begin : arrive{j}"));
+    v.line(format!(
+        "a{j}_valid = 1'b0; a{j}_e = {}; a{j}_stream = 32'd0; a{j}_phase = PH_IDLE; a{j}_block = 64'd0;",
+        dec(ELAPSED_BITS, 0)
+    ));
+    v.line(format!(
+        "a{j}_st = {{{nbits}{{1'b0}}}}; a{j}_plain = {{{nbits}{{1'b0}}}}; a{j}_ky = {{{kybits}{{1'b0}}}}; a{j}_tw = 192'd0;"
+    ));
+    let mut sources: Vec<usize> = Vec::new();
+    for e in 1..ops.len() {
+        if ops[e].slot == j as usize && !sources.contains(&ops[e - 1].slot) {
+            sources.push(ops[e - 1].slot);
+        }
+    }
+    sources.sort_unstable();
+    let mut first = true;
+    for i in &sources {
+        let cond = if plan.slots == 1 {
+            format!("slot{i}_live")
+        } else {
+            format!(
+                "slot{i}_live && slot_of(slot{i}_elapsed + {}) == {}",
+                dec(ELAPSED_BITS, 1),
+                dec(8, u64::from(j))
+            )
+        };
+        if first {
+            v.open(format!("if ({cond}) begin"));
+            first = false;
+        } else {
+            v.close(format!("end else if ({cond}) begin"));
+            v.indent_more();
+        }
+        v.line(format!(
+            "a{j}_valid = 1'b1; a{j}_e = slot{i}_elapsed + {}; a{j}_stream = slot{i}_stream; a{j}_phase = slot{i}_phase; a{j}_block = slot{i}_block;",
+            dec(ELAPSED_BITS, 1)
+        ));
+        v.line(format!(
+            "a{j}_st = slot{i}_st; a{j}_plain = slot{i}_plain; a{j}_ky = slot{i}_ky; a{j}_tw = slot{i}_tw;"
+        ));
+    }
+    if j == 0 {
+        let cond = "iss_valid";
+        if first {
+            v.open(format!("if ({cond}) begin"));
+            first = false;
+        } else {
+            v.close(format!("end else if ({cond}) begin"));
+            v.indent_more();
+        }
+        v.line("// a new block: the key is the chaining value and its parity, the tweak extended with t2");
+        v.line(format!(
+            "a{j}_valid = 1'b1; a{j}_e = {}; a{j}_stream = iss_stream; a{j}_phase = iss_kind; a{j}_block = iss_blk;",
+            dec(ELAPSED_BITS, 0)
+        ));
+        v.line(format!(
+            "a{j}_st = iss_data; a{j}_plain = iss_data; a{j}_ky = {{iss_parity, iss_chain}}; a{j}_tw = {{iss_t0 ^ iss_t1, iss_t1, iss_t0}};"
+        ));
+    }
+    if !first {
+        v.close("end");
+    }
+    v.close("end");
+    v.line("");
+    // ROM.
+    v.line(format!(
+        "// slot {j}'s control ROM on the arriving block's cycle (from Datapath::cycle_ops)"
+    ));
+    v.open(format!("always @* begin : rom{j}"));
+    let mut defaults = Vec::new();
+    for u in units {
+        match u {
+            Unit::Add(a) => defaults.push(format!(
+                "c{j}_k{a}_sk = {}; c{j}_k{a}_mask = {};",
+                dec(SUBKEY_BITS, 0),
+                dec(n, 0)
+            )),
+            Unit::Mix(m) => defaults.push(format!(
+                "c{j}_m{m}_rs = 3'd0; c{j}_m{m}_en = {};",
+                dec(n / 2, 0)
+            )),
+            Unit::Perm(p) => defaults.push(format!("c{j}_p{p} = 1'b0;")),
+        }
+    }
+    defaults.push(format!(
+        "c{j}_round = 8'd0; c{j}_subkey = 8'd0; c{j}_done = 1'b0; c{j}_bmix = 16'd0; c{j}_bsub = 16'd0; c{j}_bks = 16'd0; c{j}_bfs = 16'd0;"
+    ));
+    for d in defaults {
+        v.line(d);
+    }
+    v.open(format!("case (a{j}_e)"));
+    for op in ops.iter().filter(|op| op.slot == j as usize) {
+        let (comment, sets) = rom_entry(plan, j, op.elapsed);
+        v.line(format!("// cycle {}: {comment}", op.elapsed));
+        v.line(format!(
+            "{}: begin {} end // CYCLE e={}",
+            dec(ELAPSED_BITS, u64::from(op.elapsed)),
+            sets.join(" "),
+            op.elapsed
+        ));
+    }
+    v.line("default: ;");
+    v.close("endcase");
+    v.close("end");
+    v.line("");
+    // Stage.
+    v.line(format!(
+        "// slot {j}'s stage: its round units and key injections in chain order"
+    ));
+    v.open(format!("always @* begin : stage{j}"));
+    v.line(format!("n{j}_st = a{j}_st;"));
+    for u in units {
+        match u {
+            Unit::Add(a) => v.line(format!(
+                "n{j}_st = add_subkey(n{j}_st, a{j}_ky, a{j}_tw, c{j}_k{a}_sk, c{j}_k{a}_mask);"
+            )),
+            Unit::Mix(m) => v.line(format!(
+                "n{j}_st = mix_layer(n{j}_st, c{j}_m{m}_rs, c{j}_m{m}_en);"
+            )),
+            Unit::Perm(p) => v.line(format!("if (c{j}_p{p}) n{j}_st = permute(n{j}_st);")),
+        }
+    }
+    v.close("end");
+    v.line("");
+    // Registers.
+    v.open(format!("always @(posedge clk) begin : slot{j}_regs"));
+    v.open("if (rst) begin");
+    let mut resets = vec![
+        format!("slot{j}_live <= 1'b0;"),
+        format!("slot{j}_elapsed <= {};", dec(ELAPSED_BITS, 0)),
+        format!("slot{j}_plain <= {{{nbits}{{1'b0}}}};"),
+    ];
+    for (field, width) in names::slot_fields(n as usize) {
+        resets.push(format!(
+            "{} <= {};",
+            names::slot(j as usize, &field),
+            dec(width, 0)
+        ));
+    }
+    for r in resets {
+        v.line(r);
+    }
+    v.close("end else begin");
+    v.indent_more();
+    v.line(format!("slot{j}_valid <= a{j}_valid;"));
+    v.line(format!("slot{j}_live <= a{j}_valid && !c{j}_done;"));
+    v.open(format!("if (a{j}_valid) begin"));
+    v.line(format!(
+        "slot{j}_elapsed <= a{j}_e; slot{j}_plain <= a{j}_plain;"
+    ));
+    v.line(format!(
+        "{} <= a{j}_stream; {} <= a{j}_phase; {} <= a{j}_block; {} <= c{j}_round; {} <= c{j}_subkey;",
+        names::slot(j as usize, "stream"),
+        names::slot(j as usize, "phase"),
+        names::slot(j as usize, "block"),
+        names::slot(j as usize, "round"),
+        names::slot(j as usize, "subkey"),
+    ));
+    for w in 0..n as usize {
+        v.line(format!(
+            "{} <= n{j}_st[{} +: 64];",
+            names::slot(j as usize, &format!("state_{w}")),
+            64 * w
+        ));
+    }
+    for w in 0..=n as usize {
+        v.line(format!(
+            "{} <= a{j}_ky[{} +: 64];",
+            names::slot(j as usize, &format!("key_{w}")),
+            64 * w
+        ));
+    }
+    for t in 0..3 {
+        v.line(format!(
+            "{} <= a{j}_tw[{} +: 64];",
+            names::slot(j as usize, &format!("tweak_{t}")),
+            64 * t
+        ));
+    }
+    v.close("end");
+    v.close("end");
+    v.close("end");
+    v.line("");
+}
+
+fn completion(v: &mut Emitter, plan: &Plan) {
+    let nbits = plan.nbits();
+    let n = plan.words as usize;
+    v.line("// ---- completion: a block that did its last cycle leaves with its feed-forward (state ^ plaintext)");
+    v.open("always @* begin : complete");
+    v.line(format!(
+        "c_valid = 1'b0; c_stream = 32'd0; c_phase = PH_IDLE; c_chain = {{{nbits}{{1'b0}}}};"
+    ));
+    let done_slots: Vec<u32> = (0..plan.slots)
+        .filter(|&j| {
+            plan.dp
+                .cycle_ops()
+                .iter()
+                .any(|op| op.done && op.slot == j as usize)
+        })
+        .collect();
+    for (idx, j) in done_slots.iter().enumerate() {
+        let cond = format!("a{j}_valid && c{j}_done");
+        if idx == 0 {
+            v.open(format!("if ({cond}) begin"));
+        } else {
+            v.close(format!("end else if ({cond}) begin"));
+            v.indent_more();
+        }
+        v.line(format!(
+            "c_valid = 1'b1; c_stream = a{j}_stream; c_phase = a{j}_phase; c_chain = n{j}_st ^ a{j}_plain;"
+        ));
+    }
+    if !done_slots.is_empty() {
+        v.close("end");
+    }
+    v.close("end");
+    v.line("");
+    v.line("// The controller phase: that of the lowest-numbered stream with a block stepping this cycle.");
+    v.line("reg [2:0] ph_next; reg [31:0] ph_stream;");
+    v.open("always @* begin : phase_next");
+    v.line("ph_next = PH_IDLE; ph_stream = 32'hffffffff;");
+    for j in 0..plan.slots {
+        v.open(format!("if (a{j}_valid && a{j}_stream < ph_stream) begin"));
+        v.line(format!("ph_next = a{j}_phase; ph_stream = a{j}_stream;"));
+        v.close("end");
+    }
+    v.close("end");
+    v.line("");
+    let sum = |field: &str| -> String {
+        (0..plan.slots)
+            .map(|j| format!("(a{j}_valid ? c{j}_{field} : 16'd0)"))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    };
+    v.open("always @(posedge clk) begin : outputs");
+    v.open("if (rst) begin");
+    v.line(format!(
+        "{} <= PH_IDLE; {} <= 1'b0; {} <= 32'd0; {} <= 64'd0;",
+        names::PHASE,
+        names::OUT_VALID,
+        names::OUT_STREAM,
+        names::OUT_INDEX
+    ));
+    for w in 0..n {
+        v.line(format!("{} <= 64'd0;", names::out_data(w)));
+    }
+    for b in names::BUSY {
+        v.line(format!("{b} <= 16'd0;"));
+    }
+    v.close("end else begin");
+    v.indent_more();
+    v.line(format!("{} <= ph_next;", names::PHASE));
+    v.line(format!(
+        "{} <= c_valid && c_phase == PH_OUTPUT;",
+        names::OUT_VALID
+    ));
+    v.open("if (c_valid && c_phase == PH_OUTPUT) begin");
+    v.line(format!(
+        "{} <= c_stream; {} <= 64'd0; // output counter 0: the digest is one block",
+        names::OUT_STREAM,
+        names::OUT_INDEX
+    ));
+    for w in 0..n {
+        v.line(format!(
+            "{} <= c_chain[{} +: 64];",
+            names::out_data(w),
+            64 * w
+        ));
+    }
+    v.close("end");
+    for (b, f) in names::BUSY.iter().zip(["bmix", "bsub", "bks", "bfs"]) {
+        v.line(format!("{b} <= {};", sum(f)));
+    }
+    v.close("end");
+    v.close("end");
+    v.line("");
+    let _ = hexw;
+}

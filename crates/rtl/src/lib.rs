@@ -1,0 +1,139 @@
+#![doc = include_str!("../README.md")]
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+mod compare;
+mod design;
+mod emit;
+mod error;
+mod run;
+mod stimulus;
+mod testbench;
+
+use std::path::Path;
+
+use skeinhw_sched::Schedule;
+use skeinhw_trace::names;
+
+pub use compare::{Divergence, FieldDiff, compare_vcd};
+pub use error::RtlError;
+pub use run::{Built, RunOutput, Simulator, build, build_cached, lint, run};
+pub use stimulus::{Message, block_count, stimulus};
+
+/// File name of the design (module `skeinhw`; Verilator wants the file named after it).
+pub const DESIGN_FILE: &str = "skeinhw.v";
+/// File name of the test bench (module `skeinhw_tb`).
+pub const TESTBENCH_FILE: &str = "skeinhw_tb.v";
+/// File name of the signal map (trace field -> RTL signal).
+pub const MAP_FILE: &str = "signal_map.json";
+/// File name of the schedule the design was generated from.
+pub const SCHEDULE_FILE: &str = "schedule.json";
+/// The design's instance path in the test bench: the VCD scope of its registers.
+pub const SCOPE: &str = "skeinhw_tb.dut";
+/// Verilator's VCD puts everything under this scope; strip it to get [`SCOPE`] paths.
+pub const VERILATOR_PREFIX: &str = "TOP.";
+/// Rising clock edges of the test bench before golden cycle 1 (two with reset, one that loads
+/// the first block). They happen before time 10 and before the VCD starts, so a comparison
+/// needs neither an offset nor reset cycles: the VCD's first rising edge is cycle 1 at 10 ns.
+pub const PREFIX_EDGES: u32 = 3;
+/// Reset cycles to skip in the test bench's VCD: none (see [`PREFIX_EDGES`]).
+pub const RESET_CYCLES: u64 = 0;
+
+/// A generated design: the Verilog of the design and its test bench, and the signal map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Design {
+    /// The schedule it implements.
+    pub schedule: Schedule,
+    /// `skeinhw.v`.
+    pub verilog: String,
+    /// `skeinhw_tb.v`.
+    pub testbench: String,
+    /// `signal_map.json`.
+    pub signal_map: String,
+    /// Streams (independent messages) the design holds at once: its blocks in flight.
+    pub streams: u32,
+}
+
+/// Generates the design of `schedule`. Schedules with features the generator does not build
+/// are rejected with [`RtlError::Unsupported`], never generated wrong.
+pub fn generate(schedule: &Schedule) -> Result<Design, RtlError> {
+    let plan = design::Plan::new(schedule)?;
+    Ok(Design {
+        schedule: schedule.clone(),
+        verilog: design::design(&plan),
+        testbench: testbench::testbench(&plan),
+        signal_map: signal_map(plan.words as usize, plan.slots as usize),
+        streams: plan.streams,
+    })
+}
+
+/// The signal map: every trace field but the clock -> the RTL register and its bit slice, in
+/// the scope [`SCOPE`] (JSON, keys sorted, ending in a newline).
+pub fn signal_map(words: usize, slots: usize) -> String {
+    let mut fields = serde_json::Map::new();
+    for s in names::signals(words, slots) {
+        if s.name == names::CLK {
+            continue;
+        }
+        let rtl = if s.width == 1 {
+            s.name.clone()
+        } else {
+            format!("{}[{}:0]", s.name, s.width - 1)
+        };
+        fields.insert(s.name, serde_json::Value::String(rtl));
+    }
+    let map = serde_json::json!({
+        "clock": names::CLK,
+        "scope": SCOPE,
+        "strip_prefix_verilator": VERILATOR_PREFIX,
+        "reset_cycles": RESET_CYCLES,
+        "fields": fields,
+    });
+    let mut s = serde_json::to_string_pretty(&map).expect("strings only");
+    s.push('\n');
+    s
+}
+
+impl Design {
+    /// The files of the design: (name, text).
+    pub fn files(&self) -> [(&'static str, String); 4] {
+        [
+            (DESIGN_FILE, self.verilog.clone()),
+            (TESTBENCH_FILE, self.testbench.clone()),
+            (MAP_FILE, self.signal_map.clone()),
+            (SCHEDULE_FILE, self.schedule.to_json_pretty()),
+        ]
+    }
+
+    /// Writes the files into `dir`, which must exist.
+    pub fn write_into(&self, dir: &Path) -> Result<(), RtlError> {
+        for (name, text) in self.files() {
+            let path = dir.join(name);
+            std::fs::write(&path, text).map_err(|e| RtlError::io(path, e))?;
+        }
+        Ok(())
+    }
+}
+
+/// Every preset in every size its spec allows (the preset itself first, then the other sizes,
+/// named `<preset>-<size>`), validated.
+pub fn all_designs() -> Vec<Schedule> {
+    let mut out = Vec::new();
+    for name in skeinhw_sched::preset_names() {
+        let spec = skeinhw_sched::preset_spec(name).expect("a preset");
+        let own = spec.size;
+        out.push(spec.clone().build().expect("presets are valid"));
+        for size in skeinhw_sched::ALLOWED_SIZES {
+            if size == own {
+                continue;
+            }
+            let mut s = spec.clone();
+            s.size = size;
+            s.name = format!("{name}-{size}");
+            if let Ok(schedule) = s.build() {
+                out.push(schedule);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,138 @@
+//! The test bench's input file, written from Rust: every stream's Key UBI blocks (for a MAC)
+//! and message blocks, padded as Skein 1.3 section 3.4 says (the bit-pad of a partial last byte
+//! is done here, by the sender; the design puts the BitPad flag in the tweak).
+
+use std::fmt::Write as _;
+
+use skeinhw_sched::Schedule;
+use skeinhw_skein::pad_partial_byte;
+
+use crate::RtlError;
+
+/// One message for the design: data, its length in bits, and a MAC key (empty: plain hash).
+#[derive(Clone, Copy, Debug)]
+pub struct Message<'a> {
+    /// Message bytes; the first `bits` bits are hashed.
+    pub data: &'a [u8],
+    /// Message length in bits.
+    pub bits: u64,
+    /// Skein-MAC key, any length; empty for a plain hash.
+    pub key: &'a [u8],
+}
+
+impl<'a> Message<'a> {
+    /// A plain hash of whole bytes.
+    pub fn bytes(data: &'a [u8]) -> Self {
+        Message {
+            data,
+            bits: data.len() as u64 * 8,
+            key: &[],
+        }
+    }
+}
+
+/// One block on the input port.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct InBlock {
+    key: bool,
+    first: bool,
+    last: bool,
+    bitpad: bool,
+    bytes: usize,
+    data: Vec<u8>,
+}
+
+/// The blocks of one UBI call over the first `bits` bits of `bytes`.
+fn ubi_blocks(bytes: &[u8], bits: u64, nb: usize, key: bool) -> Vec<InBlock> {
+    let mut padded = bytes[..bits.div_ceil(8) as usize].to_vec();
+    let bitpad = !bits.is_multiple_of(8);
+    if bitpad {
+        let last = padded.len() - 1;
+        padded[last] = pad_partial_byte(padded[last], (bits % 8) as u32);
+    }
+    let len = padded.len();
+    let count = len.div_ceil(nb).max(1);
+    padded.resize(count * nb, 0);
+    (0..count)
+        .map(|i| InBlock {
+            key,
+            first: i == 0,
+            last: i + 1 == count,
+            bitpad: bitpad && i + 1 == count,
+            bytes: len.min((i + 1) * nb) - i * nb,
+            data: padded[i * nb..(i + 1) * nb].to_vec(),
+        })
+        .collect()
+}
+
+/// The test bench input for `messages` (one stream each) on `schedule`'s design.
+pub fn stimulus(schedule: &Schedule, messages: &[Message<'_>]) -> Result<String, RtlError> {
+    let streams = schedule.blocks_in_flight() as usize;
+    if messages.is_empty() {
+        return Err(RtlError::Input(
+            "no input: give at least one message".into(),
+        ));
+    }
+    if messages.len() > streams {
+        return Err(RtlError::Input(format!(
+            "{} messages, but the design of {} has {streams} stream(s) (one per block in flight)",
+            messages.len(),
+            schedule.name()
+        )));
+    }
+    let nb = schedule.words() as usize * 8;
+    let mut blocks = Vec::new();
+    for (s, m) in messages.iter().enumerate() {
+        let available = m.data.len() as u64 * 8;
+        if m.bits > available {
+            return Err(RtlError::Input(format!(
+                "message {s}: {} bits asked, {available} given",
+                m.bits
+            )));
+        }
+        if !m.key.is_empty() {
+            for b in ubi_blocks(m.key, m.key.len() as u64 * 8, nb, true) {
+                blocks.push((s, b));
+            }
+        }
+        for b in ubi_blocks(m.data, m.bits, nb, false) {
+            blocks.push((s, b));
+        }
+    }
+    let mut out = format!("{} {}\n", messages.len(), blocks.len());
+    for (s, b) in &blocks {
+        let _ = write!(
+            out,
+            "{s:x} {:x} {:x} {:x} {:x} {:x} ",
+            u8::from(b.key),
+            u8::from(b.first),
+            u8::from(b.last),
+            u8::from(b.bitpad),
+            b.bytes
+        );
+        // The packed vector: word Nw-1 first, each word's bytes little-endian.
+        for word in b.data.chunks(8).rev() {
+            for byte in word.iter().rev() {
+                let _ = write!(out, "{byte:02x}");
+            }
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Blocks the stimulus for `messages` has (to size the test bench's memory).
+pub fn block_count(schedule: &Schedule, messages: &[Message<'_>]) -> usize {
+    let nb = schedule.words() as usize * 8;
+    messages
+        .iter()
+        .map(|m| {
+            let key = if m.key.is_empty() {
+                0
+            } else {
+                m.key.len().div_ceil(nb).max(1)
+            };
+            key + (m.bits.div_ceil(8) as usize).div_ceil(nb).max(1)
+        })
+        .sum()
+}
