@@ -92,7 +92,10 @@ fn sim_prints_the_digest_like_hash_and_diverges_on_an_edited_design() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("first divergence at cycle 1"), "{text}");
+    assert!(
+        text.contains("first divergence at golden cycle 1"),
+        "{text}"
+    );
     assert!(text.contains("slot0_state_1"), "{text}");
 }
 

@@ -15,7 +15,7 @@ use std::path::Path;
 use skeinhw_sched::Schedule;
 use skeinhw_trace::names;
 
-pub use compare::{Divergence, FieldDiff, compare_vcd};
+pub use compare::compare_vcd;
 pub use error::RtlError;
 pub use run::{Built, RunOutput, Simulator, build, build_cached, lint, run};
 pub use stimulus::{Message, block_count, stimulus};

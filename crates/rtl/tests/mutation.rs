@@ -44,7 +44,10 @@ fn diverge(schedule: &Schedule, verilog: String, tag: &str) -> (u64, Vec<String>
             schedule.name()
         )
     });
-    (d.cycle, d.fields.into_iter().map(|f| f.name).collect())
+    let d = d
+        .first_divergence
+        .unwrap_or_else(|| panic!("{} {tag}: {}", schedule.name(), d.summary));
+    (d.cycle, d.fields.into_iter().map(|f| f.field).collect())
 }
 
 /// The golden cycle of elapsed cycle `e` of the first block (issued in cycle 1).

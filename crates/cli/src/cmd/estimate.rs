@@ -18,46 +18,19 @@ use skeinhw_estimator::sweep::{self, SweepConfig};
 use skeinhw_estimator::{
     Constants, CoreStyle, Estimate, Flow, Netlist, NetlistEstimate, Options, estimate, plot,
 };
-use skeinhw_sched::{RoundDatapath, Schedule};
+use skeinhw_sched::Schedule;
 
 use crate::Status;
+use crate::schedule_args::ScheduleArgs;
 
 /// Arguments of `estimate`.
 #[derive(Args)]
 pub struct EstimateArgs {
-    /// Preset name or schedule JSON file.
-    #[arg(long, value_name = "NAME|FILE.json")]
-    schedule: String,
+    #[command(flatten)]
+    schedule: ScheduleArgs,
     /// Override the state size (256, 512, 1024).
     #[arg(long, value_name = "N")]
-    size: Option<u32>,
-    /// Override k, the rounds per pass (unroll factor).
-    #[arg(long, value_name = "K")]
-    rounds_per_cycle: Option<u32>,
-    /// Override p, the functional pipeline stages.
-    #[arg(long, value_name = "P")]
-    functional_stages: Option<u32>,
-    /// Override s, the structural pipeline stages.
-    #[arg(long, value_name = "S")]
-    structural_stages: Option<u32>,
-    /// Override Long's register-per-round pipeline.
-    #[arg(long, value_name = "BOOL")]
-    round_pipeline: Option<bool>,
-    /// Override the round datapath (baseline, half_subkey_adders, ...).
-    #[arg(long, value_name = "NAME")]
-    round_datapath: Option<RoundDatapath>,
-    /// Override Long 3.4.1's shared key-schedule adder.
-    #[arg(long, value_name = "BOOL")]
-    shared_key_schedule_adder: Option<bool>,
-    /// Override Athanasiou's first-subkey cycle.
-    #[arg(long, value_name = "BOOL")]
-    first_subkey_cycle: Option<bool>,
-    /// Override whether the Config UBI is precomputed.
-    #[arg(long, value_name = "BOOL")]
-    config_precomputed: Option<bool>,
-    /// Override any schedule field: `--set FIELD=VALUE` (repeatable).
-    #[arg(long = "set", value_name = "FIELD=VALUE")]
-    sets: Vec<String>,
+    size: Option<usize>,
     /// Core style (default: hash_core when the schedule runs Config, else ubi_core).
     #[arg(long, value_name = "STYLE")]
     style: Option<CoreStyle>,
@@ -139,59 +112,7 @@ fn load_constants(path: Option<&Path>) -> Result<Constants> {
 
 /// The schedule named on the command line with its overrides applied and validated again.
 fn schedule(args: &EstimateArgs) -> Result<Schedule> {
-    let base = Schedule::from_name_or_file(&args.schedule)?;
-    let mut overrides: Vec<(String, String)> = Vec::new();
-    let mut add = |field: &str, value: Option<String>| {
-        if let Some(value) = value {
-            overrides.push((field.to_owned(), value));
-        }
-    };
-    add("size", args.size.map(|v| v.to_string()));
-    add(
-        "rounds_per_cycle",
-        args.rounds_per_cycle.map(|v| v.to_string()),
-    );
-    add(
-        "functional_stages",
-        args.functional_stages.map(|v| v.to_string()),
-    );
-    add(
-        "structural_stages",
-        args.structural_stages.map(|v| v.to_string()),
-    );
-    add("round_pipeline", args.round_pipeline.map(|v| v.to_string()));
-    add("round_datapath", args.round_datapath.map(|v| v.to_string()));
-    add(
-        "shared_key_schedule_adder",
-        args.shared_key_schedule_adder.map(|v| v.to_string()),
-    );
-    add(
-        "first_subkey_cycle",
-        args.first_subkey_cycle.map(|v| v.to_string()),
-    );
-    add(
-        "config_precomputed",
-        args.config_precomputed.map(|v| v.to_string()),
-    );
-    for set in &args.sets {
-        let Some((field, value)) = set.split_once('=') else {
-            bail!("--set {set}: expected FIELD=VALUE");
-        };
-        overrides.push((field.trim().to_owned(), value.trim().to_owned()));
-    }
-    if overrides.is_empty() {
-        return Ok(base);
-    }
-    let mut spec = base.into_spec();
-    let original = spec.name.clone();
-    for (field, value) in &overrides {
-        spec.set(field, value)?;
-    }
-    if !overrides.iter().any(|(f, _)| f == "name") {
-        let changed: Vec<String> = overrides.iter().map(|(f, v)| format!("{f}={v}")).collect();
-        spec.name = format!("{original}+{}", changed.join("+"));
-    }
-    Ok(spec.build()?)
+    args.schedule.build(args.size)
 }
 
 /// The netlist's numbers with the schedule's cycle counts: what the design does at the

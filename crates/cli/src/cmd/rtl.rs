@@ -10,20 +10,19 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use skeinhw_rtl::{Message, Simulator};
 use skeinhw_sched::sim::{Job, MemorySink, simulate};
-use skeinhw_sched::{Schedule, ScheduleSpec, preset_names, preset_spec};
 
 use crate::Status;
 use crate::message::MessageArgs;
+use crate::schedule_args::ScheduleArgs;
 
 /// Arguments of `rtl`.
 #[derive(Args)]
 pub struct RtlArgs {
-    /// The schedule: a preset name (see `skeinhw schedules`) or a schedule JSON file.
-    #[arg(long, value_name = "NAME|FILE.json")]
-    pub schedule: String,
+    #[command(flatten)]
+    pub schedule: ScheduleArgs,
     /// State size in bits (256, 512, 1024), overriding the schedule's.
     #[arg(long, value_name = "N")]
-    pub size: Option<u32>,
+    pub size: Option<usize>,
     /// Output directory (created; refused if it exists and is not empty, unless --force).
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     pub output: PathBuf,
@@ -35,9 +34,8 @@ pub struct RtlArgs {
 /// Arguments of `sim`.
 #[derive(Args)]
 pub struct SimArgs {
-    /// The schedule: a preset name or a schedule JSON file (`--size` overrides its size).
-    #[arg(long, value_name = "NAME|FILE.json")]
-    pub schedule: String,
+    #[command(flatten)]
+    pub schedule: ScheduleArgs,
     /// The simulator.
     #[arg(long, value_name = "icarus|verilator", default_value = "icarus")]
     pub simulator: String,
@@ -50,24 +48,6 @@ pub struct SimArgs {
     /// Keep the simulation's VCD at this path.
     #[arg(long, value_name = "FILE")]
     pub vcd: Option<PathBuf>,
-}
-
-/// The schedule `arg` with the size overridden.
-fn load(arg: &str, size: Option<u32>) -> Result<Schedule> {
-    let mut spec: ScheduleSpec = if preset_names().any(|n| n == arg) {
-        preset_spec(arg)?
-    } else if arg.ends_with(".json") || Path::new(arg).is_file() {
-        let text = std::fs::read_to_string(arg)
-            .with_context(|| format!("cannot read schedule file {arg}"))?;
-        ScheduleSpec::from_json_str(&text).with_context(|| arg.to_owned())?
-    } else {
-        preset_spec(arg)?
-    };
-    if let Some(size) = size.filter(|&s| s != spec.size) {
-        spec.set("size", &size.to_string())?;
-        spec.name = format!("{}-{size}", spec.name);
-    }
-    Ok(spec.build()?)
 }
 
 /// Writes the design files into `dir` atomically: a sibling temporary directory renamed into
@@ -116,7 +96,7 @@ fn write_design(design: &skeinhw_rtl::Design, dir: &Path, force: bool) -> Result
 
 /// `skeinhw rtl`.
 pub fn run_rtl(args: RtlArgs) -> Result<Status> {
-    let schedule = load(&args.schedule, args.size)?;
+    let schedule = args.schedule.build(args.size)?;
     let design = skeinhw_rtl::generate(&schedule)?;
     write_design(&design, &args.output, args.force)?;
     println!(
@@ -132,8 +112,7 @@ pub fn run_rtl(args: RtlArgs) -> Result<Status> {
 
 /// `skeinhw sim`.
 pub fn run_sim(args: SimArgs) -> Result<Status> {
-    let size = args.message.size.map(|s| s as u32);
-    let schedule = load(&args.schedule, size)?;
+    let schedule = args.schedule.build(args.message.size)?;
     let simulator: Simulator = args.simulator.parse()?;
     let m = &args.message;
     let state_bits = u64::from(schedule.size().bits());
@@ -197,7 +176,12 @@ pub fn run_sim(args: SimArgs) -> Result<Status> {
     };
     let mut sink = MemorySink::new();
     simulate(&schedule, &[job], &mut sink)?;
+    let header = sink
+        .header
+        .as_ref()
+        .context("the golden run wrote no header")?;
     match skeinhw_rtl::compare_vcd(
+        header,
         &sink.records,
         &vcd,
         skeinhw_rtl::SCOPE,
@@ -212,16 +196,9 @@ pub fn run_sim(args: SimArgs) -> Result<Status> {
             );
             Ok(0)
         }
-        Some(d) => {
-            write!(stdout, "{d}")?;
-            writeln!(
-                stdout,
-                "DIVERGENCE: {} ({}) differs from the golden trace at cycle {}",
-                schedule.name(),
-                simulator.as_str(),
-                d.cycle
-            )?;
-            Ok(1)
+        Some(report) => {
+            writeln!(stdout, "{report}")?;
+            Ok(report.exit_status())
         }
     }
 }

@@ -47,7 +47,7 @@ pub fn design_dir(schedule: &Schedule) -> PathBuf {
 pub struct Outcome {
     pub output: RunOutput,
     pub expected: Vec<Vec<u8>>,
-    pub divergence: Option<skeinhw_rtl::Divergence>,
+    pub divergence: Option<skeinhw_diff::DiffReport>,
     pub golden_cycles: u64,
 }
 
@@ -86,8 +86,14 @@ pub fn run_and_compare(
         .collect();
     let mut sink = MemorySink::new();
     let report = simulate(schedule, &jobs, &mut sink).expect("golden");
-    let divergence =
-        compare_vcd(&sink.records, &vcd, skeinhw_rtl::SCOPE, sim.vcd_prefix()).expect("compare");
+    let divergence = compare_vcd(
+        sink.header.as_ref().expect("header"),
+        &sink.records,
+        &vcd,
+        skeinhw_rtl::SCOPE,
+        sim.vcd_prefix(),
+    )
+    .expect("compare");
     Outcome {
         output,
         expected: report.digests,
