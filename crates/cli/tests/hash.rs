@@ -243,10 +243,17 @@ fn shabal_known_answers_through_the_command_line() {
     ))
     .unwrap();
     let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split_whitespace().collect();
         let bits: u64 = f[1].parse().unwrap();
-        let msg = if bits == 0 { vec![] } else { hex::decode(f[2]).unwrap() };
+        let msg = if bits == 0 {
+            vec![]
+        } else {
+            hex::decode(f[2]).unwrap()
+        };
         groups
             .entry(format!("--alg=shabal-{}", f[0]))
             .or_default()

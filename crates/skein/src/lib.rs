@@ -7,6 +7,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod batch;
 pub mod constants;
 mod digest_impl;
 mod error;
@@ -14,6 +15,8 @@ pub mod fast;
 mod hasher;
 #[cfg(feature = "kat")]
 pub mod kat;
+pub mod lanes;
+pub mod par_tree;
 pub mod reference;
 pub mod threefish;
 pub mod tweak;

@@ -14,6 +14,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use skeinhw_shabal::Shabal;
 use skeinhw_skein::DynSkein;
+use skeinhw_skein::batch::{self, Request};
+use skeinhw_skein::par_tree;
 
 use crate::Status;
 use crate::message::{MessageArgs, OwnedParams};
@@ -22,6 +24,16 @@ use crate::message::{MessageArgs, OwnedParams};
 const PROGRESS_THRESHOLD: u64 = 64 << 20;
 /// Read buffer: large enough to amortize system calls, small enough to stay in cache.
 const READ_CHUNK: usize = 1 << 20;
+/// Files up to this size are read whole and hashed together in SIMD lanes
+/// (`skeinhw_skein::batch`) when several are given; larger ones are streamed one at a time,
+/// where a single message gains nothing from lanes.
+const BATCH_FILE_LIMIT: u64 = 16 << 20;
+/// Bytes read ahead for one batch: bounds the memory the batch path holds at once.
+const BATCH_BYTES: u64 = 256 << 20;
+/// With `--tree`, files up to this size are read whole and hashed by the parallel tree
+/// (`skeinhw_skein::par_tree`); larger ones, and standard input, stream through the
+/// sequential tree in constant memory.
+const TREE_MEMORY_LIMIT: u64 = 1 << 30;
 
 /// Arguments of `hash`.
 #[derive(Args, Debug)]
@@ -41,6 +53,9 @@ pub struct HashArgs {
     /// Print one JSON object per input instead of `<digest>  <name>`.
     #[arg(long)]
     pub json: bool,
+    /// Threads for batches of files and for --tree (default: one per CPU).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub jobs: Option<u64>,
 }
 
 /// The hash function of `--alg`.
@@ -69,8 +84,9 @@ fn parse_alg(s: &str) -> Result<Alg, String> {
 
 /// A hasher of either function.
 enum Hasher {
-    Skein(DynSkein),
-    Shabal(Shabal),
+    // Boxed: both hashers are hundreds of bytes of state, of different sizes.
+    Skein(Box<DynSkein>),
+    Shabal(Box<Shabal>),
 }
 
 impl Hasher {
@@ -119,12 +135,12 @@ struct Setup {
 impl Setup {
     fn hasher(&self) -> Result<Hasher> {
         Ok(match self.alg {
-            Alg::Skein => Hasher::Skein(DynSkein::new(
+            Alg::Skein => Hasher::Skein(Box::new(DynSkein::new(
                 self.size,
                 self.out_bits,
                 &self.params.params(),
-            )?),
-            Alg::Shabal(bits) => Hasher::Shabal(Shabal::new(bits)?),
+            )?)),
+            Alg::Shabal(bits) => Hasher::Shabal(Box::new(Shabal::new(bits)?)),
         })
     }
 }
@@ -169,20 +185,145 @@ pub fn run(args: HashArgs) -> Result<Status> {
     } else {
         args.files.clone()
     };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.map_or(0, |j| j as usize))
+        .build()
+        .context("cannot start the worker threads")?;
     let mut status = 0;
-    for name in &files {
-        match hash_input(&setup, name) {
-            Ok((digest, bytes)) => {
-                print_digest(&mut out, &setup, name, &digest, bytes * 8, args.json)?
-            }
+    let mut report = |out: &mut io::StdoutLock<'_>, name: &str, r: Result<(Vec<u8>, u64)>| {
+        match r {
+            Ok((digest, bytes)) => print_digest(out, &setup, name, &digest, bytes * 8, args.json)?,
             Err(e) => {
                 // Like sha256sum: report, go on with the other files, fail at the end.
                 eprintln!("skeinhw: {}", crate::one_line(&e));
                 status = 1;
             }
         }
+        anyhow::Ok(())
+    };
+    let batching = setup.alg == Alg::Skein && setup.params.tree.is_none() && files.len() > 1;
+    if !batching {
+        for name in &files {
+            let r = if setup.alg == Alg::Skein && setup.params.tree.is_some() {
+                pool.install(|| hash_tree_input(&setup, name))
+            } else {
+                hash_input(&setup, name)
+            };
+            report(&mut out, name, r)?;
+        }
+        return Ok(status);
     }
+    // Several files: small ones are read ahead and hashed together in SIMD lanes and across
+    // the threads, in groups of at most BATCH_BYTES; the output keeps the order of the
+    // arguments.
+    let mut pending: Vec<(&str, Result<Option<Vec<u8>>>)> = Vec::new();
+    let mut pending_bytes = 0u64;
+    for name in &files {
+        let loaded = load_small(name);
+        let len = match &loaded {
+            Ok(Some(d)) => d.len() as u64,
+            _ => 0,
+        };
+        if pending_bytes + len > BATCH_BYTES {
+            flush_batch(&pool, &setup, &mut pending, &mut |n, r| {
+                report(&mut out, n, r)
+            })?;
+            pending_bytes = 0;
+        }
+        pending_bytes += len;
+        pending.push((name, loaded));
+    }
+    flush_batch(&pool, &setup, &mut pending, &mut |n, r| {
+        report(&mut out, n, r)
+    })?;
     Ok(status)
+}
+
+/// Reads a regular file of at most BATCH_FILE_LIMIT bytes whole; `None` for standard input
+/// and larger files, which are streamed instead. Errors read like [`hash_input`]'s.
+fn load_small(name: &str) -> Result<Option<Vec<u8>>> {
+    if name == "-" {
+        return Ok(None);
+    }
+    read_whole(name, BATCH_FILE_LIMIT)
+}
+
+/// Opens `name` and reads it whole if it has at most `limit` bytes, else `None`.
+fn read_whole(name: &str, limit: u64) -> Result<Option<Vec<u8>>> {
+    let mut file = File::open(name).with_context(|| format!("{name}: cannot open"))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("{name}: cannot read"))?;
+    if meta.is_dir() {
+        bail!("{name}: is a directory");
+    }
+    if !meta.is_file() || meta.len() > limit {
+        return Ok(None);
+    }
+    let mut data = Vec::with_capacity(meta.len() as usize);
+    file.read_to_end(&mut data)
+        .with_context(|| format!("{name}: read error"))?;
+    Ok(Some(data))
+}
+
+/// Prints one input's digest (digest and length in bytes) or its error.
+type Report<'r> = dyn FnMut(&str, Result<(Vec<u8>, u64)>) -> Result<()> + 'r;
+
+/// Hashes the files read ahead in one batch, then reports every pending file in order,
+/// streaming those that were not read ahead.
+fn flush_batch(
+    pool: &rayon::ThreadPool,
+    setup: &Setup,
+    pending: &mut Vec<(&str, Result<Option<Vec<u8>>>)>,
+    report: &mut Report<'_>,
+) -> Result<()> {
+    let params = setup.params.params();
+    let requests: Vec<Request<'_>> = pending
+        .iter()
+        .filter_map(|(_, r)| match r {
+            Ok(Some(data)) => Some(Request {
+                params,
+                ..Request::new(setup.size, setup.out_bits, data)
+            }),
+            _ => None,
+        })
+        .collect();
+    let backend = batch::detected();
+    let mut digests = pool
+        .install(|| batch::hash_batch_parallel(backend, &requests))?
+        .into_iter();
+    for (name, loaded) in pending.drain(..) {
+        let r = match loaded {
+            Ok(Some(data)) => Ok((
+                digests.next().expect("one digest per request"),
+                data.len() as u64,
+            )),
+            Ok(None) => hash_input(setup, name),
+            Err(e) => Err(e),
+        };
+        report(name, r)?;
+    }
+    Ok(())
+}
+
+/// `--tree`: a file of at most TREE_MEMORY_LIMIT bytes is read whole and hashed by the
+/// parallel tree (leaves in SIMD lanes, across the current thread pool); anything else
+/// streams as [`hash_input`] does.
+fn hash_tree_input(setup: &Setup, name: &str) -> Result<(Vec<u8>, u64)> {
+    let data = if name == "-" {
+        None
+    } else {
+        read_whole(name, TREE_MEMORY_LIMIT)?
+    };
+    let Some(data) = data else {
+        return hash_input(setup, name);
+    };
+    let request = Request {
+        params: setup.params.params(),
+        ..Request::new(setup.size, setup.out_bits, &data)
+    };
+    let digest = par_tree::hash_with(batch::detected(), true, &request)?;
+    Ok((digest, data.len() as u64))
 }
 
 /// Shabal has no state-size choice, key, optional arguments or tree mode: say so instead of
