@@ -18,12 +18,22 @@ fn diff(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let vcd = dir.path().join("run.vcd");
     let report = {
-        let mut w = VcdWriter::new(std::io::BufWriter::new(std::fs::File::create(&vcd).unwrap()));
-        simulate(&schedule, &[Job::bytes(&message, 512, Default::default())], &mut w).unwrap()
+        let mut w = VcdWriter::new(std::io::BufWriter::new(
+            std::fs::File::create(&vcd).unwrap(),
+        ));
+        simulate(
+            &schedule,
+            &[Job::bytes(&message, 512, Default::default())],
+            &mut w,
+        )
+        .unwrap()
     };
     let cycles = report.cycles;
     let bytes = std::fs::metadata(&vcd).unwrap().len();
-    eprintln!("diff bench: {cycles} cycles, VCD of {} MB", bytes / 1_000_000);
+    eprintln!(
+        "diff bench: {cycles} cycles, VCD of {} MB",
+        bytes / 1_000_000
+    );
     let mut group = c.benchmark_group("diff");
     group.sample_size(10);
     group.throughput(Throughput::Elements(cycles));
@@ -37,7 +47,8 @@ fn diff(c: &mut Criterion) {
             };
             let golden = Golden::simulate(schedule.clone(), vec![job]).unwrap();
             let signals = names::signals(golden.header.words, golden.header.slots);
-            let map = SignalMap::identity(signals.iter().map(|s| s.name.as_str()), Some(names::SCOPE));
+            let map =
+                SignalMap::identity(signals.iter().map(|s| s.name.as_str()), Some(names::SCOPE));
             let mut options = CycleOptions::default();
             options.wave.clock = format!("{}.{}", names::SCOPE, names::CLK);
             let r = compare_cycles(&golden.header, golden.records, &vcd, &map, &options).unwrap();

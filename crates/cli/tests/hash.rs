@@ -276,7 +276,10 @@ fn shabal_known_answers_through_the_command_line() {
 fn many_files_batched_and_tree_parallel_agree_with_the_library() {
     let dir = tempfile::tempdir().unwrap();
     let mut paths = Vec::new();
-    for (i, len) in [0usize, 1, 63, 64, 65, 1000, 5000, 70_000, 3].iter().enumerate() {
+    for (i, len) in [0usize, 1, 63, 64, 65, 1000, 5000, 70_000, 3]
+        .iter()
+        .enumerate()
+    {
         let p = dir.path().join(format!("f{i}"));
         let data: Vec<u8> = (0..*len).map(|j| (j * 7 + i) as u8).collect();
         std::fs::write(&p, &data).unwrap();
@@ -292,14 +295,24 @@ fn many_files_batched_and_tree_parallel_agree_with_the_library() {
         let text = String::from_utf8(out.stdout).unwrap();
         let bits: usize = size.parse().unwrap();
         for ((p, data), line) in paths.iter().zip(text.lines()) {
-            let d = skeinhw_skein::hash(bits, bits as u64, data, data.len() as u64 * 8, &Default::default()).unwrap();
+            let d = skeinhw_skein::hash(
+                bits,
+                bits as u64,
+                data,
+                data.len() as u64 * 8,
+                &Default::default(),
+            )
+            .unwrap();
             assert_eq!(line, format!("{}  {}", hex::encode(d), p.display()));
         }
     }
     // Tree mode through the parallel path equals the library's sequential tree.
     let (p, data) = &paths[7];
     let tree = skeinhw_skein::TreeParams::new(1, 1, 3).unwrap();
-    let params = skeinhw_skein::Params { tree: Some(tree), ..Default::default() };
+    let params = skeinhw_skein::Params {
+        tree: Some(tree),
+        ..Default::default()
+    };
     let d = skeinhw_skein::hash(512, 512, data, data.len() as u64 * 8, &params).unwrap();
     skeinhw()
         .args(["hash", "--jobs", "2", "--tree", "1,1,3"])

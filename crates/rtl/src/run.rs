@@ -165,8 +165,9 @@ pub fn build(
                 "--Mdir",
             ])
             .arg(&obj)
+            // The C++ optimiser costs more build time than the short test runs win back.
             .arg("-CFLAGS")
-            .arg("-O1");
+            .arg("-O0");
             if let Some(m) = max_blocks {
                 cmd.arg(format!("-GMAX_BLOCKS={m}"));
             }
