@@ -54,7 +54,7 @@ const fn placement(words: usize) -> [[usize; 16]; 5] {
 /// The slot of logical word `i` after `r` rounds of a group. Total (the word index wraps), so
 /// that the MIXes a smaller state does not have, which [`round`] instantiates but never runs,
 /// still evaluate (and likewise `I % N` in [`inject_word`]).
-const fn slot(words: usize, r: usize, i: usize) -> usize {
+pub(crate) const fn slot(words: usize, r: usize, i: usize) -> usize {
     placement(words)[r][i % words]
 }
 

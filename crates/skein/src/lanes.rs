@@ -16,35 +16,10 @@
 //! compiled without a vector extension it is still correct (and tested that way), only not
 //! faster than the scalar cipher.
 
-use crate::constants::{C240, permutation, rotation};
+use crate::constants::{C240, rotation};
 
-/// `placement(words)[r][i]`: the array slot holding logical word i after r rounds of a group
-/// of four, when the permutation is done by renaming (pi^4 is the identity for all sizes).
-const fn placement(words: usize) -> [[usize; 16]; 5] {
-    let pi = permutation(words);
-    let mut p = [[0usize; 16]; 5];
-    let mut i = 0;
-    while i < words {
-        p[0][i] = i;
-        i += 1;
-    }
-    let mut r = 0;
-    while r < 4 {
-        let mut i = 0;
-        while i < words {
-            p[r + 1][i] = p[r][pi[i]];
-            i += 1;
-        }
-        r += 1;
-    }
-    p
-}
-
-/// The slot of logical word `i` after `r` rounds of a group; the index wraps so that the MIXes
-/// a smaller state does not have (instantiated, never run) still evaluate.
-const fn slot(words: usize, r: usize, i: usize) -> usize {
-    placement(words)[r][i % words]
-}
+// The renamed-slot table is the fast cipher's: the lanes run the same schedule of MIXes.
+use crate::fast::slot;
 
 /// MIX `J` of round `D + R` on all lanes: `a += b; b = (b <<< rot) ^ a`.
 #[inline(always)]
