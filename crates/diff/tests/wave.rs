@@ -75,3 +75,40 @@ fn missing_signal_and_bad_files_are_errors() {
     assert!(e.contains("g.vcd"), "{e}");
     assert!(!e.contains('\n'));
 }
+
+#[test]
+fn fst_is_read_like_vcd_and_told_apart_by_content() {
+    // The same simulation dumped as FST, in a file whose name does not say FST.
+    let probes = [
+        Probe::parse("t.cnt").unwrap(),
+        Probe::parse("t.wide[3:0]").unwrap(),
+    ];
+    let options = WaveOptions {
+        clock: "t.clk".into(),
+        strip_prefix: None,
+    };
+    let mut from_vcd = Vec::new();
+    sample_rising_edges(
+        &fixture("icarus/counter.vcd"),
+        &options,
+        &probes,
+        |i, t, s| {
+            from_vcd.push((i, t, s[0].words[0], s[1].words[0]));
+            true
+        },
+    )
+    .unwrap();
+    let mut from_fst = Vec::new();
+    sample_rising_edges(
+        &fixture("icarus/counter.fst.bin"),
+        &options,
+        &probes,
+        |i, t, s| {
+            from_fst.push((i, t, s[0].words[0], s[1].words[0]));
+            true
+        },
+    )
+    .unwrap();
+    assert_eq!(from_vcd.len(), 20);
+    assert_eq!(from_fst, from_vcd);
+}
