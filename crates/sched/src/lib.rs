@@ -2,14 +2,17 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod any;
 mod error;
 mod presets;
 mod schedule;
+pub mod shabal;
 pub mod sim;
 mod size;
 mod spec;
 pub mod validate;
 
+pub use any::{Algorithm, AnySchedule, all_preset_names};
 pub use error::ScheduleError;
 pub use presets::{preset, preset_names, preset_spec, presets};
 pub use schedule::{

@@ -219,7 +219,7 @@ impl ScheduleSpec {
 
 /// serde's message with the field path in front, unless serde's message already names the
 /// field (a missing or unknown field) or there is no path (a syntax error at the top).
-fn json_message(err: &serde_path_to_error::Error<serde_json::Error>) -> String {
+pub(crate) fn json_message(err: &serde_path_to_error::Error<serde_json::Error>) -> String {
     let path = err.path().to_string();
     let inner = err.inner().to_string();
     if matches!(path.as_str(), "" | "." | "?") || inner.contains(&format!("`{path}`")) {

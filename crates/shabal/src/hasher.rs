@@ -145,12 +145,7 @@ impl Shabal {
                 expected,
             });
         }
-        // Padding: keep the `partial_bits` message bits of the last byte, set the next bit,
-        // clear the rest of the block (the reference's `(b & ~(0x7F >> n)) | (0x80 >> n)`).
-        let n = self.partial_bits;
-        let keep = !(0xFFu8 >> n);
-        self.buffer[self.len] = (self.buffer[self.len] & keep) | (PAD_BIT >> n);
-        self.buffer[self.len + 1..].fill(0);
+        pad_last_block(&mut self.buffer, self.len, self.partial_bits);
         let mut s = self.state;
         perm::load_block(&mut s, &self.buffer);
         perm::finish(&mut s);
@@ -171,6 +166,50 @@ impl Shabal {
     pub fn reset(&mut self) {
         *self = Shabal::new(self.out_bits).expect("the output size was valid at construction");
     }
+}
+
+/// Pads the last block in place: `len` whole message bytes and `partial_bits` (0..8) message
+/// bits of `block[len]`, most significant first. Keeps those bits, sets the next one and clears
+/// the rest of the block (the reference's `(b & ~(0x7F >> n)) | (0x80 >> n)`).
+///
+/// # Panics
+/// If `len` is 64 or more: a full block is never the last one (padding always adds a bit).
+pub fn pad_last_block(block: &mut [u8; BLOCK_BYTES], len: usize, partial_bits: u32) {
+    let keep = !(0xFFu8 >> partial_bits);
+    block[len] = (block[len] & keep) | (PAD_BIT >> partial_bits);
+    block[len + 1..].fill(0);
+}
+
+/// The message blocks of the first `msg_bits` bits of `message`, padded: what the hardware is
+/// fed, one 64-byte block per message round (the last one then goes through the final rounds).
+pub fn padded_blocks(message: &[u8], msg_bits: u64) -> Result<Vec<[u8; BLOCK_BYTES]>, Error> {
+    let available = message.len() as u64 * 8;
+    if msg_bits > available {
+        return Err(Error::NotEnoughBits {
+            bits: msg_bits,
+            available,
+        });
+    }
+    let whole = (msg_bits / 8) as usize;
+    let mut blocks: Vec<[u8; BLOCK_BYTES]> = message[..whole]
+        .chunks(BLOCK_BYTES)
+        .map(|chunk| {
+            let mut b = [0; BLOCK_BYTES];
+            b[..chunk.len()].copy_from_slice(chunk);
+            b
+        })
+        .collect();
+    let len = whole % BLOCK_BYTES;
+    if len == 0 {
+        blocks.push([0; BLOCK_BYTES]);
+    }
+    let last = blocks.last_mut().expect("at least one block");
+    let partial_bits = (msg_bits % 8) as u32;
+    if partial_bits != 0 {
+        last[len] = message[whole];
+    }
+    pad_last_block(last, len, partial_bits);
+    Ok(blocks)
 }
 
 /// Shabal-`out_bits` of the first `msg_bits` bits of `message` (most significant bit of each byte

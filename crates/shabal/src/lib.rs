@@ -15,5 +15,5 @@ pub use digest;
 pub use digest::Digest;
 pub use digest_impl::{Shabal192, Shabal224, Shabal256, Shabal384, Shabal512};
 pub use error::Error;
-pub use hasher::{Shabal, hash};
+pub use hasher::{Shabal, hash, pad_last_block, padded_blocks};
 pub use perm::State;

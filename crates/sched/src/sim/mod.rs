@@ -115,6 +115,14 @@ pub enum SimError {
         /// The library's reason.
         source: skeinhw_skein::Error,
     },
+    /// Input `stream` is not a possible Shabal computation.
+    #[error("message {stream}: {source}")]
+    ShabalInput {
+        /// Index of the input.
+        stream: usize,
+        /// The library's reason.
+        source: skeinhw_shabal::Error,
+    },
     /// A raw block has the wrong number of words for the schedule's size.
     #[error(
         "raw block {stream}: key and block need {words} words each for {size}, got {key} and {block}"
