@@ -252,10 +252,8 @@ pub fn simulate(
                     }
                 }
                 report.cycles += 1;
-                let out = (last && pass + 1 == passes).then(|| ShabalOutput {
-                    stream: stream as u32,
-                    data: state.c,
-                });
+                let out = (last && pass + 1 == passes)
+                    .then(|| shift_digest(state.c, stream as u32, schedule.output_words()));
                 sink.cycle(&ShabalCycleRecord {
                     cycle: report.cycles,
                     valid: true,
@@ -264,7 +262,7 @@ pub fn simulate(
                     block: pass as u64,
                     iteration: ((k + 1) * f) as u32,
                     state,
-                    out: out.map(|o| shift_digest(o, schedule.output_words())),
+                    out,
                 })?;
             }
             report.passes += 1;
@@ -278,9 +276,8 @@ pub fn simulate(
 }
 
 /// The output lines carry the digest words first: C\[16 - words\], ..., C\[15\].
-fn shift_digest(mut o: ShabalOutput, words: usize) -> ShabalOutput {
-    let c = o.data;
-    o.data = [0; BLOCK_WORDS];
-    o.data[..words].copy_from_slice(&c[BLOCK_WORDS - words..]);
-    o
+fn shift_digest(c: [u32; BLOCK_WORDS], stream: u32, words: usize) -> ShabalOutput {
+    let mut data = [0; BLOCK_WORDS];
+    data[..words].copy_from_slice(&c[BLOCK_WORDS - words..]);
+    ShabalOutput { stream, data }
 }
