@@ -51,7 +51,8 @@ fn diff(c: &mut Criterion) {
                 SignalMap::identity(signals.iter().map(|s| s.name.as_str()), Some(names::SCOPE));
             let mut options = CycleOptions::default();
             options.wave.clock = format!("{}.{}", names::SCOPE, names::CLK);
-            let r = compare_cycles(&golden.header, golden.records, &vcd, &map, &options).unwrap();
+            let golden = golden.into_frames();
+            let r = compare_cycles(&golden.signals, golden.frames, &vcd, &map, &options).unwrap();
             assert_eq!(r.verdict, Verdict::Identical);
         })
     });

@@ -107,6 +107,35 @@ impl MessageArgs {
         })
     }
 
+    /// The first of Skein's optional arguments that was given (they have no meaning for
+    /// Shabal), if any.
+    pub fn skein_argument_given(&self) -> Option<&'static str> {
+        [
+            ("--key", self.key.is_some()),
+            ("--personalization", self.personalization.is_some()),
+            ("--public-key", self.public_key.is_some()),
+            ("--key-id", self.key_id.is_some()),
+            ("--nonce", self.nonce.is_some()),
+            ("--tree", self.tree.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(opt, on)| on.then_some(opt))
+    }
+
+    /// The message for a Shabal core of `output_bits`: the `--hex`/`--msg-file` message (empty
+    /// if none); Skein's optional arguments and a disagreeing `--out-bits` are errors.
+    pub fn shabal_message(&self, output_bits: u32) -> Result<(Vec<u8>, u64)> {
+        if let Some(opt) = self.skein_argument_given() {
+            bail!("{opt} is a Skein option; a Shabal schedule does not take it");
+        }
+        if let Some(o) = self.out_bits.filter(|&o| o != u64::from(output_bits)) {
+            bail!(
+                "--out-bits {o} disagrees with the Shabal schedule's output_bits = {output_bits}"
+            );
+        }
+        Ok(self.hex_message()?.unwrap_or((Vec::new(), 0)))
+    }
+
     /// The `--hex` (or `--msg-file`) message and its length in bits, if given.
     pub fn hex_message(&self) -> Result<Option<(Vec<u8>, u64)>> {
         let bytes = match (&self.hex, &self.msg_file) {

@@ -4,7 +4,8 @@
 
 use anyhow::{Result, bail};
 use clap::Args;
-use skeinhw_sched::{Schedule, ScheduleSpec};
+use skeinhw_sched::shabal::ShabalSpec;
+use skeinhw_sched::{AnySchedule, Schedule, ScheduleSpec};
 
 /// A schedule and its overrides on the command line.
 #[derive(Args, Clone, Debug, Default)]
@@ -87,27 +88,63 @@ impl ScheduleArgs {
         Ok(out)
     }
 
-    /// The schedule with the overrides (and `size`, from `--size`) applied, validated once.
-    /// An overridden preset is renamed `<preset>+field=value,...` unless `--set name=` is given.
+    /// The Skein schedule with the overrides (and `size`, from `--size`) applied, validated
+    /// once. An overridden preset is renamed `<preset>+field=value,...` unless `--set name=`
+    /// is given. A Shabal schedule is refused with a one-line error.
     pub fn build(&self, size: Option<usize>) -> Result<Schedule> {
-        let base = Schedule::from_name_or_file(&self.schedule)?;
+        match self.build_any(size)? {
+            AnySchedule::Skein(s) => Ok(s),
+            AnySchedule::Shabal(s) => bail!(
+                "{} is a Shabal schedule; this command takes Skein schedules only",
+                s.name()
+            ),
+        }
+    }
+
+    /// The schedule of either algorithm with the overrides applied. For Shabal, `--size` sets
+    /// `output_bits` and `--rounds-per-cycle` sets `unfolding` (iterations of P per cycle);
+    /// the other Skein fields are refused.
+    pub fn build_any(&self, size: Option<usize>) -> Result<AnySchedule> {
+        let base = AnySchedule::from_name_or_file(&self.schedule)?;
         let overrides = self.overrides(size)?;
         if overrides.is_empty() {
             return Ok(base);
         }
-        let mut spec: ScheduleSpec = base.into_spec();
-        let original = spec.name.clone();
-        for (field, value) in &overrides {
-            spec.set(field, value)?;
-        }
-        if !overrides.iter().any(|(f, _)| f == "name") {
-            let changed: Vec<String> = overrides
-                .iter()
-                .filter(|(f, _)| f != "source")
-                .map(|(f, v)| format!("{f}={v}"))
-                .collect();
-            spec.name = format!("{original}+{}", changed.join(","));
-        }
-        Ok(spec.build()?)
+        Ok(match base {
+            AnySchedule::Skein(base) => {
+                let mut spec: ScheduleSpec = base.into_spec();
+                for (field, value) in &overrides {
+                    spec.set(field, value)?;
+                }
+                spec.name = renamed(&spec.name, &overrides);
+                AnySchedule::Skein(spec.build()?)
+            }
+            AnySchedule::Shabal(base) => {
+                let mut spec: ShabalSpec = base.into_spec();
+                for (field, value) in &overrides {
+                    let field = match field.as_str() {
+                        "size" => "output_bits",
+                        "rounds_per_cycle" => "unfolding",
+                        other => other,
+                    };
+                    spec.set(field, value)?;
+                }
+                spec.name = renamed(&spec.name, &overrides);
+                AnySchedule::Shabal(spec.build()?)
+            }
+        })
     }
+}
+
+/// `<original>+field=value,...`, or the name the overrides set.
+fn renamed(current: &str, overrides: &[(String, String)]) -> String {
+    if overrides.iter().any(|(f, _)| f == "name") {
+        return current.to_owned();
+    }
+    let changed: Vec<String> = overrides
+        .iter()
+        .filter(|(f, _)| f != "source")
+        .map(|(f, v)| format!("{f}={v}"))
+        .collect();
+    format!("{current}+{}", changed.join(","))
 }

@@ -33,15 +33,22 @@ fn the_table_lists_every_preset_with_its_cycles() {
     assert!(text.starts_with("name"));
     let row = text.lines().find(|l| l.starts_with("ath-8r-4fp ")).unwrap();
     let cols: Vec<&str> = row.split_whitespace().collect();
-    assert_eq!(&cols[1..4], ["512", "40", "4"]);
+    assert_eq!(&cols[1..5], ["skein", "512", "40", "4"]);
     assert!(row.contains("Athanasiou"));
-    assert_eq!(text.lines().count(), 1 + 20);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("shabal-unfold-6 "))
+        .unwrap();
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(&cols[1..5], ["shabal", "512", "8", "1"]);
+    // 20 Skein designs of Long and Athanasiou, 6 Shabal designs of Table I.
+    assert_eq!(text.lines().count(), 1 + 20 + 6);
 }
 
 #[test]
 fn json_lists_name_source_cycles_and_blocks_in_flight() {
     let rows: Vec<Value> = serde_json::from_str(&stdout(&["schedules", "--json"])).unwrap();
-    assert_eq!(rows.len(), 20);
+    assert_eq!(rows.len(), 26);
     let ath = rows.iter().find(|r| r["name"] == "ath-1r").unwrap();
     assert_eq!(ath["cycles_per_block"], 73);
     assert_eq!(ath["blocks_in_flight"], 1);

@@ -6,12 +6,12 @@
 use std::collections::VecDeque;
 use std::path::Path;
 
-use skeinhw_sched::sim::{OwnedCycleRecord, TraceHeader};
-use skeinhw_trace::names;
+use skeinhw_trace::names::{self, Signal};
 
 use crate::error::DiffError;
+use crate::frame::Frame;
 use crate::map::SignalMap;
-use crate::report::{ContextRow, DiffReport, Divergence, FieldDiff, SlotWhere, Verdict};
+use crate::report::{ContextRow, DiffReport, Divergence, FieldDiff, Verdict};
 use crate::wave::{Bits, Probe, WaveOptions, sample_rising_edges};
 
 /// How to line the two up.
@@ -54,45 +54,25 @@ struct Compared {
 }
 
 /// The fields of the golden trace that the map covers, with their don't-care conditions.
-fn compared_fields(header: &TraceHeader, map: &SignalMap) -> Result<Vec<Compared>, DiffError> {
-    let signals = names::signals(header.words, header.slots);
+fn compared_fields(signals: &[Signal], map: &SignalMap) -> Result<Vec<Compared>, DiffError> {
     let index_of = |name: &str| signals.iter().position(|s| s.name == name);
     for field in map.fields.keys() {
         if index_of(field).is_none() {
             return Err(DiffError::Invalid(format!(
-                "the map names field '{field}', which a trace of {} words and {} pipeline \
-                 registers does not have",
-                header.words, header.slots
+                "the map names field '{field}', which the golden trace does not have"
             )));
         }
     }
-    let out_valid = index_of(names::OUT_VALID);
     let mut out = Vec::new();
     for (index, s) in signals.iter().enumerate() {
         if s.name == names::CLK || !map.fields.contains_key(&s.name) {
             continue;
         }
-        let care_if = if s.name == names::OUT_STREAM
-            || s.name == names::OUT_INDEX
-            || s.name.starts_with("out_data_")
-        {
-            out_valid
-        } else if let Some(rest) = s.name.strip_prefix("slot") {
-            let slot = rest.split('_').next().unwrap_or("");
-            let valid = format!("slot{slot}_valid");
-            if s.name == valid {
-                None
-            } else {
-                index_of(&valid)
-            }
-        } else {
-            None
-        };
         out.push(Compared {
             field: s.name.clone(),
             index,
             width: s.width,
-            care_if,
+            care_if: s.care_if.as_deref().and_then(index_of),
         });
     }
     if out.is_empty() {
@@ -118,22 +98,6 @@ fn equal(golden: u64, rtl: &Bits) -> bool {
     rtl.unknown.is_none()
         && rtl.words.first().copied().unwrap_or(0) == golden
         && rtl.words.iter().skip(1).all(|w| *w == 0)
-}
-
-fn location(r: &OwnedCycleRecord) -> Vec<SlotWhere> {
-    r.slots
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.valid)
-        .map(|(i, s)| SlotWhere {
-            slot: i,
-            stream: s.stream,
-            phase: s.phase.as_str().to_string(),
-            block: s.block,
-            round: s.round,
-            subkey: s.subkey,
-        })
-        .collect()
 }
 
 /// One compared cycle kept for the context of a later divergence.
@@ -164,13 +128,13 @@ impl CloneInto for Vec<Bits> {
 /// Compares a golden trace with an RTL waveform cycle by cycle, reading the waveform once and
 /// stopping a few cycles after the first divergence.
 pub fn compare_cycles<E: std::fmt::Display>(
-    header: &TraceHeader,
-    golden: impl Iterator<Item = Result<OwnedCycleRecord, E>>,
+    signals: &[Signal],
+    golden: impl Iterator<Item = Result<Frame, E>>,
     wave: &Path,
     map: &SignalMap,
     options: &CycleOptions,
 ) -> Result<DiffReport, DiffError> {
-    let fields = compared_fields(header, map)?;
+    let fields = compared_fields(signals, map)?;
     let probes: Vec<Probe> = fields
         .iter()
         .map(|c| map.fields[&c.field].clone())
@@ -181,7 +145,6 @@ pub fn compare_cycles<E: std::fmt::Display>(
     }
     let skip = options.reset_cycles as i64 + options.offset.max(0);
     let mut golden = golden.skip((-options.offset).max(0) as usize).peekable();
-    let mut values = Vec::new();
     let mut compared = 0u64;
     let mut golden_read = 0u64;
     let mut failure: Option<DiffError> = None;
@@ -208,7 +171,7 @@ pub fn compare_cycles<E: std::fmt::Display>(
             Some(Ok(r)) => r,
         };
         golden_read += 1;
-        names::values(&record.as_record(), &mut values);
+        let values = &record.values;
         let row = |which: &[usize]| ContextRow {
             cycle: record.cycle,
             values: which
@@ -249,7 +212,7 @@ pub fn compare_cycles<E: std::fmt::Display>(
                     Raw::default()
                 };
                 slot.cycle = record.cycle;
-                slot.golden.clone_from(&values);
+                slot.golden.clone_from(values);
                 slot.rtl.clone_from_slice_or_extend(samples);
                 history.push_back(slot);
             }
@@ -277,8 +240,8 @@ pub fn compare_cycles<E: std::fmt::Display>(
             cycle: record.cycle,
             rtl_edge: edge,
             time,
-            phase: record.phase.as_str().to_string(),
-            location: location(&record),
+            phase: record.phase.to_string(),
+            location: record.location.clone(),
             fields: diffs
                 .iter()
                 .map(|&i| {

@@ -2,16 +2,23 @@
 //! thread that hands records over a bounded channel, so that neither side is ever held whole.
 
 use std::fs::File;
-use std::io::{self, BufReader};
+use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use skeinhw_sched::Schedule;
+use skeinhw_sched::shabal::ShabalSchedule;
+use skeinhw_sched::shabal::sim::{
+    self as shabal_sim, ShabalCycleRecord, ShabalJob, ShabalSink, ShabalTraceHeader,
+};
 use skeinhw_sched::sim::{CycleRecord, Job, OwnedCycleRecord, TraceHeader, TraceSink, simulate};
 use skeinhw_skein::{Params, TreeParams};
 use skeinhw_trace::JsonlReader;
+use skeinhw_trace::names::{self, Signal};
+use skeinhw_trace::shabal::{self, ShabalJsonlReader};
 
 use crate::error::DiffError;
+use crate::frame::{Frame, shabal_frame, skein_frame};
 
 /// Records of a golden trace, in cycle order; errors as one-line messages.
 pub type Records = Box<dyn Iterator<Item = Result<OwnedCycleRecord, String>> + Send>;
@@ -65,9 +72,9 @@ impl OwnedJob {
     }
 }
 
-enum Item {
-    Header(TraceHeader),
-    Records(Vec<OwnedCycleRecord>),
+enum Item<H, T> {
+    Header(H),
+    Records(Vec<T>),
 }
 
 /// Records cross the channel in batches: one hand-over per cycle would cost more than the
@@ -76,26 +83,20 @@ const BATCH: usize = 512;
 
 /// A sink that sends everything to the reading side; a closed channel (the diff stopped
 /// early) ends the simulation.
-struct ChannelSink {
-    tx: SyncSender<Item>,
-    batch: Vec<OwnedCycleRecord>,
+struct ChannelSink<H, T> {
+    tx: SyncSender<Item<H, T>>,
+    batch: Vec<T>,
 }
 
-impl ChannelSink {
-    fn send(&mut self, item: Item) -> io::Result<()> {
+impl<H, T> ChannelSink<H, T> {
+    fn send(&mut self, item: Item<H, T>) -> io::Result<()> {
         self.tx
             .send(item)
             .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "diff stopped"))
     }
-}
 
-impl TraceSink for ChannelSink {
-    fn begin(&mut self, header: &TraceHeader) -> io::Result<()> {
-        self.send(Item::Header(header.clone()))
-    }
-
-    fn cycle(&mut self, record: &CycleRecord<'_>) -> io::Result<()> {
-        self.batch.push(record.to_owned());
+    fn push(&mut self, record: T) -> io::Result<()> {
+        self.batch.push(record);
         if self.batch.len() == BATCH {
             let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
             self.send(Item::Records(batch))?;
@@ -103,7 +104,7 @@ impl TraceSink for ChannelSink {
         Ok(())
     }
 
-    fn finish(&mut self) -> io::Result<()> {
+    fn flush(&mut self) -> io::Result<()> {
         let batch = std::mem::take(&mut self.batch);
         if batch.is_empty() {
             return Ok(());
@@ -112,20 +113,89 @@ impl TraceSink for ChannelSink {
     }
 }
 
+impl TraceSink for ChannelSink<TraceHeader, OwnedCycleRecord> {
+    fn begin(&mut self, header: &TraceHeader) -> io::Result<()> {
+        self.send(Item::Header(header.clone()))
+    }
+    fn cycle(&mut self, record: &CycleRecord<'_>) -> io::Result<()> {
+        self.push(record.to_owned())
+    }
+    fn finish(&mut self) -> io::Result<()> {
+        self.flush()
+    }
+}
+
+impl ShabalSink for ChannelSink<ShabalTraceHeader, ShabalCycleRecord> {
+    fn begin(&mut self, header: &ShabalTraceHeader) -> io::Result<()> {
+        self.send(Item::Header(header.clone()))
+    }
+    fn cycle(&mut self, record: &ShabalCycleRecord) -> io::Result<()> {
+        self.push(*record)
+    }
+    fn finish(&mut self) -> io::Result<()> {
+        self.flush()
+    }
+}
+
+/// Runs `simulate` in a thread that hands its records over a bounded channel; returns the
+/// header once the first cycle is ready (or the simulator's error).
+fn spawn<H, T, E>(
+    simulate: impl FnOnce(&mut ChannelSink<H, T>) -> Result<(), E> + Send + 'static,
+) -> Result<(H, Channel<H, T>), DiffError>
+where
+    H: Send + 'static,
+    T: Send + 'static,
+    E: std::fmt::Display + Send + 'static,
+{
+    let (tx, rx) = sync_channel::<Item<H, T>>(8);
+    let handle = std::thread::spawn(move || {
+        let mut sink = ChannelSink {
+            tx,
+            batch: Vec::with_capacity(BATCH),
+        };
+        simulate(&mut sink).map_err(|e| e.to_string())
+    });
+    match rx.recv() {
+        Ok(Item::Header(h)) => Ok((
+            h,
+            Channel {
+                rx,
+                current: Vec::new().into_iter(),
+            },
+        )),
+        _ => {
+            let message = match handle.join() {
+                Ok(Err(e)) => e,
+                _ => "the simulator stopped before its first cycle".to_string(),
+            };
+            Err(DiffError::Invalid(format!("golden simulation: {message}")))
+        }
+    }
+}
+
+fn open_jsonl(path: &Path) -> Result<BufReader<File>, DiffError> {
+    File::open(path)
+        .map(BufReader::new)
+        .map_err(|e| DiffError::Io {
+            file: path.display().to_string(),
+            message: e.to_string(),
+        })
+}
+
+fn header_error(path: &Path, e: impl std::fmt::Display) -> DiffError {
+    DiffError::Parse {
+        file: path.display().to_string(),
+        line: 1,
+        message: e.to_string(),
+    }
+}
+
 impl Golden {
     /// Reads a JSON-lines trace written by `skeinhw trace`.
     pub fn from_jsonl(path: &Path) -> Result<Golden, DiffError> {
-        let file = path.display().to_string();
-        let f = File::open(path).map_err(|e| DiffError::Io {
-            file: file.clone(),
-            message: e.to_string(),
-        })?;
-        let reader = JsonlReader::new(BufReader::new(f)).map_err(|e| DiffError::Parse {
-            file: file.clone(),
-            line: 1,
-            message: e.to_string(),
-        })?;
+        let reader = JsonlReader::new(open_jsonl(path)?).map_err(|e| header_error(path, e))?;
         let header = reader.header().clone();
+        let file = path.display().to_string();
         let records = reader.map(move |r| r.map_err(|e| format!("{file}: {e}")));
         Ok(Golden {
             header,
@@ -135,52 +205,154 @@ impl Golden {
 
     /// Runs the simulator on `jobs` in a thread; records arrive as the diff asks for them.
     pub fn simulate(schedule: Schedule, jobs: Vec<OwnedJob>) -> Result<Golden, DiffError> {
-        let (tx, rx) = sync_channel::<Item>(8);
-        let handle = std::thread::spawn(move || {
+        let (header, records) = spawn(move |sink| {
             let borrowed: Vec<Job<'_>> = jobs.iter().map(OwnedJob::job).collect();
-            let mut sink = ChannelSink {
-                tx,
-                batch: Vec::with_capacity(BATCH),
-            };
-            simulate(&schedule, &borrowed, &mut sink).map(|_| ())
-        });
-        let header = match rx.recv() {
-            Ok(Item::Header(h)) => h,
-            _ => {
-                let message = match handle.join() {
-                    Ok(Err(e)) => e.to_string(),
-                    _ => "the simulator stopped before its first cycle".to_string(),
-                };
-                return Err(DiffError::Invalid(format!("golden simulation: {message}")));
-            }
-        };
+            simulate(&schedule, &borrowed, sink).map(|_| ())
+        })?;
         Ok(Golden {
             header,
-            records: Box::new(Channel {
-                rx,
-                current: Vec::new().into_iter(),
-            }),
+            records: Box::new(records.map(Ok)),
         })
+    }
+
+    /// The trace as signals and frames, for [`crate::compare_cycles`].
+    pub fn into_frames(self) -> GoldenFrames {
+        GoldenFrames {
+            signals: names::signals(self.header.words, self.header.slots),
+            frames: Box::new(self.records.map(|r| r.map(|r| skein_frame(&r)))),
+        }
     }
 }
 
-struct Channel {
-    rx: Receiver<Item>,
-    current: std::vec::IntoIter<OwnedCycleRecord>,
+/// A golden Shabal trace: its header and its records.
+pub struct ShabalGolden {
+    /// What the trace is a trace of.
+    pub header: ShabalTraceHeader,
+    /// The records, streamed.
+    pub records: Box<dyn Iterator<Item = Result<ShabalCycleRecord, String>> + Send>,
 }
 
-impl Iterator for Channel {
-    type Item = Result<OwnedCycleRecord, String>;
+/// One Shabal message to simulate, owning its data.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OwnedShabalJob {
+    /// Message bytes.
+    pub message: Vec<u8>,
+    /// Message length in bits.
+    pub msg_bits: u64,
+}
 
-    fn next(&mut self) -> Option<Self::Item> {
+impl ShabalGolden {
+    /// Reads a Shabal JSON-lines trace written by `skeinhw trace`.
+    pub fn from_jsonl(path: &Path) -> Result<ShabalGolden, DiffError> {
+        let reader =
+            ShabalJsonlReader::new(open_jsonl(path)?).map_err(|e| header_error(path, e))?;
+        let header = reader.header().clone();
+        let file = path.display().to_string();
+        let records = reader.map(move |r| r.map_err(|e| format!("{file}: {e}")));
+        Ok(ShabalGolden {
+            header,
+            records: Box::new(records),
+        })
+    }
+
+    /// Runs the Shabal simulator on `jobs` in a thread.
+    pub fn simulate(
+        schedule: ShabalSchedule,
+        jobs: Vec<OwnedShabalJob>,
+    ) -> Result<ShabalGolden, DiffError> {
+        let (header, records) = spawn(move |sink| {
+            let borrowed: Vec<ShabalJob<'_>> = jobs
+                .iter()
+                .map(|j| ShabalJob {
+                    message: &j.message,
+                    msg_bits: j.msg_bits,
+                })
+                .collect();
+            shabal_sim::simulate(&schedule, &borrowed, sink).map(|_| ())
+        })?;
+        Ok(ShabalGolden {
+            header,
+            records: Box::new(records.map(Ok)),
+        })
+    }
+
+    /// The trace as signals and frames, for [`crate::compare_cycles`].
+    pub fn into_frames(self) -> GoldenFrames {
+        let words = self.header.output_words();
+        GoldenFrames {
+            signals: shabal::signals(words),
+            frames: Box::new(
+                self.records
+                    .map(move |r| r.map(|r| shabal_frame(&r, words))),
+            ),
+        }
+    }
+}
+
+/// A golden trace of either algorithm.
+pub enum AnyGolden {
+    /// Skein.
+    Skein(Golden),
+    /// Shabal.
+    Shabal(ShabalGolden),
+}
+
+impl AnyGolden {
+    /// Reads a JSON-lines trace of either algorithm (told by its header line).
+    pub fn from_jsonl(path: &Path) -> Result<AnyGolden, DiffError> {
+        let mut first = String::new();
+        open_jsonl(path)?
+            .read_line(&mut first)
+            .map_err(|e| header_error(path, e))?;
+        let shabal = serde_json::from_str::<serde_json::Value>(&first)
+            .ok()
+            .and_then(|h| {
+                h.get("schedule")?
+                    .get("algorithm")
+                    .map(|a| a == skeinhw_sched::shabal::ALGORITHM)
+            })
+            .unwrap_or(false);
+        if shabal {
+            ShabalGolden::from_jsonl(path).map(AnyGolden::Shabal)
+        } else {
+            Golden::from_jsonl(path).map(AnyGolden::Skein)
+        }
+    }
+
+    /// The trace as signals and frames.
+    pub fn into_frames(self) -> GoldenFrames {
+        match self {
+            AnyGolden::Skein(g) => g.into_frames(),
+            AnyGolden::Shabal(g) => g.into_frames(),
+        }
+    }
+}
+
+/// A golden trace of either algorithm as the cycle diff takes it.
+pub struct GoldenFrames {
+    /// The trace's signals, in the order of every frame's values.
+    pub signals: Vec<Signal>,
+    /// The frames, streamed; errors as one-line messages.
+    pub frames: Box<dyn Iterator<Item = Result<Frame, String>> + Send>,
+}
+
+struct Channel<H, T> {
+    rx: Receiver<Item<H, T>>,
+    current: std::vec::IntoIter<T>,
+}
+
+impl<H, T> Iterator for Channel<H, T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
         loop {
             if let Some(r) = self.current.next() {
-                return Some(Ok(r));
+                return Some(r);
             }
             match self.rx.recv() {
                 Ok(Item::Records(batch)) => self.current = batch.into_iter(),
-                Ok(Item::Header(_)) => return Some(Err("a second trace header".to_string())),
-                Err(_) => return None,
+                // The simulator sends one header, first; nothing else can follow it.
+                Ok(Item::Header(_)) | Err(_) => return None,
             }
         }
     }

@@ -5,6 +5,7 @@
 pub mod cycle;
 mod error;
 pub mod event;
+pub mod frame;
 pub mod golden;
 pub mod map;
 pub mod report;
@@ -13,6 +14,7 @@ pub mod wave;
 pub use cycle::{CycleOptions, compare_cycles};
 pub use error::DiffError;
 pub use event::compare_events;
-pub use golden::{Golden, OwnedJob};
+pub use frame::Frame;
+pub use golden::{AnyGolden, Golden, GoldenFrames, OwnedJob, OwnedShabalJob, ShabalGolden};
 pub use map::SignalMap;
 pub use report::{DiffReport, Verdict};

@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use skeinhw_diff::frame::skein_frame;
 use skeinhw_diff::{CycleOptions, DiffReport, SignalMap, Verdict, compare_cycles};
 use skeinhw_sched::preset;
 use skeinhw_sched::sim::{Job, MemorySink, OwnedCycleRecord, TraceHeader, simulate};
@@ -26,8 +27,12 @@ fn write_vcd(dir: &Path, schedule: &str, msg: &[u8]) -> PathBuf {
     path
 }
 
+fn signals(h: &TraceHeader) -> Vec<names::Signal> {
+    names::signals(h.words, h.slots)
+}
+
 fn identity(h: &TraceHeader) -> SignalMap {
-    let signals = names::signals(h.words, h.slots);
+    let signals = signals(h);
     SignalMap::identity(signals.iter().map(|s| s.name.as_str()), Some(names::SCOPE))
 }
 
@@ -38,8 +43,8 @@ fn options() -> CycleOptions {
 }
 
 fn run(h: &TraceHeader, records: &[OwnedCycleRecord], vcd: &Path, o: &CycleOptions) -> DiffReport {
-    let ok = records.iter().cloned().map(Ok::<_, String>);
-    compare_cycles(h, ok, vcd, &identity(h), o).unwrap()
+    let ok = records.iter().map(|r| Ok::<_, String>(skein_frame(r)));
+    compare_cycles(&signals(h), ok, vcd, &identity(h), o).unwrap()
 }
 
 #[test]
@@ -153,16 +158,16 @@ fn truncation_clock_and_empty_comparisons_are_errors() {
     // No such clock.
     let mut o = options();
     o.wave.clock = "skeinhw.nope".into();
-    let ok = records.iter().cloned().map(Ok::<_, String>);
-    let e = compare_cycles(&h, ok, &vcd, &identity(&h), &o)
+    let ok = records.iter().map(|r| Ok::<_, String>(skein_frame(r)));
+    let e = compare_cycles(&signals(&h), ok, &vcd, &identity(&h), &o)
         .unwrap_err()
         .to_string();
     assert!(e.contains("nope"), "{e}");
     // Every edge skipped: nothing compared.
     let mut o = options();
     o.reset_cycles = 1_000_000;
-    let ok = records.iter().cloned().map(Ok::<_, String>);
-    let e = compare_cycles(&h, ok, &vcd, &identity(&h), &o)
+    let ok = records.iter().map(|r| Ok::<_, String>(skein_frame(r)));
+    let e = compare_cycles(&signals(&h), ok, &vcd, &identity(&h), &o)
         .unwrap_err()
         .to_string();
     assert!(e.contains("nothing compared"), "{e}");

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use skeinhw_diff::frame::skein_frame;
 use skeinhw_diff::{CycleOptions, DiffReport, SignalMap, Verdict, compare_cycles};
 use skeinhw_sched::sim::{OwnedCycleRecord, TraceHeader};
 use skeinhw_trace::names;
@@ -25,8 +26,8 @@ pub fn compare_vcd(
     let mut options = CycleOptions::default();
     options.wave.clock = format!("{scope}.{}", names::CLK);
     options.wave.strip_prefix = strip_prefix.map(str::to_owned);
-    let records = golden.iter().cloned().map(Ok::<_, String>);
-    let report = compare_cycles(header, records, vcd, &map, &options)
+    let frames = golden.iter().map(|r| Ok::<_, String>(skein_frame(r)));
+    let report = compare_cycles(&signals, frames, vcd, &map, &options)
         .map_err(|e| RtlError::Output(e.to_string()))?;
     Ok((report.verdict != Verdict::Identical).then_some(report))
 }

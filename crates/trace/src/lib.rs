@@ -7,6 +7,7 @@ pub mod hex;
 mod jsonl;
 pub mod names;
 mod output;
+pub mod shabal;
 mod vcd;
 
 use std::fmt;

@@ -2,13 +2,34 @@
 //! registers after them, so that a trace of the RTL diffs against the golden trace with no
 //! mapping. This module is the only place that spells them; see the table in the README.
 
-/// One signal: its name and width in bits.
+/// One signal: its name, width in bits, and the 1-bit signal that must be set for its value
+/// to matter (the output lines while no output is valid, a pipeline register's contents while
+/// it holds no block): a diff skips it otherwise.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signal {
     /// The name (a Verilog identifier).
     pub name: String,
     /// Width in bits.
     pub width: u32,
+    /// The name of the valid bit that qualifies this signal, if any.
+    pub care_if: Option<String>,
+}
+
+impl Signal {
+    /// A signal that always matters.
+    pub fn new(name: impl Into<String>, width: u32) -> Signal {
+        Signal {
+            name: name.into(),
+            width,
+            care_if: None,
+        }
+    }
+
+    /// The same signal, mattering only while `valid` is 1.
+    pub fn qualified_by(mut self, valid: impl Into<String>) -> Signal {
+        self.care_if = Some(valid.into());
+        self
+    }
 }
 
 use skeinhw_sched::sim::CycleRecord;
@@ -75,22 +96,24 @@ pub fn slot_fields(words: usize) -> Vec<(String, u32)> {
 /// Every signal of a trace with `words` state words and `slots` pipeline registers, in the
 /// order the VCD declares them.
 pub fn signals(words: usize, slots: usize) -> Vec<Signal> {
-    let sig = |name: &str, width| Signal {
-        name: name.to_owned(),
-        width,
-    };
     let mut v = vec![
-        sig(CLK, 1),
-        sig(PHASE, PHASE_BITS),
-        sig(OUT_VALID, 1),
-        sig(OUT_STREAM, STREAM_BITS),
-        sig(OUT_INDEX, INDEX_BITS),
+        Signal::new(CLK, 1),
+        Signal::new(PHASE, PHASE_BITS),
+        Signal::new(OUT_VALID, 1),
+        Signal::new(OUT_STREAM, STREAM_BITS).qualified_by(OUT_VALID),
+        Signal::new(OUT_INDEX, INDEX_BITS).qualified_by(OUT_VALID),
     ];
-    v.extend((0..words).map(|w| sig(&out_data(w), WORD_BITS)));
-    v.extend(BUSY.iter().map(|b| sig(b, BUSY_BITS)));
+    v.extend((0..words).map(|w| Signal::new(out_data(w), WORD_BITS).qualified_by(OUT_VALID)));
+    v.extend(BUSY.iter().map(|b| Signal::new(*b, BUSY_BITS)));
     for s in 0..slots {
+        let valid = slot(s, "valid");
         for (field, width) in slot_fields(words) {
-            v.push(sig(&slot(s, &field), width));
+            let sig = Signal::new(slot(s, &field), width);
+            v.push(if field == "valid" {
+                sig
+            } else {
+                sig.qualified_by(valid.clone())
+            });
         }
     }
     v

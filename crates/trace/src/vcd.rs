@@ -21,35 +21,74 @@ pub const PERIOD: u64 = 10;
 /// Prefix of the `$comment` that carries the header.
 const HEADER_COMMENT: &str = "skeinhw-trace ";
 
-/// Writes a VCD trace to `W` (give it a buffered writer).
-pub struct VcdWriter<W: Write> {
+/// The signal-level VCD writer under both algorithms' traces: the header comment, one scope
+/// of signals, then per rising edge only the values that changed and the falling clock.
+pub(crate) struct SignalVcd<W: Write> {
     vcd: vcd::Writer<W>,
     ids: Vec<IdCode>,
     widths: Vec<u32>,
     prev: Vec<u64>,
-    values: Vec<u64>,
-    slots: usize,
 }
 
-impl<W: Write> std::fmt::Debug for VcdWriter<W> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("VcdWriter")
-            .field("signals", &self.ids.len())
-            .finish()
-    }
-}
-
-impl<W: Write> VcdWriter<W> {
-    /// A writer into `out`.
-    pub fn new(out: W) -> Self {
-        VcdWriter {
+impl<W: Write> SignalVcd<W> {
+    pub(crate) fn new(out: W) -> Self {
+        SignalVcd {
             vcd: vcd::Writer::new(out),
             ids: Vec::new(),
             widths: Vec::new(),
             prev: Vec::new(),
-            values: Vec::new(),
-            slots: 0,
         }
+    }
+
+    /// Writes the header: `header_json` in a comment, the signals (the clock first), and all
+    /// values zero at time 0.
+    pub(crate) fn declare(
+        &mut self,
+        header_json: &str,
+        signals: &[names::Signal],
+    ) -> io::Result<()> {
+        self.vcd
+            .comment(&format!("{HEADER_COMMENT}{header_json}"))?;
+        self.vcd.timescale(1, TimescaleUnit::NS)?;
+        self.vcd.add_module(names::SCOPE)?;
+        for sig in signals {
+            self.ids.push(self.vcd.add_wire(sig.width, &sig.name)?);
+            self.widths.push(sig.width);
+        }
+        self.vcd.upscope()?;
+        self.vcd.enddefinitions()?;
+        self.vcd.timestamp(0)?;
+        self.prev = vec![0; self.ids.len()];
+        for i in 0..self.ids.len() {
+            self.change(i, 0)?;
+        }
+        Ok(())
+    }
+
+    /// Writes rising edge `cycle` with `values` (one per signal; index 0 is the clock), except
+    /// the signals `hold` says keep their previous value; then the falling clock.
+    pub(crate) fn edge(
+        &mut self,
+        cycle: u64,
+        values: &[u64],
+        hold: impl Fn(usize) -> bool,
+    ) -> io::Result<()> {
+        self.vcd.timestamp(cycle * PERIOD)?;
+        for (i, &v) in values.iter().enumerate() {
+            if hold(i) || self.prev[i] == v {
+                continue;
+            }
+            self.change(i, v)?;
+            self.prev[i] = v;
+        }
+        self.vcd.timestamp(cycle * PERIOD + PERIOD / 2)?;
+        self.change(0, 0)?;
+        self.prev[0] = 0;
+        Ok(())
+    }
+
+    pub(crate) fn flush(&mut self) -> io::Result<()> {
+        self.vcd.flush()
     }
 
     fn change(&mut self, i: usize, v: u64) -> io::Result<()> {
@@ -70,46 +109,45 @@ impl<W: Write> VcdWriter<W> {
     }
 }
 
-/// The values of every signal of [`names::signals`] for one record, in that order (clock
-/// excluded: index 0 is left for it).
+/// Writes a VCD trace to `W` (give it a buffered writer).
+pub struct VcdWriter<W: Write> {
+    vcd: SignalVcd<W>,
+    values: Vec<u64>,
+}
+
+impl<W: Write> std::fmt::Debug for VcdWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VcdWriter")
+            .field("signals", &self.vcd.ids.len())
+            .finish()
+    }
+}
+
+impl<W: Write> VcdWriter<W> {
+    /// A writer into `out`.
+    pub fn new(out: W) -> Self {
+        VcdWriter {
+            vcd: SignalVcd::new(out),
+            values: Vec::new(),
+        }
+    }
+}
+
 impl<W: Write> TraceSink for VcdWriter<W> {
     fn begin(&mut self, header: &TraceHeader) -> io::Result<()> {
         let json = serde_json::to_string(header).map_err(io::Error::other)?;
-        self.vcd.comment(&format!("{HEADER_COMMENT}{json}"))?;
-        self.vcd.timescale(1, TimescaleUnit::NS)?;
-        self.vcd.add_module(names::SCOPE)?;
-        for sig in names::signals(header.words, header.slots) {
-            self.ids.push(self.vcd.add_wire(sig.width, &sig.name)?);
-            self.widths.push(sig.width);
-        }
-        self.vcd.upscope()?;
-        self.vcd.enddefinitions()?;
-        self.slots = header.slots;
-        // Reset values at time 0: everything zero.
-        self.vcd.timestamp(0)?;
-        self.prev = vec![0; self.ids.len()];
-        for i in 0..self.ids.len() {
-            self.change(i, 0)?;
-        }
-        Ok(())
+        self.vcd
+            .declare(&json, &names::signals(header.words, header.slots))
     }
 
     fn cycle(&mut self, r: &CycleRecord<'_>) -> io::Result<()> {
         let mut values = std::mem::take(&mut self.values);
         names::values(r, &mut values);
-        self.vcd.timestamp(r.cycle * PERIOD)?;
-        let out_data = 3..5 + r.words; // out_stream, out_index, out_data_*
-        for (i, &v) in values.iter().enumerate() {
-            let keep = out_data.contains(&i) && r.out.is_none();
-            if keep || self.prev[i] == v {
-                continue;
-            }
-            self.change(i, v)?;
-            self.prev[i] = v;
-        }
-        self.vcd.timestamp(r.cycle * PERIOD + PERIOD / 2)?;
-        self.change(0, 0)?;
-        self.prev[0] = 0;
+        // The output lines keep their last value while no output is valid.
+        let out_lines = 3..5 + r.words; // out_stream, out_index, out_data_*
+        let idle = r.out.is_none();
+        self.vcd
+            .edge(r.cycle, &values, |i| idle && out_lines.contains(&i))?;
         self.values = values;
         Ok(())
     }

@@ -9,8 +9,12 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use skeinhw_diff::wave::WaveOptions;
-use skeinhw_diff::{CycleOptions, Golden, OwnedJob, SignalMap, compare_cycles};
-use skeinhw_trace::names;
+use skeinhw_diff::{
+    AnyGolden, CycleOptions, Golden, OwnedJob, OwnedShabalJob, ShabalGolden, SignalMap,
+    compare_cycles,
+};
+use skeinhw_sched::AnySchedule;
+use skeinhw_trace::names::{self, Signal};
 
 use crate::Status;
 use crate::message::MessageArgs;
@@ -87,9 +91,9 @@ pub struct OptionalSchedule {
 }
 
 /// The golden trace the arguments name.
-pub fn golden(args: &DiffArgs) -> Result<Golden> {
+pub fn golden(args: &DiffArgs) -> Result<AnyGolden> {
     if let Some(path) = &args.golden {
-        return Ok(Golden::from_jsonl(path)?);
+        return Ok(AnyGolden::from_jsonl(path)?);
     }
     let Some(name) = &args.schedule.schedule else {
         bail!(
@@ -101,11 +105,24 @@ pub fn golden(args: &DiffArgs) -> Result<Golden> {
         set: args.schedule.set.clone(),
         ..ScheduleArgs::default()
     }
-    .build(args.message.size)?;
-    Ok(Golden::simulate(
-        schedule.clone(),
-        vec![job(&args.message, &schedule)?],
-    )?)
+    .build_any(args.message.size)?;
+    golden_of(&schedule, &args.message)
+}
+
+/// The golden trace of one message (the message options) on `schedule`, simulated on the fly.
+pub fn golden_of(schedule: &AnySchedule, message: &MessageArgs) -> Result<AnyGolden> {
+    Ok(match schedule {
+        AnySchedule::Skein(s) => {
+            AnyGolden::Skein(Golden::simulate(s.clone(), vec![job(message, s)?])?)
+        }
+        AnySchedule::Shabal(s) => {
+            let (message, msg_bits) = message.shabal_message(s.output_bits())?;
+            AnyGolden::Shabal(ShabalGolden::simulate(
+                s.clone(),
+                vec![OwnedShabalJob { message, msg_bits }],
+            )?)
+        }
+    })
 }
 
 /// The one message of the message options, for the golden simulation.
@@ -133,13 +150,8 @@ pub fn job(m: &MessageArgs, schedule: &skeinhw_sched::Schedule) -> Result<OwnedJ
 /// Runs `skeinhw diff`.
 pub fn run(args: DiffArgs) -> Result<Status> {
     let golden = golden(&args)?;
-    let map = match &args.map {
-        Some(path) => SignalMap::from_file(path)?,
-        None => {
-            let signals = names::signals(golden.header.words, golden.header.slots);
-            SignalMap::identity(signals.iter().map(|s| s.name.as_str()), None)
-        }
-    };
+    let identity =
+        |signals: &[Signal]| SignalMap::identity(signals.iter().map(|s| s.name.as_str()), None);
     let options = CycleOptions {
         wave: WaveOptions {
             clock: args.clock.clone(),
@@ -150,15 +162,29 @@ pub fn run(args: DiffArgs) -> Result<Status> {
         context: args.context,
         allow_trailing: args.allow_trailing,
     };
-    let report = match args.align {
-        Align::Cycle => compare_cycles(&golden.header, golden.records, &args.wave, &map, &options)?,
-        Align::Event => skeinhw_diff::compare_events(
-            &golden.header,
-            golden.records,
-            &args.wave,
-            &map,
-            &options,
-        )?,
+    let map_file = args.map.as_deref().map(SignalMap::from_file).transpose()?;
+    let report = match (args.align, golden) {
+        (Align::Cycle, golden) => {
+            let golden = golden.into_frames();
+            let map = map_file.unwrap_or_else(|| identity(&golden.signals));
+            compare_cycles(&golden.signals, golden.frames, &args.wave, &map, &options)?
+        }
+        (Align::Event, AnyGolden::Skein(golden)) => {
+            let map = map_file.unwrap_or_else(|| {
+                identity(&names::signals(golden.header.words, golden.header.slots))
+            });
+            skeinhw_diff::compare_events(
+                &golden.header,
+                golden.records,
+                &args.wave,
+                &map,
+                &options,
+            )?
+        }
+        (Align::Event, AnyGolden::Shabal(_)) => bail!(
+            "--align event compares Threefish events (subkey injections, feed-forward); a Shabal \
+             trace is compared cycle by cycle (--align cycle)"
+        ),
     };
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -329,16 +329,8 @@ fn hash_tree_input(setup: &Setup, name: &str) -> Result<(Vec<u8>, u64)> {
 /// Shabal has no state-size choice, key, optional arguments or tree mode: say so instead of
 /// silently ignoring the option.
 fn reject_skein_options(m: &MessageArgs, bits: u64) -> Result<()> {
-    let given = [
-        ("--key", m.key.is_some()),
-        ("--personalization", m.personalization.is_some()),
-        ("--public-key", m.public_key.is_some()),
-        ("--key-id", m.key_id.is_some()),
-        ("--nonce", m.nonce.is_some()),
-        ("--tree", m.tree.is_some()),
-        ("--size", m.size.is_some()),
-    ];
-    if let Some((opt, _)) = given.iter().find(|(_, on)| *on) {
+    let size = m.size.is_some().then_some("--size");
+    if let Some(opt) = m.skein_argument_given().or(size) {
         bail!("{opt} is a Skein option; --alg shabal-{bits} does not take it");
     }
     if let Some(o) = m.out_bits.filter(|&o| o != bits) {

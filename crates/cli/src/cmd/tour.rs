@@ -111,7 +111,8 @@ pub fn run(args: TourArgs) -> Result<Status> {
     let map = SignalMap::identity(signals.iter().map(|s| s.name.as_str()), None);
     let mut options = CycleOptions::default();
     options.wave.strip_prefix = Some(format!("{}.", names::SCOPE));
-    let diff = compare_cycles(&golden.header, golden.records, &vcd, &map, &options)?;
+    let golden = golden.into_frames();
+    let diff = compare_cycles(&golden.signals, golden.frames, &vcd, &map, &options)?;
     writeln!(out, "   {}", diff.summary)?;
 
     writeln!(

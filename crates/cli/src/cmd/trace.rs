@@ -6,8 +6,11 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use skeinhw_sched::Schedule;
+use skeinhw_sched::shabal::ShabalSchedule;
+use skeinhw_sched::shabal::sim::{self as shabal_sim, ShabalJob};
 use skeinhw_sched::sim::{Job, SimReport, TraceSink, simulate};
+use skeinhw_sched::{AnySchedule, Schedule};
+use skeinhw_trace::shabal::{ShabalJsonlWriter, ShabalVcdWriter};
 use skeinhw_trace::{AtomicFile, JsonlWriter, TraceFormat, VcdWriter};
 
 use crate::Status;
@@ -57,7 +60,10 @@ fn format(args: &TraceArgs) -> Result<TraceFormat> {
 
 /// Writes a trace.
 pub fn run(args: TraceArgs) -> Result<Status> {
-    let schedule = args.schedule.build(args.message.size)?;
+    let schedule = match args.schedule.build_any(args.message.size)? {
+        AnySchedule::Skein(s) => s,
+        AnySchedule::Shabal(s) => return run_shabal(&args, &s),
+    };
     let format = format(&args)?;
     let state_bits = u64::from(schedule.size().bits());
     let out_bits = args.message.out_bits.unwrap_or(state_bits);
@@ -97,6 +103,50 @@ pub fn run(args: TraceArgs) -> Result<Status> {
     file.commit()?;
     if args.summary {
         print_summary(&schedule, &report);
+    }
+    Ok(0)
+}
+
+/// The messages of the arguments for a Shabal core: the message options and `--more`.
+fn run_shabal(args: &TraceArgs, schedule: &ShabalSchedule) -> Result<Status> {
+    let format = format(args)?;
+    let (message, msg_bits) = args.message.shabal_message(schedule.output_bits())?;
+    let more: Vec<Vec<u8>> = args
+        .more
+        .iter()
+        .map(|h| decode_hex("--more", h))
+        .collect::<Result<_>>()?;
+    let mut jobs = vec![ShabalJob {
+        message: &message,
+        msg_bits,
+    }];
+    jobs.extend(more.iter().map(|m| ShabalJob::bytes(m)));
+    let mut file = AtomicFile::create(&args.output)?;
+    let report = {
+        let result = match format {
+            TraceFormat::Jsonl => {
+                shabal_sim::simulate(schedule, &jobs, &mut ShabalJsonlWriter::new(&mut file))
+            }
+            TraceFormat::Vcd => {
+                shabal_sim::simulate(schedule, &jobs, &mut ShabalVcdWriter::new(&mut file))
+            }
+        };
+        result.with_context(|| format!("trace {}", args.output.display()))?
+    };
+    file.commit()?;
+    if args.summary {
+        println!("schedule            {}", schedule.name());
+        println!("cycles              {}", report.cycles);
+        println!("passes of P         {}", report.passes);
+        if let Some(c) = report.cycles_per_block() {
+            println!(
+                "cycles per block    {c} (schedule: {})",
+                schedule.cycles_per_block()
+            );
+        }
+        for (i, d) in report.digests.iter().enumerate() {
+            println!("digest {i:<12} {}", hex::encode(d));
+        }
     }
     Ok(0)
 }

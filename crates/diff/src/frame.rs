@@ -1,0 +1,72 @@
+//! What the cycle diff compares: a golden trace as a list of signals and, per cycle, one value
+//! for each (a *frame*), whatever the algorithm. Skein and Shabal records become frames here;
+//! the comparison itself ([`crate::compare_cycles`]) knows neither.
+
+use skeinhw_sched::shabal::sim::ShabalCycleRecord;
+use skeinhw_sched::sim::OwnedCycleRecord;
+use skeinhw_trace::{names, shabal};
+
+use crate::report::SlotWhere;
+
+/// One golden cycle: its values in the order of the trace's signal list, and where in the
+/// computation it is (for the report).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// Golden cycle number.
+    pub cycle: u64,
+    /// Controller phase.
+    pub phase: &'static str,
+    /// What each busy pipeline register holds.
+    pub location: Vec<SlotWhere>,
+    /// One value per signal.
+    pub values: Vec<u64>,
+}
+
+/// A Skein record as a frame over [`names::signals`].
+pub fn skein_frame(r: &OwnedCycleRecord) -> Frame {
+    let mut values = Vec::new();
+    names::values(&r.as_record(), &mut values);
+    Frame {
+        cycle: r.cycle,
+        phase: r.phase.as_str(),
+        location: r
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.valid)
+            .map(|(i, s)| SlotWhere {
+                slot: i,
+                stream: s.stream,
+                phase: s.phase.as_str().to_string(),
+                block: s.block,
+                round: s.round,
+                subkey: s.subkey,
+            })
+            .collect(),
+        values,
+    }
+}
+
+/// A Shabal record as a frame over [`shabal::signals`]; its one "slot" is the datapath, and
+/// `round` counts the iterations of P done in the pass.
+pub fn shabal_frame(r: &ShabalCycleRecord, out_words: usize) -> Frame {
+    let mut values = Vec::new();
+    shabal::values(r, out_words, &mut values);
+    Frame {
+        cycle: r.cycle,
+        phase: r.phase.as_str(),
+        location: r
+            .valid
+            .then(|| SlotWhere {
+                slot: 0,
+                stream: r.stream,
+                phase: r.phase.as_str().to_string(),
+                block: r.block,
+                round: r.iteration,
+                subkey: 0,
+            })
+            .into_iter()
+            .collect(),
+        values,
+    }
+}
