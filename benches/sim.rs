@@ -1,11 +1,16 @@
 //! The golden simulator's speed: cycles per second on `ath-1r` into an in-memory sink (goal:
-//! at least 5 million), and the JSONL writer's output rate (goal: at least 100 MB/s).
+//! at least 5 million), and the JSONL writer's output rate (goal: at least 100 MB/s); the
+//! Shabal simulator's cycles per second on `shabal-unfold-4`.
 //! Run: `cargo bench -p skeinhw-benches --bench sim`.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use skeinhw_sched::preset;
+use skeinhw_sched::shabal::{
+    self,
+    sim::{self as shabal_sim, ShabalJob, ShabalMemorySink},
+};
 use skeinhw_sched::sim::{
     CycleRecord, Job, MemorySink, NullSink, OwnedCycleRecord, TraceHeader, TraceSink, simulate,
 };
@@ -55,6 +60,26 @@ fn sim(c: &mut Criterion) {
     group.finish();
 }
 
+/// The Shabal simulator on `shabal-unfold-4` (12 cycles per block), same message length.
+fn shabal(c: &mut Criterion) {
+    let schedule = shabal::preset("shabal-unfold-4").unwrap();
+    let message = vec![0xA5u8; BLOCKS * 64];
+    let job = ShabalJob::bytes(&message);
+    let cycles = shabal_sim::simulate(&schedule, &[job], &mut ShabalMemorySink::default())
+        .unwrap()
+        .cycles;
+    let mut group = c.benchmark_group("sim");
+    group.throughput(Throughput::Elements(cycles));
+    group.bench_function("shabal-unfold-4/memory-sink", |b| {
+        let mut sink = ShabalMemorySink::default();
+        b.iter(|| {
+            sink.records.clear();
+            shabal_sim::simulate(&schedule, black_box(&[job]), &mut sink).unwrap()
+        })
+    });
+    group.finish();
+}
+
 fn write_all<S: TraceSink>(sink: &mut S, header: &TraceHeader, records: &[OwnedCycleRecord]) {
     sink.begin(header).unwrap();
     for r in records {
@@ -64,5 +89,5 @@ fn write_all<S: TraceSink>(sink: &mut S, header: &TraceHeader, records: &[OwnedC
     sink.finish().unwrap();
 }
 
-criterion_group!(benches, sim);
+criterion_group!(benches, sim, shabal);
 criterion_main!(benches);
