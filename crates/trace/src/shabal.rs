@@ -224,6 +224,11 @@ impl<W: Write> ShabalJsonlWriter<W> {
     pub fn new(out: W) -> Self {
         ShabalJsonlWriter { out, out_words: 0 }
     }
+
+    /// The inner writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
 }
 
 impl<W: Write> ShabalSink for ShabalJsonlWriter<W> {
