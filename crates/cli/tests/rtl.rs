@@ -118,3 +118,112 @@ fn unsupported_options_are_one_line_errors() {
     assert!(err.contains("not supported by the generator yet"), "{err}");
     assert_eq!(err.lines().count(), 1);
 }
+
+#[test]
+fn rtl_writes_a_shabal_core() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("d");
+    skeinhw()
+        .args(["rtl", "--schedule", "shabal-unfold-4", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let schedule = std::fs::read_to_string(out.join("schedule.json")).unwrap();
+    assert!(schedule.contains("\"unfolding\": 4"), "{schedule}");
+    let v = std::fs::read_to_string(out.join("skeinhw.v")).unwrap();
+    assert!(v.contains("module skeinhw ("));
+    let map = std::fs::read_to_string(out.join("signal_map.json")).unwrap();
+    assert!(map.contains("\"m_15\""), "{map}");
+}
+
+#[test]
+fn sim_of_a_shabal_core_prints_the_digest_like_hash_and_diverges_on_an_edited_design() {
+    // Shabal-256 (an overridden preset), a bit-length message.
+    let hash = skeinhw()
+        .args([
+            "hash",
+            "--alg",
+            "shabal-256",
+            "--hex",
+            "a5e0",
+            "--msg-bits",
+            "11",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(hash.status.code(), Some(0));
+    let sim = skeinhw()
+        .args([
+            "sim",
+            "--schedule",
+            "shabal-unfold-3",
+            "--set",
+            "output_bits=256",
+            "--hex",
+            "a5e0",
+            "--msg-bits",
+            "11",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&sim.stderr);
+    assert_eq!(sim.status.code(), Some(0), "{err}");
+    assert_eq!(sim.stdout, hash.stdout);
+    assert!(err.contains("identical to the golden trace"), "{err}");
+
+    // The final addition into A[3] with a wrong C operand: the first pass's last cycle (16 for
+    // f = 3) diverges in a_3.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("d");
+    skeinhw()
+        .args(["rtl", "--schedule", "shabal-unfold-3", "-o"])
+        .arg(&dir)
+        .assert()
+        .success();
+    let v = std::fs::read_to_string(dir.join("skeinhw.v")).unwrap();
+    let edited = v.replace(
+        "x_a_3 = x_a_3 + x_c_6 + x_c_2 + x_c_14; // FINAL word=3",
+        "x_a_3 = x_a_3 + x_c_7 + x_c_2 + x_c_14; // edited",
+    );
+    assert_ne!(edited, v);
+    std::fs::write(dir.join("skeinhw.v"), edited).unwrap();
+    let out = skeinhw()
+        .args([
+            "sim",
+            "--schedule",
+            "shabal-unfold-3",
+            "--hex",
+            "616263",
+            "--rtl-dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("first divergence at golden cycle 16"),
+        "{text}"
+    );
+    assert!(text.contains("a_3"), "{text}");
+}
+
+#[test]
+fn skein_options_on_a_shabal_core_are_one_line_errors() {
+    let out = skeinhw()
+        .args([
+            "sim",
+            "--schedule",
+            "shabal-unfold-2",
+            "--key",
+            "00",
+            "--hex",
+            "00",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("Skein option"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+}

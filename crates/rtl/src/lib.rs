@@ -7,13 +7,14 @@ mod design;
 mod emit;
 mod error;
 mod run;
+pub mod shabal;
 mod stimulus;
 mod testbench;
 
 use std::path::Path;
 
-use skeinhw_sched::Schedule;
-use skeinhw_trace::names;
+use skeinhw_sched::{AnySchedule, Schedule};
+use skeinhw_trace::names::{self, Signal};
 
 pub use compare::compare_vcd;
 pub use error::RtlError;
@@ -70,8 +71,13 @@ pub fn generate(schedule: &Schedule) -> Result<Design, RtlError> {
 /// The signal map: every trace field but the clock -> the RTL register and its bit slice, in
 /// the scope [`SCOPE`] (JSON, keys sorted, ending in a newline).
 pub fn signal_map(words: usize, slots: usize) -> String {
+    map_json(&names::signals(words, slots))
+}
+
+/// The signal map of a design whose registers carry the names of `signals`.
+pub(crate) fn map_json(signals: &[Signal]) -> String {
     let mut fields = serde_json::Map::new();
-    for s in names::signals(words, slots) {
+    for s in signals {
         if s.name == names::CLK {
             continue;
         }
@@ -80,7 +86,7 @@ pub fn signal_map(words: usize, slots: usize) -> String {
         } else {
             format!("{}[{}:0]", s.name, s.width - 1)
         };
-        fields.insert(s.name, serde_json::Value::String(rtl));
+        fields.insert(s.name.clone(), serde_json::Value::String(rtl));
     }
     let map = serde_json::json!({
         "clock": names::CLK,
@@ -92,6 +98,15 @@ pub fn signal_map(words: usize, slots: usize) -> String {
     let mut s = serde_json::to_string_pretty(&map).expect("strings only");
     s.push('\n');
     s
+}
+
+/// Writes `(name, text)` files into `dir`, which must exist.
+pub(crate) fn write_files(dir: &Path, files: &[(&'static str, String)]) -> Result<(), RtlError> {
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|e| RtlError::io(path, e))?;
+    }
+    Ok(())
 }
 
 impl Design {
@@ -107,11 +122,47 @@ impl Design {
 
     /// Writes the files into `dir`, which must exist.
     pub fn write_into(&self, dir: &Path) -> Result<(), RtlError> {
-        for (name, text) in self.files() {
-            let path = dir.join(name);
-            std::fs::write(&path, text).map_err(|e| RtlError::io(path, e))?;
+        write_files(dir, &self.files())
+    }
+}
+
+/// The design of a Skein or a Shabal schedule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyDesign {
+    /// A Skein design.
+    Skein(Design),
+    /// A Shabal core.
+    Shabal(shabal::ShabalDesign),
+}
+
+/// Generates the design of a Skein or a Shabal schedule.
+pub fn generate_any(schedule: &AnySchedule) -> Result<AnyDesign, RtlError> {
+    Ok(match schedule {
+        AnySchedule::Skein(s) => AnyDesign::Skein(generate(s)?),
+        AnySchedule::Shabal(s) => AnyDesign::Shabal(shabal::generate(s)),
+    })
+}
+
+impl AnyDesign {
+    /// The name of the schedule it implements.
+    pub fn name(&self) -> &str {
+        match self {
+            AnyDesign::Skein(d) => d.schedule.name(),
+            AnyDesign::Shabal(d) => d.schedule.name(),
         }
-        Ok(())
+    }
+
+    /// The files of the design: (name, text).
+    pub fn files(&self) -> [(&'static str, String); 4] {
+        match self {
+            AnyDesign::Skein(d) => d.files(),
+            AnyDesign::Shabal(d) => d.files(),
+        }
+    }
+
+    /// Writes the files into `dir`, which must exist.
+    pub fn write_into(&self, dir: &Path) -> Result<(), RtlError> {
+        write_files(dir, &self.files())
     }
 }
 

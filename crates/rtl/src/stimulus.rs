@@ -33,13 +33,13 @@ impl<'a> Message<'a> {
 
 /// One block on the input port.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct InBlock {
-    key: bool,
-    first: bool,
-    last: bool,
-    bitpad: bool,
-    bytes: usize,
-    data: Vec<u8>,
+pub(crate) struct InBlock {
+    pub(crate) key: bool,
+    pub(crate) first: bool,
+    pub(crate) last: bool,
+    pub(crate) bitpad: bool,
+    pub(crate) bytes: usize,
+    pub(crate) data: Vec<u8>,
 }
 
 /// The blocks of one UBI call over the first `bits` bits of `bytes`.
@@ -101,24 +101,29 @@ pub fn stimulus(schedule: &Schedule, messages: &[Message<'_>]) -> Result<String,
     }
     let mut out = format!("{} {}\n", messages.len(), blocks.len());
     for (s, b) in &blocks {
-        let _ = write!(
-            out,
-            "{s:x} {:x} {:x} {:x} {:x} {:x} ",
-            u8::from(b.key),
-            u8::from(b.first),
-            u8::from(b.last),
-            u8::from(b.bitpad),
-            b.bytes
-        );
-        // The packed vector: word Nw-1 first, each word's bytes little-endian.
-        for word in b.data.chunks(8).rev() {
-            for byte in word.iter().rev() {
-                let _ = write!(out, "{byte:02x}");
-            }
-        }
-        out.push('\n');
+        block_line(&mut out, *s, b);
     }
     Ok(out)
+}
+
+/// One line of the input file: `stream key first last bitpad bytes data` in hex, the data as
+/// one packed vector, most significant byte first: byte i of the block is bits 8i+7..8i, so
+/// that word w of the block (64-bit Skein or 32-bit Shabal words alike, little-endian) is bits
+/// w x width + width - 1 .. w x width.
+pub(crate) fn block_line(out: &mut String, stream: usize, b: &InBlock) {
+    let _ = write!(
+        out,
+        "{stream:x} {:x} {:x} {:x} {:x} {:x} ",
+        u8::from(b.key),
+        u8::from(b.first),
+        u8::from(b.last),
+        u8::from(b.bitpad),
+        b.bytes
+    );
+    for byte in b.data.iter().rev() {
+        let _ = write!(out, "{byte:02x}");
+    }
+    out.push('\n');
 }
 
 /// Blocks the stimulus for `messages` has (to size the test bench's memory).

@@ -12,6 +12,24 @@
 use crate::design::Plan;
 use crate::emit::Emitter;
 
+/// The clock and reset of every test bench: rising edges at 1 and 3 with `rst` high, reset
+/// released at 4, one more edge at 7 (the last before the VCD starts at 9), then golden cycle c
+/// rises at 10 c and falls 5 ns later ([`crate::PREFIX_EDGES`]).
+pub(crate) fn clock(v: &mut Emitter) {
+    v.line("reg prefix_done = 1'b0;");
+    v.open("always begin");
+    v.open("if (!prefix_done) begin");
+    v.line("#1 clk = 1'b1; #1 clk = 1'b0;");
+    v.line("#1 clk = 1'b1; #1 rst = 1'b0;");
+    v.line("#1 clk = 1'b0; #2 clk = 1'b1; #1 clk = 1'b0;");
+    v.line("#2 prefix_done = 1'b1;");
+    v.close("end else begin");
+    v.indent_more();
+    v.line("clk = 1'b1; #5 clk = 1'b0; #5;");
+    v.close("end");
+    v.close("end");
+}
+
 /// The Verilog text of the test bench for `plan`.
 pub(crate) fn testbench(plan: &Plan) -> String {
     let nbits = plan.words * 64;
@@ -112,18 +130,7 @@ pub(crate) fn testbench(plan: &Plan) -> String {
     v.line("// initial block). Prefix: reset edges at 1 and 3, reset released at 4 (no edge there), stream");
     v.line("// 0's first block offered after the fall at 5 and loaded at the edge at 7; the VCD starts at 9;");
     v.line("// then golden cycle c rises at 10 c.");
-    v.line("reg prefix_done = 1'b0;");
-    v.open("always begin");
-    v.open("if (!prefix_done) begin");
-    v.line("#1 clk = 1'b1; #1 clk = 1'b0;");
-    v.line("#1 clk = 1'b1; #1 rst = 1'b0;");
-    v.line("#1 clk = 1'b0; #2 clk = 1'b1; #1 clk = 1'b0;");
-    v.line("#2 prefix_done = 1'b1;");
-    v.close("end else begin");
-    v.indent_more();
-    v.line("clk = 1'b1; #5 clk = 1'b0; #5;");
-    v.close("end");
-    v.close("end");
+    clock(&mut v);
     v.line("");
     v.line("// Feed: after each falling edge offer a block to the stream whose input register has been free");
     v.line("// longest (earliest deadline: every block takes the same number of cycles); streams that have not");
