@@ -121,3 +121,58 @@ fn every_unfolding_factor_reproduces_the_library_and_the_trace_in_verilator() {
         check(s, Simulator::Verilator, 100);
     }
 }
+
+#[test]
+fn late_blocks_stall_the_core_without_changing_the_digests() {
+    // The test bench's +stall=N withholds the input every N-th cycle: passes that need a block
+    // (a message's next one, or the next message's first) wait with the state held. Icarus
+    // only (the option is the test bench's, the same in both simulators).
+    let data = [bytes(7, 300), bytes(8, 0), bytes(9, 130)];
+    let msgs: Vec<Message<'_>> = data.iter().map(|d| Message::bytes(d)).collect();
+    for name in ["shabal-unfold-1", "shabal-unfold-6"] {
+        let s = skeinhw_sched::shabal::preset(name).unwrap();
+        let built = skeinhw_rtl::build_cached(Simulator::Icarus, &design_dir(&s), &cache_root())
+            .expect("build");
+        let work = tempfile::tempdir().unwrap();
+        let input = work.path().join("input.txt");
+        std::fs::write(&input, skeinhw_rtl::shabal::stimulus(&msgs).unwrap()).unwrap();
+        let out = std::process::Command::new("vvp")
+            .arg("-n")
+            .arg(built.dir.join("skeinhw_tb.vvp"))
+            .arg(format!("+input={}", input.display()))
+            .arg(format!("+vcd={}", work.path().join("dump.vcd").display()))
+            .arg("+stall=7")
+            .output()
+            .expect("vvp");
+        let log = String::from_utf8_lossy(&out.stdout);
+        let mut digests = Vec::new();
+        let mut cycles = 0u64;
+        for line in log.lines() {
+            let mut it = line.split_whitespace();
+            match it.next() {
+                Some("digest") => {
+                    let stream: usize = it.next().unwrap().parse().unwrap();
+                    let words: Vec<u8> = it
+                        .skip(1)
+                        .flat_map(|w| u32::from_str_radix(w, 16).unwrap().to_le_bytes())
+                        .collect();
+                    digests.push((stream, words));
+                }
+                Some("cycles") => cycles = it.next().unwrap().parse().unwrap(),
+                _ => {}
+            }
+        }
+        let expected: Vec<(usize, Vec<u8>)> = data
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (i, skeinhw_shabal::hash(512, d, d.len() as u64 * 8).unwrap()))
+            .collect();
+        assert_eq!(digests, expected, "{name}: {log}");
+        let passes: u64 = data.iter().map(|d| d.len() as u64 / 64 + 1 + 3).sum();
+        let unstalled = passes * u64::from(s.cycles_per_block());
+        assert!(
+            cycles > unstalled,
+            "{name}: {cycles} cycles, no stall happened ({unstalled} without)"
+        );
+    }
+}

@@ -30,13 +30,14 @@ module skeinhw_tb;
     reg [31:0] mem_stream [0:MAX_BLOCKS-1];
     reg mem_last [0:MAX_BLOCKS-1];
     reg [8*1024-1:0] input_path, vcd_path;
-    integer fd, r, nmessages, nblocks, i, ptr, outs, cycle;
+    integer fd, r, nmessages, nblocks, i, ptr, outs, cycle, stall;
     reg [31:0] f_stream, f_key, f_first, f_last, f_bitpad, f_bytes;
     reg [511:0] f_data;
 
     initial begin
         if (!$value$plusargs("input=%s", input_path)) input_path = "input.txt";
         if (!$value$plusargs("vcd=%s", vcd_path)) vcd_path = "dump.vcd";
+        if (!$value$plusargs("stall=%d", stall)) stall = 0;
         fd = $fopen(input_path, "r");
         if (fd == 0) begin
             $display("error: cannot open the input file %0s", input_path);
@@ -80,10 +81,11 @@ module skeinhw_tb;
         end
     end
 
-    // Feed: from the falling edge at 8 on, always offer the next block; the core takes it when it
-    // starts a pass that needs one (in_ready).
+    // Feed: from the falling edge at 8 on, offer the next block; the core takes it when it starts a
+    // pass that needs one (in_ready). With +stall=N (a test of the handshake, not comparable with the
+    // golden trace) no block is offered for the edges of the cycles that are multiples of N.
     always @(negedge clk) begin
-        if ($time >= 8 && ptr < nblocks) begin
+        if ($time >= 8 && ptr < nblocks && !(stall > 0 && (cycle + 1) % stall == 0)) begin
             in_valid = 1'b1;
             in_data = mem_data[ptr];
             in_stream = mem_stream[ptr];

@@ -8,6 +8,10 @@
 //! Clock and VCD as in every test bench ([`crate::PREFIX_EDGES`]): two reset edges, one idle
 //! edge at 7, the VCD from time 9, golden cycle c rising at 10 c. Blocks are offered from the
 //! falling edge at 8 on, so that the first message's first block is taken at golden cycle 1.
+//!
+//! `+stall=N` withholds the blocks for every N-th cycle: the core then waits (valid 0, phase
+//! idle) before a pass that needs a block, in or between messages; the digests must not change,
+//! the trace no longer matches the golden one (which has no idle cycles).
 
 use crate::emit::Emitter;
 use crate::shabal::design::ShabalPlan;
@@ -55,13 +59,14 @@ pub(crate) fn testbench(plan: &ShabalPlan) -> String {
     v.line("reg [31:0] mem_stream [0:MAX_BLOCKS-1];");
     v.line("reg mem_last [0:MAX_BLOCKS-1];");
     v.line("reg [8*1024-1:0] input_path, vcd_path;");
-    v.line("integer fd, r, nmessages, nblocks, i, ptr, outs, cycle;");
+    v.line("integer fd, r, nmessages, nblocks, i, ptr, outs, cycle, stall;");
     v.line("reg [31:0] f_stream, f_key, f_first, f_last, f_bitpad, f_bytes;");
     v.line("reg [511:0] f_data;");
     v.line("");
     v.open("initial begin");
     v.line("if (!$value$plusargs(\"input=%s\", input_path)) input_path = \"input.txt\";");
     v.line("if (!$value$plusargs(\"vcd=%s\", vcd_path)) vcd_path = \"dump.vcd\";");
+    v.line("if (!$value$plusargs(\"stall=%d\", stall)) stall = 0;");
     v.line("fd = $fopen(input_path, \"r\");");
     v.open("if (fd == 0) begin");
     v.line("$display(\"error: cannot open the input file %0s\", input_path);");
@@ -95,10 +100,13 @@ pub(crate) fn testbench(plan: &ShabalPlan) -> String {
     v.line("// starts at 9; then golden cycle c rises at 10 c.");
     clock(&mut v);
     v.line("");
-    v.line("// Feed: from the falling edge at 8 on, always offer the next block; the core takes it when it");
-    v.line("// starts a pass that needs one (in_ready).");
+    v.line("// Feed: from the falling edge at 8 on, offer the next block; the core takes it when it starts a");
+    v.line("// pass that needs one (in_ready). With +stall=N (a test of the handshake, not comparable with the");
+    v.line(
+        "// golden trace) no block is offered for the edges of the cycles that are multiples of N.",
+    );
     v.open("always @(negedge clk) begin");
-    v.open("if ($time >= 8 && ptr < nblocks) begin");
+    v.open("if ($time >= 8 && ptr < nblocks && !(stall > 0 && (cycle + 1) % stall == 0)) begin");
     v.line("in_valid = 1'b1;");
     v.line("in_data = mem_data[ptr];");
     v.line("in_stream = mem_stream[ptr];");
