@@ -15,6 +15,9 @@ use skeinhw_trace::{AtomicFile, VcdWriter, names};
 
 use crate::Status;
 
+/// The Shabal design the tour shows: Table I's best throughput.
+const SHABAL_SCHEDULE: &str = "shabal-unfold-4";
+
 /// Arguments of `tour`.
 #[derive(Args)]
 pub struct TourArgs {
@@ -131,14 +134,28 @@ pub fn run(args: TourArgs) -> Result<Status> {
         "   {} LUTs, {} FFs, {} slices, period {:.2} ns ({:.0} MHz), {:.0} Mbit/s, {:.3} Mbit/s per slice",
         e.luts, e.ffs, e.slices, e.period_ns, e.freq_mhz, e.throughput_mbps, e.mbps_per_slice
     )?;
+    let shabal = skeinhw_sched::shabal::preset(SHABAL_SCHEDULE)?;
+    writeln!(
+        out,
+        "\n6. shabal: Shabal-{} of the same message through {} ({})",
+        shabal.output_bits(),
+        shabal.name(),
+        shabal.source()
+    )?;
+    let (lines, shabal_ok) = crate::cmd::tour_shabal(&shabal, msg, &dir)?;
+    for line in lines {
+        writeln!(out, "   {line}")?;
+    }
     writeln!(
         out,
         "\nnext: skeinhw schedules | skeinhw trace --schedule {} --hex 616263 -o t.vcd | skeinhw sweep --out-dir sweep",
         schedule.name()
     )?;
-    Ok(if sim_digest == digest && diff.exit_status() == 0 {
-        0
-    } else {
-        1
-    })
+    Ok(
+        if sim_digest == digest && diff.exit_status() == 0 && shabal_ok {
+            0
+        } else {
+            1
+        },
+    )
 }
