@@ -148,6 +148,94 @@ fn every_lane_count() {
     }
 }
 
+/// The edges of the lanes' runs of whole blocks: messages of exactly k blocks (the Final
+/// block whole, inside a run), one byte more or less (a partial last block, a single job),
+/// empty; bit lengths; digests of one and of several output blocks (the first output block is
+/// a run, later ones single jobs); keyed and plain mixed, so that the lanes reach their
+/// boundaries at different steps. Every size, every backend, every batch size up to two more
+/// than the lanes.
+#[test]
+fn run_boundaries() {
+    let data: Vec<u8> = (0..9 * 128 + 2u32)
+        .map(|i| (i * 13 + i / 7) as u8)
+        .collect();
+    for backend in backends() {
+        for state_bits in [256usize, 512, 1024] {
+            let nb = state_bits / 8;
+            let mut requests = Vec::new();
+            for k in 0..=8usize {
+                for len in [k * nb, (k * nb).saturating_sub(1), k * nb + 1] {
+                    for (j, out_bits) in [state_bits as u64, 3 * 8 * nb as u64 + 5, 8]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        let key: &[u8] = if (k + j) % 3 == 0 { &data[..nb] } else { &[] };
+                        let drop = (k as u64 * 3 + j as u64) % 8;
+                        requests.push(Request {
+                            msg_bits: (len as u64 * 8).saturating_sub(drop),
+                            params: Params {
+                                key,
+                                ..Params::default()
+                            },
+                            ..Request::new(state_bits, out_bits, &data[..len])
+                        });
+                    }
+                }
+            }
+            let expected: Vec<Vec<u8>> = requests.iter().map(sequential).collect();
+            let got = batch::hash_batch_with(backend, &requests).unwrap();
+            assert_eq!(got, expected, "{backend}, Skein-{state_bits}, all at once");
+            for n in 1..=backend.lanes() + 2 {
+                for (c, chunk) in requests.chunks(n).enumerate().step_by(5) {
+                    let got = batch::hash_batch_with(backend, chunk).unwrap();
+                    let want = &expected[c * n..c * n + chunk.len()];
+                    assert_eq!(got, want, "{backend}, Skein-{state_bits}, batches of {n}");
+                }
+            }
+        }
+    }
+}
+
+/// Trees of 1 to 13 leaves, whole or with a shorter (or bit-padded) last leaf: every count of
+/// whole pieces modulo the lanes (a group with idle lanes, a single piece on the scalar lane),
+/// on the levels above too, with and without threads and a maximum height.
+#[test]
+fn tree_piece_counts() {
+    let data: Vec<u8> = (0..13 * 4 * 128u32)
+        .map(|i| (i * 29 + i / 5) as u8)
+        .collect();
+    for backend in backends() {
+        for state_bits in [256usize, 512, 1024] {
+            let leaf_bytes = state_bits / 8 * 4;
+            for leaves in 1..=13usize {
+                for (cut, drop) in [(0, 0), (1, 0), (0, 3), (leaf_bytes - 1, 0)] {
+                    let len = leaves * leaf_bytes - cut;
+                    for (fan_out, max_height) in [(1u8, 255u8), (2, 3), (1, 2)] {
+                        let params = Params {
+                            tree: Some(TreeParams::new(2, fan_out, max_height).unwrap()),
+                            ..Params::default()
+                        };
+                        let request = Request {
+                            params,
+                            msg_bits: len as u64 * 8 - drop,
+                            ..Request::new(state_bits, 256, &data[..len])
+                        };
+                        let expected = sequential(&request);
+                        for threads in [false, true] {
+                            let got = par_tree::hash_with(backend, threads, &request).unwrap();
+                            assert_eq!(
+                                got, expected,
+                                "{backend}, Skein-{state_bits}, {leaves} leaves less {cut} bytes \
+                                 and {drop} bits, Yf {fan_out}, Ym {max_height}, threads {threads}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 fn golden() -> Vec<skeinhw_skein::kat::GoldenEntry> {
     let path = format!(
         "{}/../../vectors/skein/skein_golden_kat.txt",
