@@ -15,7 +15,7 @@
 //! Speed on AMD Zen 3 with AVX2 (four lanes), Skein-512, against one message at a time with
 //! [`crate::Skein`]: 2.35 times for 4 x 64 KiB, 2.6 times for 1000 x 64 B (the configuration
 //! block is computed once and a plain hash allocates only its digest). Four lanes can be at
-//! most about 2.4 times one; [`crate::lanes::avx2`] says why.
+//! most about 2.4 times one; `lanes::avx2` (in the source) says why.
 //!
 //! The backend is chosen at run time ([`detected`]) and can be forced
 //! ([`hash_batch_with`]) for tests and benchmarks:

@@ -14,9 +14,9 @@
 //! and rotation constant a compile-time constant, and the word permutation done by renaming.
 //! The tables come from [`crate::constants`]. The portable code is not `unsafe` or target
 //! specific: compiled without a vector extension it is still correct (and tested that way),
-//! only not faster than the scalar cipher. What the batch and tree paths run is a [`Run`]:
+//! only not faster than the scalar cipher. What the batch and tree paths run is a `Run`:
 //! many consecutive blocks per lane with the chaining values kept in registers, in one lane
-//! with the scalar cipher ([`run_scalar`]) or in four with AVX2 intrinsics ([`avx2`], whose
+//! with the scalar cipher (`run_scalar`) or in four with AVX2 intrinsics (`avx2`, whose
 //! entry point holds the crate's one `unsafe`: the call of a `#[target_feature]` function
 //! after the CPU check).
 

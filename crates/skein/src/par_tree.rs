@@ -2,10 +2,11 @@
 //!
 //! Every leaf is its own UBI call from the same chaining value, and so is every node of a
 //! level: a level is a row of equal pieces of one byte string (the message, then the values of
-//! the level below), hashed independently. Consecutive whole pieces go through the SIMD lanes
-//! together, lane l reading piece l of the group from its first block to its Final one in one
-//! [`crate::lanes::Run`]; with threads, each rayon task takes a contiguous stretch of many
-//! groups. A shorter last piece (or the single node at the maximum height) is one sequential
+//! the level below), hashed independently. The whole pieces go through the SIMD lanes `L` at
+//! a time, all lanes in step from the first block to the Final one in one
+//! [`crate::lanes::Run`]; each lane walks its own contiguous stretch of pieces, so that it
+//! reads memory straight through as the sequential hasher does; with threads, each rayon task
+//! takes a contiguous stretch of many groups. A shorter last piece (or the single node at the maximum height) is one sequential
 //! UBI call beside them. Nothing is allocated per piece: a level writes its values as bytes
 //! straight into the next level's message. The levels follow each other; the upper levels are
 //! small (a level has 2^Yf times fewer values than the one below). The result is bit-identical
@@ -13,10 +14,11 @@
 //! on the golden file's tree vectors.
 //!
 //! Speed on AMD Zen 3 with AVX2 (Skein-512, leaves of 4 KiB, nodes of 256 values, 64 MiB):
-//! 2.26 to 2.36 times the sequential tree on one core, the ceiling of four AVX2 lanes against
-//! the scalar cipher being about 2.4 ([`crate::lanes::avx2`] counts the instructions); on two
-//! threads the busiest thread is on a CPU for 53% of the one-thread time (1.88 times, measured
-//! as on-CPU time because the test machine's cores were shared).
+//! 2.3 times the sequential tree on one core (2.36 on 4 MiB), the ceiling of four AVX2 lanes
+//! against the scalar cipher being about 2.4 (`lanes::avx2` in the source counts the
+//! instructions); on two threads each thread is on a CPU for half the one-thread time, 1.96
+//! times (measured as time on a CPU from `/proc/thread-self/schedstat`, because the test
+//! machine's two cores were shared with other jobs).
 //!
 //! ```
 //! use skeinhw_skein::{Params, TreeParams, batch::{self, Request}, par_tree};
@@ -175,9 +177,9 @@ impl Level<'_> {
     /// The pieces' UBI results, as consecutive little-endian words (the next level's message).
     ///
     /// The whole pieces (every piece but a shorter or bit-padded last one) go through the lanes
-    /// in groups of `L`, one [`crate::lanes::Run`] per group: all lanes in step, from the first
-    /// block to the Final one, lane l reading piece l of the group, the chaining values in
-    /// registers throughout and nothing allocated. With threads, contiguous runs of many groups
+    /// `L` at a time, one [`crate::lanes::Run`] per group: all lanes in step, from the first
+    /// block to the Final one, the chaining values in registers throughout and nothing
+    /// allocated ([`Level::whole_pieces`]). With threads, contiguous runs of many groups
     /// are spread over the rayon pool. A last piece that is not whole (or the single UBI at
     /// the maximum height) is one sequential UBI call on this thread, beside the others.
     fn values<const N: usize>(&self, backend: Backend, runner: Runner, g: &[u64; N]) -> Vec<u8> {
@@ -226,11 +228,12 @@ impl Level<'_> {
             #[cfg(feature = "parallel")]
             Runner::Pool => {
                 use rayon::prelude::*;
-                // Chunks of whole groups of lanes, a few per thread so that a thread that
-                // finishes early (or shares its core) takes more.
+                // Chunks of whole groups of lanes, 16 per thread, so that a thread that finishes
+                // early (or shares its core) takes more and the last chunk is short: for the
+                // 64 MiB benchmark on two threads, 32 chunks of 2 MiB.
                 let lanes = backend.lanes();
                 let groups = whole.div_ceil(lanes);
-                let chunk = groups.div_ceil(4 * rayon::current_num_threads()).max(1) * lanes;
+                let chunk = groups.div_ceil(16 * rayon::current_num_threads()).max(1) * lanes;
                 rayon::join(
                     || {
                         whole_out
@@ -246,9 +249,12 @@ impl Level<'_> {
     }
 
     /// The UBI results of the whole pieces `first..first + out.len() / Nb`, written to `out`,
-    /// `L` pieces at a time through `run`. A last group with fewer pieces than lanes fills the
-    /// idle lanes with a busy lane's data (and drops their results); a single piece left over
-    /// goes through the scalar run, faster than one busy lane of several.
+    /// `L` pieces at a time through `run`. With R = floor(count / L), lane l hashes pieces
+    /// l R, l R + 1, ..., l R + R - 1 one after the other (4% faster on 64 MiB than lane l
+    /// taking every L-th piece, whose lanes each read one 4 KiB leaf and jump). The pieces left
+    /// over (fewer than the lanes) are a last group whose idle lanes hash a busy lane's piece
+    /// again (their results dropped), or for a single piece the scalar run, faster than one
+    /// busy lane of several.
     fn whole_pieces<const N: usize, const L: usize>(
         &self,
         run: Run<N, L>,
@@ -265,22 +271,45 @@ impl Level<'_> {
         }
         .words()[1];
         let mut chain = [[0u64; L]; N];
-        for (n, values) in out.chunks_mut(L * nb).enumerate() {
-            let start = first + n * L;
-            let busy = values.len() / nb;
-            if busy == 1 && L > 1 {
-                let mut one = [[0u64; 1]; N];
-                for (c, w) in one.iter_mut().zip(g) {
-                    c[0] = *w;
-                }
-                let data = &self.data[start * piece..(start + 1) * piece];
-                let t0 = (start * piece + nb) as u64;
-                crate::lanes::run_scalar::<N>(&mut one, [data], [[t0], [t1]], [TWEAK_FINAL], steps);
-                let v: [u64; N] = core::array::from_fn(|i| one[i][0]);
-                words_to_bytes(&v, values);
-                one.zeroize();
-                continue;
+        // Lane l walks its own contiguous stretch of the pieces (l * rows + n for n = 0, 1,
+        // ...), so that every lane reads memory straight through like the sequential hasher.
+        let count = out.len() / nb;
+        let rows = if L > 1 { count / L } else { count };
+        for n in 0..rows {
+            let mut data = [&self.data[..0]; L];
+            let mut t0 = [0u64; L];
+            for l in 0..L {
+                let j = first + l * rows + n;
+                data[l] = &self.data[j * piece..(j + 1) * piece];
+                t0[l] = (j * piece + nb) as u64;
             }
+            for (c, w) in chain.iter_mut().zip(g) {
+                *c = [*w; L];
+            }
+            run(&mut chain, data, [t0, [t1; L]], [TWEAK_FINAL; L], steps);
+            // Lane l's value is piece l * rows + n.
+            let values = out.chunks_exact_mut(nb).skip(n).step_by(rows);
+            for (l, value) in values.take(L).enumerate() {
+                let v: [u64; N] = core::array::from_fn(|i| chain[i][l]);
+                words_to_bytes(&v, value);
+            }
+        }
+        let done = rows * L;
+        let busy = count - done;
+        if busy == 1 {
+            let mut one = [[0u64; 1]; N];
+            for (c, w) in one.iter_mut().zip(g) {
+                c[0] = *w;
+            }
+            let start = first + done;
+            let data = &self.data[start * piece..(start + 1) * piece];
+            let t0 = (start * piece + nb) as u64;
+            crate::lanes::run_scalar::<N>(&mut one, [data], [[t0], [t1]], [TWEAK_FINAL], steps);
+            let v: [u64; N] = core::array::from_fn(|i| one[i][0]);
+            words_to_bytes(&v, &mut out[done * nb..]);
+            one.zeroize();
+        } else if busy > 1 {
+            let start = first + done;
             let mut data = [&self.data[..0]; L];
             let mut t0 = [0u64; L];
             for l in 0..L {
@@ -293,7 +322,7 @@ impl Level<'_> {
                 *c = [*w; L];
             }
             run(&mut chain, data, [t0, [t1; L]], [TWEAK_FINAL; L], steps);
-            for (l, value) in values.chunks_exact_mut(nb).enumerate() {
+            for (l, value) in out[done * nb..].chunks_exact_mut(nb).enumerate() {
                 let v: [u64; N] = core::array::from_fn(|i| chain[i][l]);
                 words_to_bytes(&v, value);
             }
