@@ -11,11 +11,13 @@
 use std::fmt::{self, Write as _};
 
 use serde::Serialize;
+use skeinhw_sched::shabal::{self as shabal_sched, ShabalSchedule};
 use skeinhw_sched::{Schedule, preset, preset_spec};
 
 use crate::constants::Constants;
 use crate::error::EstimatorError;
 use crate::estimate::{Estimate, estimate};
+use crate::shabal::{self, ShabalEstimate};
 use crate::style::{CoreStyle, Flow, Options};
 
 /// The seed tables, embedded.
@@ -184,6 +186,8 @@ pub enum RowModel {
         /// Assumptions, empty for the papers' own designs.
         note: String,
     },
+    /// A Shabal schedule, estimated by [`crate::shabal`] in the ISE 13 flow.
+    Shabal(Box<ShabalSchedule>),
     /// Not modelled, and why.
     NotModelled(String),
 }
@@ -191,7 +195,10 @@ pub enum RowModel {
 /// The schedule and options of a seed row.
 pub fn row_model(row: &SeedRow) -> RowModel {
     if row.source.starts_with("shabal") {
-        return RowModel::NotModelled("not modelled yet: Shabal (a later issue)".into());
+        return match shabal_sched::preset(&row.design) {
+            Ok(s) => RowModel::Shabal(Box::new(s)),
+            Err(e) => RowModel::NotModelled(format!("no Shabal schedule: {e}")),
+        };
     }
     if !row.is_virtex5() {
         return RowModel::NotModelled(format!("other family ({}): not modelled", row.device));
@@ -306,6 +313,12 @@ pub struct Report {
     pub validation: Mape,
     /// MAPE over the validation rows of other teams' designs, whose structure is not known.
     pub validation_other: Mape,
+    /// MAPE over the Shabal fit rows (Table I, f = 1, 2, 3, 4): slices and period.
+    pub shabal_fit: Mape,
+    /// MAPE over the Shabal validation rows (f = 6, 8).
+    pub shabal_validation: Mape,
+    /// The Shabal paper's conclusion against the model's.
+    pub shabal_conclusion: ShabalConclusion,
     /// Rows of other device families left out of the table.
     pub other_family_rows: usize,
 }
@@ -314,6 +327,8 @@ pub struct Report {
 pub fn report(constants: &Constants) -> Report {
     let mut fit = Vec::new();
     let mut validation = Vec::new();
+    let mut shabal_fit = Vec::new();
+    let mut shabal_validation = Vec::new();
     let mut not_modelled = Vec::new();
     let mut other_family_rows = 0;
     for row in seed_rows() {
@@ -324,6 +339,12 @@ pub fn report(constants: &Constants) -> Report {
         let report = compare(&row, constants);
         if report.compared.is_empty() {
             not_modelled.push(report);
+        } else if row.source.starts_with("shabal") {
+            if row.role == "fit" {
+                shabal_fit.push(report);
+            } else {
+                shabal_validation.push(report);
+            }
         } else if row.role == "fit" {
             fit.push(report);
         } else {
@@ -337,14 +358,21 @@ pub fn report(constants: &Constants) -> Report {
     let validation_other = mape(&other);
     let mut validation = own;
     validation.extend(other);
+    let shabal_fit_mape = mape(&shabal_fit);
+    let shabal_validation_mape = mape(&shabal_validation);
     let mut rows = fit;
     rows.extend(validation);
+    rows.extend(shabal_fit);
+    rows.extend(shabal_validation);
     rows.extend(not_modelled);
     Report {
         rows,
         fit: fit_mape,
         validation: validation_mape,
         validation_other,
+        shabal_fit: shabal_fit_mape,
+        shabal_validation: shabal_validation_mape,
+        shabal_conclusion: shabal_conclusion(constants),
         other_family_rows,
     }
 }
@@ -356,6 +384,14 @@ fn compare(row: &SeedRow, constants: &Constants) -> RowReport {
             options,
             note,
         } => (schedule, options, note),
+        RowModel::Shabal(schedule) => {
+            let e = shabal::estimate(&schedule, Flow::Ise13, constants, None);
+            return RowReport {
+                row: row.clone(),
+                compared: shabal_comparisons(row, &e),
+                remark: String::new(),
+            };
+        }
         RowModel::NotModelled(reason) => {
             return RowReport {
                 row: row.clone(),
@@ -405,6 +441,154 @@ fn comparisons(row: &SeedRow, e: &Estimate) -> Vec<Compared> {
     out
 }
 
+fn shabal_comparisons(row: &SeedRow, e: &ShabalEstimate) -> Vec<Compared> {
+    let mut out = Vec::with_capacity(3);
+    let mut push = |metric, paper: Option<f64>, model: f64, goal| {
+        if let Some(paper) = paper {
+            out.push(Compared {
+                metric,
+                paper,
+                model,
+                error_pct: (model - paper) / paper * 100.0,
+                goal,
+            });
+        }
+    };
+    push("slices", num(&row.slices), f64::from(e.slices), true);
+    push("period_ns", row.period(), e.period_ns, true);
+    push(
+        "throughput_mbps",
+        num(&row.throughput_mbps),
+        e.throughput_mbps,
+        false,
+    );
+    out
+}
+
+/// Which unfolding factor is best by throughput and by throughput per slice, in the paper's
+/// Table I and in the model (each at its own clock).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShabalConclusion {
+    /// f of the best throughput in Table I (the paper: 4).
+    pub paper_best_throughput: u32,
+    /// f of the best throughput per slice in Table I (the paper: 3).
+    pub paper_best_per_slice: u32,
+    /// f of the best throughput in the model.
+    pub model_best_throughput: u32,
+    /// f of the best throughput per slice in the model.
+    pub model_best_per_slice: u32,
+    /// (f, paper Mbps, model Mbps, paper Mbps/slice, model Mbps/slice) per row.
+    pub rows: Vec<(u32, f64, f64, f64, f64)>,
+    /// Why the model agrees or not.
+    pub explanation: String,
+}
+
+/// The Shabal paper's conclusion (best throughput at f = 4, best throughput per slice at
+/// f = 3) against the model's, with `constants`.
+pub fn shabal_conclusion(constants: &Constants) -> ShabalConclusion {
+    let mut rows = Vec::new();
+    for row in seed_rows() {
+        if !row.source.starts_with("shabal") {
+            continue;
+        }
+        let (Ok(s), Some(freq), Some(slices)) = (
+            shabal_sched::preset(&row.design),
+            row.freq(),
+            num(&row.slices),
+        ) else {
+            continue;
+        };
+        let e = shabal::estimate(&s, Flow::Ise13, constants, None);
+        let tp = s.throughput_mbps(freq);
+        rows.push((
+            s.unfolding(),
+            tp,
+            e.throughput_mbps,
+            tp / slices,
+            e.mbps_per_slice,
+        ));
+    }
+    let best = |key: fn(&(u32, f64, f64, f64, f64)) -> f64| {
+        rows.iter()
+            .max_by(|a, b| key(a).total_cmp(&key(b)))
+            .map_or(0, |r| r.0)
+    };
+    let paper_best_throughput = best(|r| r.1);
+    let model_best_throughput = best(|r| r.2);
+    let paper_best_per_slice = best(|r| r.3);
+    let model_best_per_slice = best(|r| r.4);
+    let mut explanation = Vec::new();
+    if model_best_per_slice == paper_best_per_slice {
+        explanation.push(format!(
+            "best throughput per slice at f = {model_best_per_slice} as in the paper"
+        ));
+    } else {
+        let (paper_slope, model_slope) = shabal_slices_per_iteration(constants);
+        explanation.push(format!(
+            "best throughput per slice at f = {model_best_per_slice}, the paper's at f = \
+             {paper_best_per_slice}: the model adds {model_slope:.0} slices per iteration of P \
+             (128 LUTs: the V and U adders, the new A and new B words of a 32-bit word), Table \
+             I {paper_slope:.0} on average from f = 1 to 8 (the paper gives no breakdown), so \
+             the model's area grows more slowly and its throughput per slice peaks later"
+        ));
+    }
+    if model_best_throughput == paper_best_throughput {
+        explanation.push(format!(
+            "best throughput at f = {model_best_throughput} as in the paper"
+        ));
+    } else {
+        explanation.push(format!(
+            "best throughput at f = {model_best_throughput}, not the paper's f = \
+             {paper_best_throughput}: the model's period grows by the same delay per \
+             iteration of P (V adder, U adder, a LUT and three nets) plus a routing delay \
+             that grows only as (LUT-FF pairs)^{:.2}, so f / period keeps rising; Table I's \
+             delay per added iteration ((period(f) - period(1)) / (f - 1)) grows from {:.2} ns \
+             at f = 2 to {:.2} ns at f = 8, which the paper \
+             puts down to \"operations added and more complex place-route step\" (section \
+             V.A) and the model does not itemise. Table I's throughputs from f = 3 to 8 lie \
+             within 2.6% of each other, so the peak is a small effect",
+            constants.net_size_exponent,
+            paper_period_per_iteration(2),
+            paper_period_per_iteration(8),
+        ));
+    }
+    ShabalConclusion {
+        paper_best_throughput,
+        paper_best_per_slice,
+        model_best_throughput,
+        model_best_per_slice,
+        rows,
+        explanation: explanation.join("; "),
+    }
+}
+
+/// Table I's value of `metric` at unfolding factor `f`.
+fn shabal_paper(f: u32, metric: fn(&SeedRow) -> Option<f64>) -> f64 {
+    seed_rows()
+        .iter()
+        .find(|r| r.design == format!("shabal-unfold-{f}"))
+        .and_then(metric)
+        .unwrap_or(0.0)
+}
+
+/// Table I's delay per added iteration of P at unfolding factor `f` > 1, ns:
+/// (period(f) - period(1)) / (f - 1).
+fn paper_period_per_iteration(f: u32) -> f64 {
+    (shabal_paper(f, SeedRow::period) - shabal_paper(1, SeedRow::period)) / f64::from(f - 1)
+}
+
+/// Slices per added iteration of P from f = 1 to f = 8: (Table I, model).
+fn shabal_slices_per_iteration(c: &Constants) -> (f64, f64) {
+    let slices = |r: &SeedRow| num(&r.slices);
+    let paper = (shabal_paper(8, slices) - shabal_paper(1, slices)) / 7.0;
+    let model = |f: u32| {
+        shabal_sched::preset(&format!("shabal-unfold-{f}")).map_or(0.0, |s| {
+            f64::from(shabal::estimate(&s, Flow::Ise13, c, None).slices)
+        })
+    };
+    (paper, (model(8) - model(1)) / 7.0)
+}
+
 fn mape(rows: &[RowReport]) -> Mape {
     let mut m = Mape::default();
     for r in rows {
@@ -435,6 +619,12 @@ impl fmt::Display for Report {
         for r in &self.rows {
             let heading = if r.compared.is_empty() {
                 "not modelled"
+            } else if r.row.source.starts_with("shabal") {
+                if r.row.role == "fit" {
+                    "Shabal fit"
+                } else {
+                    "Shabal validation"
+                }
             } else {
                 r.row.role.as_str()
             };
@@ -482,6 +672,38 @@ impl fmt::Display for Report {
                 m.area, m.area_rows, m.period, m.period_rows, m.worst
             )?;
         }
+        for (name, m) in [
+            ("Shabal fit", &self.shabal_fit),
+            ("Shabal validation", &self.shabal_validation),
+        ] {
+            writeln!(
+                f,
+                "MAPE {name:<24}: slices {:5.1}% ({} rows), period {:5.1}% ({} rows), worst row {:5.1}%",
+                m.area, m.area_rows, m.period, m.period_rows, m.worst
+            )?;
+        }
+        let c = &self.shabal_conclusion;
+        writeln!(
+            f,
+            "\nShabal, Table I at its own clocks against the model at its estimated clocks:"
+        )?;
+        writeln!(
+            f,
+            "{:>3} {:>12} {:>12} {:>16} {:>16}",
+            "f", "paper Mbps", "model Mbps", "paper Mbps/sl", "model Mbps/sl"
+        )?;
+        for (u, tp, mtp, ps, ms) in &c.rows {
+            writeln!(f, "{u:>3} {tp:>12.1} {mtp:>12.1} {ps:>16.3} {ms:>16.3}")?;
+        }
+        writeln!(
+            f,
+            "paper: best throughput at f = {}, best per slice at f = {}; model: f = {} and f = {}",
+            c.paper_best_throughput,
+            c.paper_best_per_slice,
+            c.model_best_throughput,
+            c.model_best_per_slice
+        )?;
+        writeln!(f, "{}", c.explanation)?;
         write!(
             f,
             "({} Virtex-4/Virtex-6 rows not modelled)",
@@ -586,7 +808,7 @@ pub fn objective(constants: &Constants, rows: &[(SeedRow, Schedule, Options)]) -
     sum
 }
 
-/// The fit rows with their schedules.
+/// The Skein fit rows with their schedules.
 pub fn fit_rows() -> Vec<(SeedRow, Schedule, Options)> {
     seed_rows()
         .into_iter()
@@ -595,7 +817,7 @@ pub fn fit_rows() -> Vec<(SeedRow, Schedule, Options)> {
             RowModel::Modelled {
                 schedule, options, ..
             } => Some((r, *schedule, options)),
-            RowModel::NotModelled(_) => None,
+            RowModel::Shabal(_) | RowModel::NotModelled(_) => None,
         })
         .collect()
 }
@@ -655,7 +877,94 @@ pub fn fit(base: &Constants) -> Constants {
         let v = c.get_mut(p.name).expect("exists");
         *v = round_sig(*v, 4);
     }
+    fit_shabal(&mut c);
     c
+}
+
+/// The Shabal constants, fitted on the Shabal fit rows (after the Skein fit, whose constants
+/// they reuse), with their starting values and ranges.
+pub const SHABAL_FIT_PARAMS: [FitParam; 2] = [
+    FitParam {
+        name: "shabal_control_luts",
+        initial: 500.0,
+        min: 0.0,
+        max: 6000.0,
+    },
+    FitParam {
+        name: "shabal_net_factor",
+        initial: 1.0,
+        min: 0.2,
+        max: 5.0,
+    },
+];
+
+/// The Shabal fit rows (Table I, f = 1, 2, 3, 4) with their schedules.
+pub fn shabal_fit_rows() -> Vec<(SeedRow, ShabalSchedule)> {
+    seed_rows()
+        .into_iter()
+        .filter(|r| r.role == "fit" && r.source.starts_with("shabal"))
+        .filter_map(|r| shabal_sched::preset(&r.design).ok().map(|s| (r, s)))
+        .collect()
+}
+
+fn shabal_objective(c: &Constants, rows: &[(SeedRow, ShabalSchedule)]) -> f64 {
+    let mut sum = 0.0;
+    for (row, s) in rows {
+        let e = shabal::estimate(s, Flow::Ise13, c, None);
+        for cmp in shabal_comparisons(row, &e).iter().filter(|x| x.goal) {
+            let l = (cmp.model.max(1e-9) / cmp.paper).ln();
+            sum += l * l;
+        }
+    }
+    sum
+}
+
+/// Fits [`SHABAL_FIT_PARAMS`] in `c` (coordinate search, as [`fit`]), rounded to 4 digits.
+fn fit_shabal(c: &mut Constants) {
+    let rows = shabal_fit_rows();
+    for p in SHABAL_FIT_PARAMS {
+        *c.get_mut(p.name).expect("fitted constant exists") = p.initial;
+    }
+    let mut steps: Vec<f64> = SHABAL_FIT_PARAMS
+        .iter()
+        .map(|p| (p.max - p.min) / 8.0)
+        .collect();
+    let mut best = shabal_objective(c, &rows);
+    for _round in 0..400 {
+        let mut improved = false;
+        for (i, p) in SHABAL_FIT_PARAMS.iter().enumerate() {
+            for dir in [1.0, -1.0] {
+                let old = c.get(p.name).expect("exists");
+                let new = (old + dir * steps[i]).clamp(p.min, p.max);
+                if new == old {
+                    continue;
+                }
+                *c.get_mut(p.name).expect("exists") = new;
+                let value = shabal_objective(c, &rows);
+                if value < best {
+                    best = value;
+                    improved = true;
+                    break;
+                }
+                *c.get_mut(p.name).expect("exists") = old;
+            }
+        }
+        if !improved {
+            for (step, p) in steps.iter_mut().zip(SHABAL_FIT_PARAMS) {
+                *step /= 2.0;
+                if *step < (p.max - p.min) * 1e-6 {
+                    *step = 0.0;
+                }
+            }
+            if steps.iter().all(|s| *s == 0.0) {
+                break;
+            }
+        }
+    }
+    for p in SHABAL_FIT_PARAMS {
+        let v = c.get_mut(p.name).expect("exists");
+        *v = round_sig(*v, 4);
+    }
 }
 
 /// `x` rounded to `digits` significant digits.
@@ -670,7 +979,7 @@ pub fn round_sig(x: f64, digits: i32) -> f64 {
 /// The fitted constants, one per line, for the calibration output.
 pub fn describe_fitted(c: &Constants) -> String {
     let mut s = String::new();
-    for p in FIT_PARAMS {
+    for p in FIT_PARAMS.iter().chain(&SHABAL_FIT_PARAMS) {
         let _ = writeln!(s, "  {:<24} = {}", p.name, c.get(p.name).expect("exists"));
     }
     s
@@ -719,14 +1028,18 @@ pub fn arithmetic_checks() -> Vec<ArithmeticCheck> {
         if !row.is_own_design() {
             continue;
         }
-        let Ok(schedule) = preset(&row.design) else {
+        let throughput: Box<dyn Fn(f64) -> f64> = if let Ok(s) = preset(&row.design) {
+            Box::new(move |f| s.throughput_mbps(f))
+        } else if let Ok(s) = shabal_sched::preset(&row.design) {
+            Box::new(move |f| s.throughput_mbps(f))
+        } else {
             continue;
         };
         let (Some(freq), Some(tp_text)) = (row.freq(), row.throughput_mbps.as_ref()) else {
             continue;
         };
         let paper = num(&row.throughput_mbps).expect("a number");
-        let computed = schedule.throughput_mbps(freq);
+        let computed = throughput(freq);
         let clock_text = row
             .freq_mhz
             .as_ref()

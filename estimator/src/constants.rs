@@ -93,6 +93,13 @@ constants! {
     "area".ff_pairing,
     /// Share of the slice's LUT-FF pairs the placer fills.
     "area".slice_packing,
+    /// Logic LUTs per counted LUT of the generated RTL (Yosys's mapping of the elements the
+    /// `generated` style counts).
+    "generated".lut_overhead_generated,
+    /// Control LUTs of an unfolded Shabal core (FSM, counter decode, I/O wrapper).
+    "shabal".shabal_control_luts,
+    /// Routing delay per net of a Shabal core relative to the flow's.
+    "shabal".shabal_net_factor,
 }
 
 impl Constants {

@@ -35,6 +35,8 @@ pub enum Role {
     RotationSelect,
     /// Add the subkey or pass the word (injection not on every pass).
     SubkeyEnable,
+    /// Permutation enable of the generated RTL (the permutation itself is wires).
+    Permutation,
     /// Long's MuxSwitch: round key words from the Nw + 1 key words and 3 tweak words.
     RoundKeySelect,
     /// Key generator input: zero, Config value or chaining value.
@@ -89,6 +91,15 @@ pub enum Kind {
         /// Driven by a LUT of the design.
         lut_fed: bool,
     },
+    /// A function of `inputs` inputs per output bit that no rule above fits (a select with
+    /// its select bits, a decode, a ROM output): a tree of LUT6s (see `device::logic_luts`).
+    Logic {
+        /// Inputs per output bit.
+        inputs: u32,
+    },
+    /// A carry chain whose LUTs are pass-throughs (an addition of a constant): CARRY4s, no
+    /// LUT.
+    Carry,
     /// Control logic sized by a constant: `luts` and `ffs` are taken from the constants.
     Control,
 }
@@ -201,6 +212,9 @@ pub fn adders(schedule: &Schedule, style: CoreStyle) -> Adders {
 
 /// Counts the datapath of `schedule` built in `style`.
 pub fn inventory(schedule: &Schedule, style: CoreStyle) -> Inventory {
+    if style == CoreStyle::Generated {
+        return crate::generated::inventory(schedule);
+    }
     let nw = schedule.words();
     let state = nw * W;
     let k = schedule.rounds_per_cycle();
@@ -225,7 +239,7 @@ pub fn inventory(schedule: &Schedule, style: CoreStyle) -> Inventory {
 
     let mix_operand_select = match style {
         CoreStyle::UbiCore => true,
-        CoreStyle::HashCore => enable_varies,
+        CoreStyle::HashCore | CoreStyle::Generated => enable_varies,
     };
     push(
         Role::Mix,
@@ -378,7 +392,7 @@ pub fn inventory(schedule: &Schedule, style: CoreStyle) -> Inventory {
             );
             push(Role::Control, Kind::Control, 1, 1);
         }
-        CoreStyle::HashCore => {
+        CoreStyle::HashCore | CoreStyle::Generated => {
             // Config, zero, message or feedback into the first module (a LUT level); the
             // later modules choose feedback or the previous module (fused).
             push(

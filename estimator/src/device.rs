@@ -67,6 +67,28 @@ pub const fn mux_f_stages(fan_in: u32) -> u32 {
     }
 }
 
+/// LUT6s per output bit of an n:1 multiplexer built of LUT6s only (no MUXF7/MUXF8, as Yosys
+/// maps with `-nowidelut`): each LUT6 is a 4:1 multiplexer, a tree of them.
+pub const fn lut6_mux_luts(fan_in: u32) -> u32 {
+    if fan_in <= 1 {
+        0
+    } else {
+        (fan_in - 1).div_ceil(MUX_PER_LUT - 1)
+    }
+}
+
+/// LUT6s per output bit of a function of `inputs` inputs: one LUT6 up to 6, then a tree
+/// (each further LUT6 takes 5 more inputs).
+pub const fn logic_luts(inputs: u32) -> u32 {
+    if inputs <= 1 {
+        0
+    } else if inputs <= 6 {
+        1
+    } else {
+        (inputs - 1).div_ceil(XOR_PER_LUT)
+    }
+}
+
 /// LUT6s per output bit of an n-input XOR (a tree of 6-input LUTs).
 pub const fn xor_luts(inputs: u32) -> u32 {
     if inputs <= 1 {
@@ -108,25 +130,67 @@ pub struct Resources {
 
 /// Maps `inventory` onto the device with the `constants`' area factors.
 pub fn map(inventory: &Inventory, c: &Constants) -> Resources {
+    let (control_luts, control_ffs) = match inventory.style {
+        CoreStyle::UbiCore => (c.control_luts_ubi, c.control_ffs_ubi),
+        CoreStyle::HashCore => (c.control_luts_hash, c.control_ffs_hash),
+        // Counted element by element.
+        CoreStyle::Generated => (0.0, 0.0),
+    };
+    let overhead = match inventory.style {
+        CoreStyle::Generated => c.lut_overhead_generated,
+        _ => c.lut_overhead,
+    };
+    let rules = Rules {
+        lut6_only_muxes: inventory.style == CoreStyle::Generated,
+        overhead,
+        control_luts,
+        control_ffs,
+    };
+    map_items(&inventory.items, &rules, c)
+}
+
+/// How [`map_items`] prices a list of items.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rules {
+    /// Multiplexers of LUT6s only (Yosys `-nowidelut`), not LUT6 + MUXF7/MUXF8.
+    pub lut6_only_muxes: bool,
+    /// Logic LUTs per counted LUT.
+    pub overhead: f64,
+    /// Control LUTs added after the overhead ([`Kind::Control`] items).
+    pub control_luts: f64,
+    /// Control flip-flops ([`Kind::Control`] items).
+    pub control_ffs: f64,
+}
+
+/// Maps `items` onto the device with `rules` and the `constants`' pairing and packing.
+pub fn map_items(items: &[crate::count::Item], rules: &Rules, c: &Constants) -> Resources {
+    let Rules {
+        lut6_only_muxes,
+        overhead,
+        control_luts,
+        control_ffs,
+    } = *rules;
     let mut counted = 0u32;
     let mut carry4 = 0u32;
     let mut lut_fed = 0u32;
     let mut free = 0u32;
     let mut breakdown: Vec<RoleLuts> = Vec::with_capacity(16);
-    let (control_luts, control_ffs) = match inventory.style {
-        CoreStyle::UbiCore => (c.control_luts_ubi, c.control_ffs_ubi),
-        CoreStyle::HashCore => (c.control_luts_hash, c.control_ffs_hash),
-    };
-    for item in &inventory.items {
+    for item in items {
         let bits = item.bits();
         let luts = match item.kind {
             Kind::Adder { .. } => {
                 carry4 += item.count * item.width.div_ceil(CARRY4_BITS);
                 bits
             }
+            Kind::Carry => {
+                carry4 += item.count * item.width.div_ceil(CARRY4_BITS);
+                0
+            }
             Kind::Xor { inputs, .. } => bits * xor_luts(inputs),
             Kind::Mux { fused: true, .. } => 0,
+            Kind::Mux { fan_in, .. } if lut6_only_muxes => bits * lut6_mux_luts(fan_in),
             Kind::Mux { fan_in, .. } => bits * mux_luts(fan_in),
+            Kind::Logic { inputs } => bits * logic_luts(inputs),
             Kind::Register { lut_fed: true } => {
                 lut_fed += bits;
                 0
@@ -152,7 +216,7 @@ pub fn map(inventory: &Inventory, c: &Constants) -> Resources {
         }
     }
     breakdown.sort_by_key(|r| std::cmp::Reverse(r.luts));
-    let luts = (f64::from(counted) * c.lut_overhead + control_luts)
+    let luts = (f64::from(counted) * overhead + control_luts)
         .max(0.0)
         .round() as u32;
     let ffs = lut_fed + free;

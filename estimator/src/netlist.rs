@@ -29,6 +29,7 @@ use crate::error::EstimatorError;
 use crate::style::Flow;
 
 mod json;
+pub mod summary;
 pub mod timing;
 pub mod yosys;
 
@@ -364,6 +365,22 @@ impl Netlist {
             freq_mhz: 1000.0 / period,
             warnings,
         }
+    }
+
+    /// The latest path into the registers (or output ports) whose names `keep` accepts, with
+    /// the model's `constants` and the routing delay of `flow` at the netlist's size: e.g. the
+    /// datapath alone (`slot<j>_st`), beside the whole netlist's critical path.
+    pub fn critical_path_into(
+        &self,
+        flow: Flow,
+        c: &Constants,
+        keep: &dyn Fn(&str) -> bool,
+    ) -> NetlistPath {
+        let mut warnings = Vec::new();
+        let drivers = self.drivers(&mut warnings);
+        let a = self.analyse(flow, c);
+        let net = crate::timing::net_ns(c, flow, a.lut_ff_pairs);
+        timing::critical_path_into(self, &drivers, c, net, &mut warnings, keep)
     }
 
     /// The cell driving each net (`NO_DRIVER` when none does: an input, a constant).

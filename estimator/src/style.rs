@@ -29,11 +29,24 @@ pub enum CoreStyle {
     /// registers deliver the subkey words without a round-key multiplexer (one key/tweak pair
     /// per message in flight), and the input-block registers of the feed-forward.
     HashCore,
+    /// The RTL `skeinhw-rtl` generates from the schedule (`crates/rtl/src/design.rs`): the
+    /// trace's registers in every pipeline slot, an input register and controller context per
+    /// stream, a control ROM per slot and a `case` over the subkeys in every key injection.
+    /// The style to compare with a Yosys netlist of the generated Verilog (see `generated`).
+    Generated,
 }
 
 impl CoreStyle {
     /// Every style.
-    pub const ALL: [CoreStyle; 2] = [CoreStyle::UbiCore, CoreStyle::HashCore];
+    pub const ALL: [CoreStyle; 3] = [
+        CoreStyle::UbiCore,
+        CoreStyle::HashCore,
+        CoreStyle::Generated,
+    ];
+
+    /// The styles of the papers' designs (what the calibration and the sweeps' paper points
+    /// use).
+    pub const PAPERS: [CoreStyle; 2] = [CoreStyle::UbiCore, CoreStyle::HashCore];
 
     /// The default for a schedule: a core that runs the Config UBI itself is a complete hash
     /// core (Athanasiou), one that takes it precomputed is a bare UBI core (Long 4.2).
@@ -50,6 +63,7 @@ impl CoreStyle {
         match self {
             CoreStyle::UbiCore => "ubi_core",
             CoreStyle::HashCore => "hash_core",
+            CoreStyle::Generated => "generated",
         }
     }
 }

@@ -29,7 +29,7 @@ impl Default for SweepConfig {
     fn default() -> Self {
         SweepConfig {
             sizes: ALLOWED_SIZES.to_vec(),
-            styles: CoreStyle::ALL.to_vec(),
+            styles: CoreStyle::PAPERS.to_vec(),
             flow: Flow::Ise13,
         }
     }
@@ -61,6 +61,14 @@ fn divisors(n: u32) -> impl Iterator<Item = u32> {
 
 /// Every candidate spec (valid or not) of `config`, in a fixed order.
 pub fn candidates(config: &SweepConfig) -> Vec<ScheduleSpec> {
+    styled_candidates(config)
+        .into_iter()
+        .map(|(_, spec)| spec)
+        .collect()
+}
+
+/// Every candidate spec of `config` with the style it is estimated in.
+fn styled_candidates(config: &SweepConfig) -> Vec<(CoreStyle, ScheduleSpec)> {
     let mut out = Vec::new();
     for &size in &config.sizes {
         let rounds = if size == 1024 { 80 } else { 72 };
@@ -71,13 +79,16 @@ pub fn candidates(config: &SweepConfig) -> Vec<ScheduleSpec> {
                         for round_pipeline in [false, true] {
                             for datapath in RoundDatapath::ALL {
                                 for shared in [false, true] {
-                                    out.push(spec(
-                                        size,
+                                    out.push((
                                         style,
-                                        (k, p, s),
-                                        round_pipeline,
-                                        datapath,
-                                        shared,
+                                        spec(
+                                            size,
+                                            style,
+                                            (k, p, s),
+                                            round_pipeline,
+                                            datapath,
+                                            shared,
+                                        ),
                                     ));
                                 }
                             }
@@ -98,11 +109,14 @@ fn spec(
     datapath: RoundDatapath,
     shared: bool,
 ) -> ScheduleSpec {
-    let hash = style == CoreStyle::HashCore;
-    let mut name = format!(
-        "{}-{size}-k{k}-p{p}-s{s}",
-        if hash { "hash" } else { "ubi" }
-    );
+    // The generated RTL takes either convention; it is swept with the hash core's.
+    let hash = style != CoreStyle::UbiCore;
+    let prefix = match style {
+        CoreStyle::UbiCore => "ubi",
+        CoreStyle::HashCore => "hash",
+        CoreStyle::Generated => "gen",
+    };
+    let mut name = format!("{prefix}-{size}-k{k}-p{p}-s{s}");
     if round_pipeline {
         name.push_str("-pipe");
     }
@@ -134,15 +148,15 @@ pub fn sweep(
     constants: &Constants,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Sweep {
-    let candidates = candidates(config);
+    let candidates = styled_candidates(config);
     let total = candidates.len();
     let mut points = Vec::new();
     let mut rejected = 0;
-    for (i, spec) in candidates.into_iter().enumerate() {
+    for (i, (style, spec)) in candidates.into_iter().enumerate() {
         match Schedule::try_from(spec) {
             Ok(schedule) => {
                 let options = Options {
-                    style: Some(CoreStyle::for_schedule(&schedule)),
+                    style: Some(style),
                     flow: config.flow,
                 };
                 let estimate = estimate(&schedule, options, constants, None);

@@ -100,7 +100,7 @@ pub fn stage_chain(schedule: &Schedule, style: CoreStyle, stage: u32) -> Chain {
     let q = k / schedule.functional_stages();
     let mut chain = Chain::default();
     match style {
-        CoreStyle::HashCore => {
+        CoreStyle::HashCore | CoreStyle::Generated => {
             // The 4:1 input select is a LUT level in front of the first stage.
             if stage == 0 {
                 chain.add(0, 1);
@@ -167,6 +167,11 @@ pub fn critical_path(
             });
         }
     };
+    if style == CoreStyle::Generated {
+        let (slot, chain) = crate::generated::critical_chain(schedule);
+        consider(PathKind::State, slot, chain);
+        return best.expect("a path was considered");
+    }
     for stage in 0..schedule.functional_stages() {
         consider(PathKind::State, stage, stage_chain(schedule, style, stage));
     }

@@ -159,7 +159,7 @@ fn constants_file_errors_name_the_constant() {
     assert_eq!(err, "constants test: `device.t_lut_ns` is not a number");
     let extra = format!("{text}\nbogus = 1\n");
     let err = Constants::parse(&extra, "test").unwrap_err().to_string();
-    assert_eq!(err, "constants test: unknown constant `area.bogus`");
+    assert_eq!(err, "constants test: unknown constant `shabal.bogus`");
     assert!(Constants::parse("[device", "test").is_err());
 }
 

@@ -7,13 +7,13 @@
 //! stack: a netlist is untrusted input and may be deep). A combinational loop is broken where
 //! the search meets it, with a warning.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Class, NO_DRIVER, NetBit, Netlist, Pins};
 use crate::constants::Constants;
 
 /// The critical path of a netlist and what lies on it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct NetlistPath {
     /// Where it starts (a register output or an input port, by net name).
     pub from: String,
@@ -105,6 +105,19 @@ pub(crate) fn critical_path(
     c: &Constants,
     net: f64,
     warnings: &mut Vec<String>,
+) -> NetlistPath {
+    critical_path_into(netlist, drivers, c, net, warnings, &|_| true)
+}
+
+/// The latest path of `netlist` that ends in a register (by the name of its output net) or an
+/// output port whose name `keep` accepts.
+pub(crate) fn critical_path_into(
+    netlist: &Netlist,
+    drivers: &[u32],
+    c: &Constants,
+    net: f64,
+    warnings: &mut Vec<String>,
+    keep: &dyn Fn(&str) -> bool,
 ) -> NetlistPath {
     let d = Delays {
         lut: c.t_lut_ns,
@@ -202,14 +215,31 @@ pub(crate) fn critical_path(
         }
     };
     for (i, cell) in cells.iter().enumerate() {
-        if let Pins::Boundary { ends, .. } = &cell.pins {
+        if let Pins::Boundary {
+            ends, outputs, d, ..
+        } = &cell.pins
+        {
+            // A register's data input is kept by the register's name; other ends by theirs.
+            let register = match (d, outputs.first()) {
+                (Some(_), Some(Some(q))) if outputs.len() == 1 => Some(netlist.bit_name(*q)),
+                _ => None,
+            };
             for &b in ends {
-                consider(b, Some(i));
+                let name = match (&register, b) {
+                    (Some(r), Some(bit)) if *d == Some(bit) => r.clone(),
+                    (_, Some(bit)) => netlist.bit_name(bit),
+                    (_, None) => continue,
+                };
+                if keep(&name) {
+                    consider(b, Some(i));
+                }
             }
         }
     }
     for &b in &netlist.outputs {
-        consider(Some(b), None);
+        if keep(&netlist.bit_name(b)) {
+            consider(Some(b), None);
+        }
     }
     let Some((_, end, end_cell)) = best else {
         return NetlistPath {

@@ -14,11 +14,13 @@ use serde::Serialize;
 use skeinhw_estimator::calibrate::{self, Report};
 use skeinhw_estimator::constants::SOURCE_PATH;
 use skeinhw_estimator::netlist::yosys;
+use skeinhw_estimator::shabal::{self as shabal_model, ShabalEstimate};
 use skeinhw_estimator::sweep::{self, SweepConfig};
 use skeinhw_estimator::{
     Constants, CoreStyle, Estimate, Flow, Netlist, NetlistEstimate, Options, estimate, plot,
 };
-use skeinhw_sched::Schedule;
+use skeinhw_sched::shabal::ShabalSchedule;
+use skeinhw_sched::{AnySchedule, Schedule};
 
 use crate::Status;
 use crate::schedule_args::ScheduleArgs;
@@ -31,7 +33,8 @@ pub struct EstimateArgs {
     /// Override the state size (256, 512, 1024).
     #[arg(long, value_name = "N")]
     size: Option<usize>,
-    /// Core style (default: hash_core when the schedule runs Config, else ubi_core).
+    /// Core style (default: hash_core when the schedule runs Config, else ubi_core;
+    /// `generated` is the RTL of `skeinhw rtl`, to compare with --synth).
     #[arg(long, value_name = "STYLE")]
     style: Option<CoreStyle>,
     /// Tool flow whose routing delays apply.
@@ -111,8 +114,96 @@ fn load_constants(path: Option<&Path>) -> Result<Constants> {
 }
 
 /// The schedule named on the command line with its overrides applied and validated again.
-fn schedule(args: &EstimateArgs) -> Result<Schedule> {
-    args.schedule.build(args.size)
+fn schedule(args: &EstimateArgs) -> Result<AnySchedule> {
+    args.schedule.build_any(args.size)
+}
+
+/// Estimates a Shabal schedule (the model only: there is no Shabal netlist path).
+fn run_shabal(
+    args: &EstimateArgs,
+    schedule: &ShabalSchedule,
+    constants: &Constants,
+) -> Result<Status> {
+    if args.netlist.is_some() || args.synth {
+        bail!(
+            "{}: --netlist and --synth take Skein schedules only (the Shabal estimate is the model's)",
+            schedule.name()
+        );
+    }
+    if let Some(style) = args.style {
+        bail!(
+            "{}: --style {style} is a Skein core style; a Shabal schedule has none",
+            schedule.name()
+        );
+    }
+    let e = shabal_model::estimate(schedule, args.flow, constants, args.freq_mhz);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &e)?;
+        writeln!(out)?;
+    } else {
+        write!(out, "{}", shabal_table(&e, args.freq_mhz.is_some()))?;
+    }
+    Ok(0)
+}
+
+fn shabal_table(e: &ShabalEstimate, given_clock: bool) -> String {
+    use std::fmt::Write as _;
+    let cp = &e.critical_path;
+    let clock = if given_clock {
+        format!("{:.1} MHz (given)", e.clock_mhz)
+    } else {
+        format!("{:.1} MHz (estimated)", e.clock_mhz)
+    };
+    let rows: Vec<(&str, String)> = vec![
+        ("schedule", e.schedule.clone()),
+        (
+            "shape",
+            format!(
+                "Shabal-{}, f={} iterations of P per cycle",
+                e.output_bits, e.unfolding
+            ),
+        ),
+        ("flow", e.flow.to_string()),
+        ("adders (32-bit)", e.adders.to_string()),
+        ("LUTs", e.luts.to_string()),
+        ("CARRY4s", e.carry4.to_string()),
+        ("flip-flops", e.ffs.to_string()),
+        ("LUT-FF pairs", e.lut_ff_pairs.to_string()),
+        ("slices", e.slices.to_string()),
+        ("clock period", format!("{:.2} ns", e.period_ns)),
+        ("frequency", format!("{:.1} MHz", e.freq_mhz)),
+        (
+            "critical path",
+            format!(
+                "A chain through {} iterations: {} full + {} chained adders, {} LUT levels, {} nets = {:.2} logic + {:.2} route ns",
+                cp.iterations,
+                cp.full_adders,
+                cp.chained_adders,
+                cp.lut_levels,
+                cp.nets,
+                cp.logic_ns,
+                cp.route_ns
+            ),
+        ),
+        ("cycles per block", e.cycles_per_block.to_string()),
+        ("blocks in flight", e.blocks_in_flight.to_string()),
+        ("clock used", clock),
+        ("latency per block", format!("{:.1} ns", e.latency_ns)),
+        ("throughput", format!("{:.1} Mbit/s", e.throughput_mbps)),
+        (
+            "throughput / area",
+            format!(
+                "{:.4} Mbit/s per LUT-FF pair, {:.3} Mbit/s per slice",
+                e.mbps_per_pair, e.mbps_per_slice
+            ),
+        ),
+    ];
+    let mut s = String::new();
+    for (k, v) in rows {
+        let _ = writeln!(s, "{k:<18} {v}");
+    }
+    s
 }
 
 /// The netlist's numbers with the schedule's cycle counts: what the design does at the
@@ -151,7 +242,10 @@ pub fn run_estimate(args: EstimateArgs) -> Result<Status> {
         bail!("--freq-mhz {f}: expected a positive clock frequency in MHz");
     }
     let constants = load_constants(args.constants.as_deref())?;
-    let schedule = schedule(&args)?;
+    if let AnySchedule::Shabal(s) = schedule(&args)? {
+        return run_shabal(&args, &s, &constants);
+    }
+    let schedule = args.schedule.build(args.size)?;
     let options = Options {
         style: args.style,
         flow: args.flow,

@@ -1,0 +1,69 @@
+//! The `generated` model style beside the checked-in netlist summaries, per preset:
+//! `cargo run -p skeinhw-estimator --example generated_vs_netlist [-- --breakdown]`.
+
+use skeinhw_estimator::netlist::summary::NetlistSummary;
+use skeinhw_estimator::{Constants, CoreStyle, Options, estimate};
+
+fn main() {
+    let breakdown = std::env::args().any(|a| a == "--breakdown");
+    let c = Constants::built_in();
+    match skeinhw_estimator::generated::fit_overhead(&c) {
+        Ok(o) => println!(
+            "lut_overhead_generated: checked in {}, fit on {:?}: {o}",
+            c.lut_overhead_generated,
+            skeinhw_estimator::generated::FIT_PRESETS
+        ),
+        Err(e) => println!("lut_overhead_generated: cannot fit yet: {e}"),
+    }
+    let options = Options {
+        style: Some(CoreStyle::Generated),
+        ..Options::default()
+    };
+    let (mut lut_abs, mut ff_abs, mut n) = (0.0, 0.0, 0.0);
+    println!(
+        "{:<18} {:>7} {:>7} {:>7} {:>6} {:>6} {:>7} {:>7}",
+        "preset", "LUT nl", "model", "err%", "FF nl", "model", "err%", "period"
+    );
+    for s in skeinhw_sched::presets() {
+        let Ok(sum) = NetlistSummary::load(s.name()) else {
+            continue;
+        };
+        let e = estimate(&s, options, &c, None);
+        let le = (f64::from(e.luts) / f64::from(sum.luts) - 1.0) * 100.0;
+        let fe = (f64::from(e.ffs) / f64::from(sum.ffs) - 1.0) * 100.0;
+        lut_abs += le.abs();
+        ff_abs += fe.abs();
+        n += 1.0;
+        println!(
+            "{:<18} {:>7} {:>7} {:>+7.1} {:>6} {:>6} {:>+7.1} {:>7.2}{}",
+            s.name(),
+            sum.luts,
+            e.luts,
+            le,
+            sum.ffs,
+            e.ffs,
+            fe,
+            sum.period_ns,
+            if sum.is_current().unwrap_or(false) {
+                ""
+            } else {
+                "  (stale)"
+            }
+        );
+        if std::env::args().any(|a| a == "--plan") {
+            print!("{}", skeinhw_estimator::generated::GeneratedPlan::new(&s).describe());
+        }
+        if breakdown {
+            for r in &e.lut_breakdown {
+                println!("    {:?} {}", r.role, r.luts);
+            }
+        }
+    }
+    if n > 0.0 {
+        println!(
+            "MAPE: LUTs {:.1}%, FFs {:.1}% over {n} presets",
+            lut_abs / n,
+            ff_abs / n
+        );
+    }
+}

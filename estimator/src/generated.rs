@@ -1,0 +1,605 @@
+//! The third core style: the RTL that `skeinhw-rtl` generates from a schedule
+//! (`crates/rtl/src/design.rs`), counted element by element from the same schedule.
+//!
+//! The papers' styles ([`CoreStyle::UbiCore`], [`CoreStyle::HashCore`]) model the designs the
+//! papers built; the generated RTL is a different design: it carries the golden trace's
+//! registers (per pipeline slot the state, key, tweak, plaintext, stream, phase and cycle
+//! count), an input register and a controller context per stream, output registers, and per
+//! slot a control ROM that drives a chain of round units whose subkey words come from a
+//! `case` over every subkey the unit injects. This module walks the same placement the
+//! generator does (the greedy placement of each cycle's micro-ops on the chain
+//! `Add(0), Mix(0), Perm(0), Add(1), ...`, from [`Datapath::cycle_ops`]) and counts:
+//!
+//! - flip-flops exactly as Yosys keeps them: registers that nothing reads (the trace-only
+//!   `round`, `subkey`, `block` and `valid` fields, the stream's block counter) are removed,
+//!   as are bits whose next value is a constant (the output index, the busy counters' bits
+//!   that no ROM entry sets);
+//! - adders by width, including the key-schedule additions `k + t` and `k + s` of every
+//!   subkey a slot's units inject (Yosys merges equal ones, so each distinct pair counts once);
+//! - selects by their distinct data inputs and select bits (the arrival of a block in a slot,
+//!   the subkey word `case`, the rotation `case`, the MIX enable and the permutation enable,
+//!   the stream arbitration, the completion bus), XORs by inputs, and the ROMs by their
+//!   output bits.
+//!
+//! Each element becomes an [`Item`] that `device::map` prices with the same rules as the
+//! other styles (a [`Kind::Logic`] of n inputs is a tree of LUT6s).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use skeinhw_sched::Schedule;
+use skeinhw_sched::sim::{Datapath, MicroOp};
+use skeinhw_skein::constants::{permutation, rotation};
+
+use crate::count::{Adders, Inventory, Item, Kind, Role};
+use crate::style::CoreStyle;
+
+const W: u32 = 64;
+/// Width of the per-slot cycle counter (`ELAPSED_BITS` in the generator).
+const ELAPSED_BITS: u32 = 8;
+/// The trace's stream, phase, busy-counter and index widths (`skeinhw_trace::names`).
+const STREAM_BITS: u32 = 32;
+const PHASE_BITS: u32 = 3;
+/// Input-register flags per stream (full, key, first, last, bitpad) and the byte count.
+const BUFFER_FLAGS: u32 = 5;
+const BYTES_BITS: u32 = 8;
+/// Controller context per stream besides the chain: sequence 3, busy 1, kind 3, last 1,
+/// position 64 (the block counter `s<k>_blk` is read only by trace registers: removed).
+const CONTEXT_BITS: u32 = 3 + 1 + 3 + 1 + 64;
+/// Tweak words of the key register (t0, t1, t2).
+const TWEAK_BITS: u32 = 3 * W;
+
+/// Where a micro-op sits in a stage's chain of units (as in the generator).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Unit {
+    Add(u32),
+    Mix(u32),
+    Perm(u32),
+}
+
+impl Unit {
+    fn template(r: u32) -> Vec<Unit> {
+        let mut t = vec![Unit::Add(0)];
+        for u in 0..r {
+            t.extend([Unit::Mix(u), Unit::Perm(u), Unit::Add(u + 1)]);
+        }
+        t
+    }
+
+    fn accepts(self, op: &MicroOp) -> bool {
+        matches!(
+            (self, op),
+            (Unit::Add(_), MicroOp::AddSubkey { .. })
+                | (Unit::Mix(_), MicroOp::Mix { .. })
+                | (Unit::Perm(_), MicroOp::Permute)
+        )
+    }
+}
+
+/// The ROM values one unit of one slot sees (the default, all zeros, included).
+#[derive(Clone, Debug, Default)]
+struct UnitValues {
+    /// Add: (subkey, first word, end word); Mix: (round mod 8, first pair, end pair).
+    values: BTreeSet<(u32, u32, u32)>,
+}
+
+/// One pipeline slot of the generated design.
+#[derive(Clone, Debug, Default)]
+struct Slot {
+    units: BTreeMap<Unit, UnitValues>,
+    /// Slots whose blocks arrive here (plus the issue, for slot 0).
+    sources: BTreeSet<usize>,
+    /// ROM entries (cycles) of this slot.
+    cycles: u32,
+    /// A block may finish here (the completion bus reads it).
+    done: bool,
+    /// Busy-counter values of this slot's ROM entries: mix, subkey, key schedule, first subkey.
+    busy: [BTreeSet<u32>; 4],
+}
+
+/// The generated design's structure, derived from the schedule as the generator does.
+#[derive(Clone, Debug)]
+pub struct GeneratedPlan {
+    words: u32,
+    subkeys: u32,
+    streams: u32,
+    slots: Vec<Slot>,
+    /// The schedule takes the Config UBI precomputed (the IV is a constant).
+    precomputed: bool,
+}
+
+impl GeneratedPlan {
+    /// Places every cycle's micro-ops on the slots' round units, as the generator does.
+    pub fn new(schedule: &Schedule) -> GeneratedPlan {
+        let dp = Datapath::new(schedule);
+        let r = schedule.rounds_per_cycle() / schedule.functional_stages();
+        let template = Unit::template(r);
+        let mut slots = vec![Slot::default(); dp.slots()];
+        let ops = dp.cycle_ops();
+        for (e, op) in ops.iter().enumerate() {
+            let slot = &mut slots[op.slot];
+            slot.cycles += 1;
+            slot.done |= op.done;
+            for (i, v) in [
+                op.busy.mix,
+                op.busy.subkey,
+                op.busy.key_schedule,
+                op.busy.first_subkey,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                slot.busy[i].insert(v);
+            }
+            if e > 0 {
+                slot.sources.insert(ops[e - 1].slot);
+            }
+            let mut at = 0;
+            for m in &op.ops {
+                while at < template.len() && !template[at].accepts(m) {
+                    at += 1;
+                }
+                // The generator refuses a schedule whose ops do not fit; count what fits.
+                let Some(&unit) = template.get(at) else {
+                    break;
+                };
+                let value = match *m {
+                    MicroOp::AddSubkey { subkey, first, end } => (subkey, first, end),
+                    MicroOp::Mix { round, first, end } => (round % 8, first, end),
+                    MicroOp::Permute => (1, 0, 0),
+                };
+                slot.units.entry(unit).or_default().values.insert(value);
+                at += 1;
+            }
+        }
+        for slot in &mut slots {
+            // The ROM's default (every cycle of the other slots, and past the last one).
+            for values in slot.units.values_mut() {
+                values.values.insert((0, 0, 0));
+            }
+            for b in &mut slot.busy {
+                b.insert(0);
+            }
+        }
+        slots[0].sources.insert(usize::MAX); // the issue
+        GeneratedPlan {
+            words: schedule.words(),
+            subkeys: schedule.subkeys(),
+            streams: schedule.blocks_in_flight(),
+            slots,
+            precomputed: schedule.config_precomputed(),
+        }
+    }
+
+    /// One line per slot: its sources, and per unit the ROM values it sees.
+    pub fn describe(&self) -> String {
+        let mut out = String::new();
+        for (j, slot) in self.slots.iter().enumerate() {
+            let sources: Vec<String> = slot
+                .sources
+                .iter()
+                .map(|&s| {
+                    if s == usize::MAX {
+                        "issue".to_owned()
+                    } else {
+                        format!("slot{s}")
+                    }
+                })
+                .collect();
+            out.push_str(&format!(
+                "slot{j}: {} cycles, from {}{}\n",
+                slot.cycles,
+                sources.join(", "),
+                if slot.done { ", done here" } else { "" }
+            ));
+            for (unit, values) in &slot.units {
+                let v: Vec<String> = values
+                    .values
+                    .iter()
+                    .map(|(a, b, c)| format!("{a}:{b}..{c}"))
+                    .collect();
+                out.push_str(&format!("  {unit:?}: {}\n", v.join(" ")));
+            }
+        }
+        out
+    }
+
+    /// Pipeline registers (slots).
+    pub fn slots(&self) -> u32 {
+        self.slots.len() as u32
+    }
+
+    /// Streams (blocks in flight): one input register and controller context each.
+    pub fn streams(&self) -> u32 {
+        self.streams
+    }
+}
+
+/// Bits needed for `v` (0 for 0).
+fn bit_len(v: u32) -> u32 {
+    32 - v.leading_zeros()
+}
+
+/// Subkey word `i` of subkey `s` (Skein 1.3, 3.3.2): key word, tweak word added (if any),
+/// counter added.
+fn subkey_source(words: u32, s: u32, i: u32) -> (u32, Option<u32>, u32) {
+    let key = (s + i) % (words + 1);
+    let tweak = if i == words - 3 {
+        Some(s % 3)
+    } else if i == words - 2 {
+        Some((s + 1) % 3)
+    } else {
+        None
+    };
+    let counter = if i == words - 1 { s } else { 0 };
+    (key, tweak, counter)
+}
+
+/// The values a `case (sk)` can still take once Yosys has folded the select bits that no ROM
+/// entry sets (a bit that is 0 in every entry is constant): every subkey index whose bits
+/// lie within the bits some entry sets.
+fn reachable_subkeys(set: &BTreeSet<u32>, subkeys: u32) -> Vec<u32> {
+    let varying = set.iter().fold(0, |a, &s| a | s);
+    (0..subkeys).filter(|s| s & !varying == 0).collect()
+}
+
+/// Flip-flops of the busy counters: with one slot, the bits some ROM entry sets (equal bit
+/// columns share a flip-flop); with several, the width of the sum of the slots' values.
+fn busy_ffs(plan: &GeneratedPlan) -> u32 {
+    let mut total = 0;
+    for field in 0..4 {
+        let widths: Vec<u32> = plan
+            .slots
+            .iter()
+            .map(|s| bit_len(s.busy[field].iter().fold(0, |a, &v| a | v)))
+            .filter(|&w| w > 0)
+            .collect();
+        total += match widths.len() {
+            0 => 0,
+            1 => {
+                let or = plan
+                    .slots
+                    .iter()
+                    .flat_map(|s| s.busy[field].iter())
+                    .fold(0, |a, &v| a | v);
+                or.count_ones()
+            }
+            _ => widths
+                .iter()
+                .skip(1)
+                .fold(widths[0], |acc, &w| acc.max(w) + 1)
+                .min(16),
+        };
+    }
+    total
+}
+
+/// The inventory of the generated RTL of `schedule`.
+pub fn inventory(schedule: &Schedule) -> Inventory {
+    let plan = GeneratedPlan::new(schedule);
+    let nw = plan.words;
+    let n = nw * W;
+    let ky = n + W;
+    let ns = plan.streams;
+    let mut items = Vec::with_capacity(64);
+    let mut push = |role, kind, count: u32, width: u32| {
+        if count > 0 && width > 0 {
+            items.push(Item {
+                role,
+                kind,
+                count,
+                width,
+            });
+        }
+    };
+    let reg = Kind::Register { lut_fed: true };
+    let logic = |inputs: u32| Kind::Logic { inputs };
+    let mux = |fan_in: u32| Kind::Mux {
+        fan_in,
+        fused: false,
+    };
+    let fused2 = Kind::Mux {
+        fan_in: 2,
+        fused: true,
+    };
+    let adder = Kind::Adder {
+        fused_select: false,
+    };
+    let mut adders = Adders::default();
+
+    // ---- per stream: input register, controller context, their compares and sequencer.
+    push(Role::MessageBuffer, reg, ns, BUFFER_FLAGS + BYTES_BITS + n);
+    push(Role::BlockStore, reg, ns, n + CONTEXT_BITS);
+    // in_stream == k, iss_stream == k, c_stream == k (32-bit compares) and the sequencer.
+    push(Role::Control, logic(STREAM_BITS), ns * 3, 1);
+    push(Role::Control, logic(8), ns, 8);
+
+    // ---- the issue: the lowest ready stream's context and buffer, the next block.
+    // g_*: a priority select over the streams (ns data, ns selects) of the chain, the
+    // buffered block, the position and the byte count.
+    let g_bits = n + n + W + BYTES_BITS + 4;
+    if ns > 1 {
+        push(Role::InputSelect, logic(2 * ns), 1, g_bits);
+    }
+    // iss_chain (zero, IV or the chain) and iss_data (buffer, Config string or zero): the
+    // sequence decode is shared, each bit a small function.
+    let _ = plan.precomputed;
+    push(Role::KeyInputSelect, logic(4), 1, n);
+    push(Role::InputSelect, logic(4), 1, n);
+    // iss_pos = (first ? 0 : pos) + bytes.
+    push(Role::TweakCounter, adder, 1, W);
+    adders.total += 1;
+    // k_Nw = C240 ^ k_0 ^ ... ^ k_Nw-1.
+    push(
+        Role::KeyParity,
+        Kind::Xor {
+            inputs: nw,
+            fused_select: false,
+        },
+        1,
+        W,
+    );
+
+    // ---- per slot.
+    let last = plan.slots.len() - 1;
+    let done_slots = plan.slots.iter().filter(|s| s.done).count() as u32;
+    for slot in &plan.slots {
+        // Registers: state, key, tweak, plaintext, cycle count, live, phase, stream.
+        push(Role::State, reg, 1, n);
+        push(Role::KeyStore, reg, 1, ky + TWEAK_BITS);
+        push(Role::BlockStore, reg, 1, n);
+        push(
+            Role::Control,
+            reg,
+            1,
+            ELAPSED_BITS + 1 + PHASE_BITS + STREAM_BITS,
+        );
+        // Arrival: a priority select over the slots (and the issue) a block comes from,
+        // zero when none: f data inputs and f conditions per bit.
+        let f = slot.sources.len() as u32;
+        let arrive_bits = n + n + ky + TWEAK_BITS + STREAM_BITS + PHASE_BITS + ELAPSED_BITS;
+        push(Role::InputSelect, logic(2 * f), 1, arrive_bits);
+        // Conditions `slot_of(slot_i_elapsed + 1) == j`: an 8-bit increment and a decode.
+        if plan.slots.len() > 1 {
+            push(Role::Control, adder, f, ELAPSED_BITS);
+            push(Role::Control, logic(ELAPSED_BITS), f, 1);
+        }
+        // The control ROM on the arriving cycle count: each output bit some entry sets.
+        let mut rom_bits = 1 + 8 + 8; // done, round, subkey (read only by the trace, but
+        // the done bit and the live logic remain)
+        rom_bits = rom_bits.min(1);
+        for (unit, values) in &slot.units {
+            let set = &values.values;
+            rom_bits += match unit {
+                Unit::Add(_) => {
+                    let sk = set.iter().fold(0, |a, v| a | v.0);
+                    bit_len(sk).min(5) + nw.min(set.len() as u32)
+                }
+                Unit::Mix(_) => 3 + (nw / 2).min(set.len() as u32),
+                Unit::Perm(_) => 1,
+            };
+        }
+        push(Role::Control, logic(ELAPSED_BITS), 1, rom_bits);
+
+        // The stage: the chain of units.
+        let mut key_adds: BTreeSet<(u32, u32, u32)> = BTreeSet::new();
+        for (unit, values) in &slot.units {
+            let set = &values.values;
+            match unit {
+                Unit::Add(_) => {
+                    let sks: BTreeSet<u32> = set.iter().map(|v| v.0).collect();
+                    let cases = reachable_subkeys(&sks, plan.subkeys);
+                    let sel = bit_len(sks.iter().fold(0, |a, &s| a | s));
+                    // Words some entry adds to.
+                    let mut used = vec![false; nw as usize];
+                    for &(_, first, end) in set {
+                        for w in first..end {
+                            used[w as usize] = true;
+                        }
+                    }
+                    for i in 0..nw {
+                        if !used[i as usize] {
+                            continue;
+                        }
+                        let mut exprs = BTreeSet::new();
+                        for &s in &cases {
+                            let src = subkey_source(nw, s, i);
+                            exprs.insert(src);
+                            if src.1.is_some() || src.2 != 0 {
+                                key_adds.insert((src.0, src.1.map_or(u32::MAX, |t| t), src.2));
+                            }
+                        }
+                        // The subkey word: Yosys turns the case into a mux tree indexed
+                        // by the subkey (pmux2shiftx), one data input per reachable case.
+                        let _ = sel;
+                        // The subkey word: a case over the reachable subkeys. Yosys
+                        // (pmux2shiftx) turns a case whose data are all distinct into a mux
+                        // tree indexed by the subkey, padded to a power of two; a case with
+                        // repeated data stays a pmux of its d distinct inputs, each with its
+                        // decoded condition.
+                        let d = exprs.len() as u32;
+                        let c = cases.len() as u32;
+                        let _ = sel;
+                        if d > 1 {
+                            if d == c {
+                                push(Role::RoundKeySelect, mux(c.next_power_of_two()), 1, W);
+                            } else {
+                                push(Role::RoundKeySelect, logic(2 * d), 1, W);
+                            }
+                        }
+                        // x + k, then the word mask (add or pass).
+                        push(Role::SubkeyInjection, adder, 1, W);
+                        adders.subkey += 1;
+                        push(Role::SubkeyEnable, logic(3), 1, W);
+                    }
+                }
+                Unit::Mix(_) => {
+                    let rs: BTreeSet<u32> = set.iter().map(|v| v.0).collect();
+                    let sel = bit_len(rs.iter().fold(0, |a, &r| a | r));
+                    for j in 0..nw / 2 {
+                        let rots: BTreeSet<u32> = rs
+                            .iter()
+                            .map(|&d| rotation(nw as usize, d as usize, j as usize))
+                            .collect();
+                        push(Role::Mix, adder, 1, W);
+                        adders.mix += 1;
+                        let r = rots.len() as u32;
+                        // y1 = rotl(x1, R) ^ y0: the rotation case (a mux tree indexed by
+                        // the round) and the XOR, in one LUT up to a 2:1 select.
+                        let _ = sel;
+                        if r > 2 {
+                            push(Role::RotationSelect, mux(r), 1, W);
+                        }
+                        push(Role::MixXor, logic(if r > 2 { 2 } else { 4 }), 1, W);
+                        // The enable (y or x) costs no LUT of its own: with the
+                        // permutation enable after it, it is absorbed by the LUTs in front of
+                        // the next carry chain or XOR (in the netlists, each Mix unit after the
+                        // first adds about 2 LUTs per MIX bit: the adder's and the XOR's).
+                        push(Role::SubkeyEnable, fused2, 1, 2 * W);
+                    }
+                }
+                Unit::Perm(_) => {
+                    let pi = permutation(nw as usize);
+                    let moved = pi.iter().enumerate().filter(|(w, p)| *w != **p).count() as u32;
+                    push(Role::Permutation, fused2, moved, W);
+                }
+            }
+        }
+        // Key-schedule additions k + t and k + s, one per distinct pair in the slot; an
+        // addition of the constant s needs no LUT in front of its carry chain.
+        let tweak_adds = key_adds.iter().filter(|a| a.1 != u32::MAX).count() as u32;
+        let counter_adds = key_adds.len() as u32 - tweak_adds;
+        push(Role::KeySchedule, adder, tweak_adds, W);
+        push(Role::KeySchedule, Kind::Carry, counter_adds, W);
+        adders.key_schedule += key_adds.len() as u32;
+
+        if slot.done {
+            // c_chain = n_st ^ a_plain, selected over the slots a block can finish in.
+            push(
+                Role::FeedForward,
+                logic(2 * done_slots + (done_slots - 1)),
+                1,
+                n,
+            );
+        }
+        let _ = last;
+    }
+    // Busy counters summed over the slots.
+    if plan.slots.len() > 1 {
+        push(Role::Control, adder, 4 * (plan.slots.len() as u32 - 1), 16);
+    }
+
+    // ---- outputs: digest, stream, valid, phase, busy counters.
+    push(Role::OutputSelect, reg, 1, n + STREAM_BITS + 1 + PHASE_BITS);
+    push(Role::Control, reg, 1, busy_ffs(&plan));
+    // Phase: the lowest stream among the arriving blocks (32-bit compares per slot).
+    push(
+        Role::Control,
+        logic(STREAM_BITS * 2),
+        plan.slots.len() as u32,
+        1,
+    );
+
+    adders.total += adders.mix + adders.subkey + adders.key_schedule;
+    Inventory {
+        style: CoreStyle::Generated,
+        adders,
+        rotation_sets: 0,
+        items,
+    }
+}
+
+/// The presets whose netlists fit `lut_overhead_generated`: one design of each kind (the
+/// iterative round at the three state sizes, the 8-round unrolled datapath, a functional and a
+/// structural pipeline of it). The other presets' netlists are never used for fitting.
+pub const FIT_PRESETS: [&str; 6] = [
+    "long-iter-256",
+    "long-iter-512",
+    "long-iter-1024",
+    "ath-8r",
+    "ath-8r-4fp",
+    "ath-8r-3sp",
+];
+
+/// The `lut_overhead_generated` that fits the netlist summaries of [`FIT_PRESETS`]: the
+/// geometric mean of netlist LUTs over counted LUTs (least squares on the log error),
+/// rounded to 4 significant digits.
+pub fn fit_overhead(c: &crate::Constants) -> Result<f64, crate::EstimatorError> {
+    let mut sum = 0.0;
+    for name in FIT_PRESETS {
+        let schedule = skeinhw_sched::preset(name).map_err(|e| crate::EstimatorError::Netlist {
+            origin: name.to_owned(),
+            message: e.to_string(),
+        })?;
+        let summary = crate::netlist::summary::NetlistSummary::load(name)?;
+        let counted = crate::device::map(&inventory(&schedule), c).counted_luts;
+        sum += (f64::from(summary.luts) / f64::from(counted.max(1))).ln();
+    }
+    Ok(crate::calibrate::round_sig(
+        (sum / FIT_PRESETS.len() as f64).exp(),
+        4,
+    ))
+}
+
+/// LUT levels of an n:1 multiplexer of LUT6s (4:1 each).
+fn lut6_mux_levels(fan_in: u32) -> u32 {
+    let mut levels = 0;
+    let mut n = fan_in;
+    while n > 1 {
+        n = n.div_ceil(4);
+        levels += 1;
+    }
+    levels
+}
+
+/// The longest register-to-register chain of the generated RTL: per slot, the arrival select,
+/// then per unit in chain order: a key injection's subkey select, key-schedule addition,
+/// injection addition and word mask; a MIX addition, the rotation select and the XOR; and the
+/// feed-forward XOR where a block finishes. Returns the chain of the worst slot and its index.
+pub fn critical_chain(schedule: &Schedule) -> (u32, crate::timing::Chain) {
+    let plan = GeneratedPlan::new(schedule);
+    let nw = plan.words;
+    let mut worst = (0, crate::timing::Chain::default());
+    let mut worst_len = -1.0f64;
+    for (j, slot) in plan.slots.iter().enumerate() {
+        let mut chain = crate::timing::Chain {
+            adders: 0,
+            lut_levels: 1,
+            muxf: 0,
+        };
+        for (unit, values) in &slot.units {
+            let set = &values.values;
+            match unit {
+                Unit::Add(_) => {
+                    let sks: BTreeSet<u32> = set.iter().map(|v| v.0).collect();
+                    let cases = reachable_subkeys(&sks, plan.subkeys).len() as u32;
+                    chain.lut_levels += lut6_mux_levels(cases) + 1;
+                    chain.adders += if cases > 1 { 2 } else { 1 };
+                }
+                Unit::Mix(_) => {
+                    let rs: BTreeSet<u32> = set.iter().map(|v| v.0).collect();
+                    let r = (0..nw / 2)
+                        .map(|j| {
+                            rs.iter()
+                                .map(|&d| rotation(nw as usize, d as usize, j as usize))
+                                .collect::<BTreeSet<u32>>()
+                                .len() as u32
+                        })
+                        .max()
+                        .unwrap_or(1);
+                    chain.adders += 1;
+                    chain.lut_levels += if r > 2 { lut6_mux_levels(r) + 1 } else { 1 };
+                }
+                Unit::Perm(_) => {}
+            }
+        }
+        if slot.done {
+            chain.lut_levels += 1;
+        }
+        let len = f64::from(chain.adders) * 10.0 + f64::from(chain.lut_levels);
+        if len > worst_len {
+            worst_len = len;
+            worst = (j as u32, chain);
+        }
+    }
+    worst
+}
