@@ -1,5 +1,6 @@
 //! The `generated` model style beside the checked-in netlist summaries, per preset:
-//! `cargo run -p skeinhw-estimator --example generated_vs_netlist [-- --breakdown]`.
+//! `cargo run -p skeinhw-estimator --example generated_vs_netlist [-- --breakdown] [--plan]`
+//! (`--breakdown`: the model's LUTs by role; `--plan`: the slots' units and ROM values).
 
 use skeinhw_estimator::netlist::summary::NetlistSummary;
 use skeinhw_estimator::{Constants, CoreStyle, Options, estimate};

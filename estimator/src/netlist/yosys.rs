@@ -13,11 +13,12 @@
 //! 2,501 MUXF8s, 0 and 1,410 LUT1 route-throughs). With `-nowidelut` (LUT6 only) they are
 //! 9,913 and 10,099 LUTs, a count a structural model can predict, and closer to what ISE
 //! makes of the same logic. It is still `synth_xilinx -family xc5v` (CARRY4, FDRE, LUT1-6),
-//! and no slower (57 s against 93 s for `long-iter-512` on the shared 2-core machine). Profiled
-//! with `yosys -d`, no pass dominates: `abc` takes about a quarter of the time, `opt_expr`,
-//! `techmap` and `opt_clean` about a tenth each, the front end and `proc` little; `-noiopad`,
-//! `-nodsp` and `-nobram` change nothing measurable on these designs (no memories, no
-//! multipliers), so they are not used.
+//! and faster: Yosys CPU time over the 14 presets synthesized both ways fell by 2% to 37%
+//! (`ath-8r` 61.0 to 47.0 s, `long-unroll4-512` 56.3 to 35.5 s, `long-iter-512` 34.3 to
+//! 27.3 s). Profiled with `yosys -d`, no pass dominates: `abc` takes a quarter of the time,
+//! `opt_expr` a sixth, `opt_clean`, `techmap` and `clean` 5-10% each, `read_verilog` 5%;
+//! `-noiopad`, `-nodsp` and `-nobram` change nothing measurable on these designs (no memories,
+//! no multipliers), so they are not used.
 //! Debian's Yosys 0.23 accepts `-family xc5v` (listed as experimental: it maps to LUT6,
 //! CARRY4, MUXF7/F8 and FDRE/FDSE/FDCE/FDPE like the 7-series flow, which is what a Virtex-5
 //! slice has); older releases spelled it `-arch`, which 0.23 no longer lists.
