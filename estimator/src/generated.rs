@@ -561,9 +561,14 @@ pub fn critical_chain(schedule: &Schedule) -> (u32, crate::timing::Chain) {
     let mut worst = (0, crate::timing::Chain::default());
     let mut worst_len = -1.0f64;
     for (j, slot) in plan.slots.iter().enumerate() {
+        // The control in front of the datapath: the arriving cycle count `a_e` (an 8-bit
+        // increment) and the control ROM on it (two LUT levels); with several slots also
+        // `slot_of(elapsed + 1) == j`, which picks the arriving block (three more levels:
+        // the netlists' latest paths of the pipelined presets start at `slot<i>_elapsed`).
+        let control = if plan.slots.len() > 1 { 5 } else { 2 };
         let mut chain = crate::timing::Chain {
             adders: 0,
-            lut_levels: 1,
+            lut_levels: 1 + control,
             muxf: 0,
         };
         for (unit, values) in &slot.units {
