@@ -20,10 +20,6 @@ const PENDING: [(&str, &str); 1] = [(
     "72 pipeline slots (about 250,000 LUTs by the model): Yosys 0.23 was stopped after 35 CPU \
      minutes (4.7 GB) still in the `opt -full` loop of synth_xilinx's `fine` step, at its \
      136th iteration (constants propagate about one pipeline slot per iteration)",
-)]; 1] = [(
-    "long-pipe-512",
-    "72 pipeline slots (about 250,000 LUTs by the model): Yosys had not finished it on the \
-     shared two-core machine when the others were checked in",
 )];
 
 #[test]
