@@ -146,6 +146,30 @@ pub fn run(args: TourArgs) -> Result<Status> {
     for line in lines {
         writeln!(out, "   {line}")?;
     }
+    let e = skeinhw_estimator::shabal::estimate(
+        &shabal,
+        Default::default(),
+        &Constants::built_in(),
+        None,
+    );
+    let paper = skeinhw_estimator::calibrate::seed_rows()
+        .into_iter()
+        .find(|r| r.design == shabal.name())
+        .map(|r| {
+            let field = |v: Option<String>| v.unwrap_or_else(|| "?".into());
+            format!(
+                " (the paper: {} slices, {} MHz, {} Mbit/s)",
+                field(r.slices),
+                field(r.freq_mhz),
+                field(r.throughput_mbps)
+            )
+        })
+        .unwrap_or_default();
+    writeln!(
+        out,
+        "   estimate: {} slices, period {:.2} ns ({:.0} MHz), {:.0} Mbit/s{paper}",
+        e.slices, e.period_ns, e.freq_mhz, e.throughput_mbps
+    )?;
     writeln!(
         out,
         "\nnext: skeinhw schedules | skeinhw trace --schedule {} --hex 616263 -o t.vcd | skeinhw sweep --out-dir sweep",
