@@ -30,6 +30,36 @@ pub(crate) fn clock(v: &mut Emitter) {
     v.close("end");
 }
 
+/// The clock-side bookkeeping every test bench shares: on the rising edge advance the input
+/// (`advance`), count cycles after reset and stop at `MAX_CYCLES`; on the falling edge print
+/// each digest (`out_stream`, the cycle, `words`) and finish after `total` of them.
+pub(crate) fn count_and_collect(v: &mut Emitter, advance: &str, words: &[String], total: &str) {
+    v.open("always @(posedge clk) begin");
+    v.line(advance);
+    v.line("if ($time >= 10) cycle = cycle + 1;");
+    v.open("if (cycle > MAX_CYCLES) begin");
+    v.line("$display(\"error: timeout after %0d cycles\", cycle);");
+    v.line("$finish;");
+    v.close("end");
+    v.close("end");
+    v.line("");
+    v.line("// Collect: out_valid is a register, seen after the rising edge of its cycle.");
+    v.open("always @(negedge clk) begin");
+    v.open("if (out_valid) begin");
+    let fmt: Vec<&str> = words.iter().map(|_| "%h").collect();
+    v.line(format!(
+        "$display(\"digest %0d %0d {}\", out_stream, cycle, {});",
+        fmt.join(" "),
+        words.join(", ")
+    ));
+    v.line("outs = outs + 1;");
+    v.open(format!("if (outs == {total}) begin"));
+    v.line("$display(\"cycles %0d\", cycle);");
+    v.line("$finish;");
+    v.close("end");
+    v.close("end");
+    v.close("end");
+}
 /// The Verilog text of the test bench for `plan`.
 pub(crate) fn testbench(plan: &Plan) -> String {
     let nbits = plan.words * 64;
@@ -157,31 +187,12 @@ pub(crate) fn testbench(plan: &Plan) -> String {
     v.close("end");
     v.close("end");
     v.line("");
-    v.open("always @(posedge clk) begin");
-    v.line("if (in_valid && in_ready[in_stream]) ptr[in_stream] <= ptr[in_stream] + 1;");
-    v.line("if ($time >= 10) cycle = cycle + 1;");
-    v.open("if (cycle > MAX_CYCLES) begin");
-    v.line("$display(\"error: timeout after %0d cycles\", cycle);");
-    v.line("$finish;");
-    v.close("end");
-    v.close("end");
-    v.line("");
-    v.line("// Collect: out_valid is a register, seen after the rising edge of its cycle.");
-    v.open("always @(negedge clk) begin");
-    v.open("if (out_valid) begin");
-    let fmt: Vec<&str> = (0..n).map(|_| "%h").collect();
-    v.line(format!(
-        "$display(\"digest %0d %0d {}\", out_stream, cycle, {});",
-        fmt.join(" "),
-        words.join(", ")
-    ));
-    v.line("outs = outs + 1;");
-    v.open("if (outs == nstreams) begin");
-    v.line("$display(\"cycles %0d\", cycle);");
-    v.line("$finish;");
-    v.close("end");
-    v.close("end");
-    v.close("end");
+    count_and_collect(
+        &mut v,
+        "if (in_valid && in_ready[in_stream]) ptr[in_stream] <= ptr[in_stream] + 1;",
+        &words,
+        "nstreams",
+    );
     v.close("endmodule");
     v.finish()
 }

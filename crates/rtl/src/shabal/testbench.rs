@@ -15,7 +15,7 @@
 
 use crate::emit::Emitter;
 use crate::shabal::design::ShabalPlan;
-use crate::testbench::clock;
+use crate::testbench::{clock, count_and_collect};
 
 /// The Verilog text of the test bench for `plan`.
 pub(crate) fn testbench(plan: &ShabalPlan) -> String {
@@ -117,31 +117,12 @@ pub(crate) fn testbench(plan: &ShabalPlan) -> String {
     v.close("end");
     v.close("end");
     v.line("");
-    v.open("always @(posedge clk) begin");
-    v.line("if (in_valid && in_ready) ptr <= ptr + 1;");
-    v.line("if ($time >= 10) cycle = cycle + 1;");
-    v.open("if (cycle > MAX_CYCLES) begin");
-    v.line("$display(\"error: timeout after %0d cycles\", cycle);");
-    v.line("$finish;");
-    v.close("end");
-    v.close("end");
-    v.line("");
-    v.line("// Collect: out_valid is a register, seen after the rising edge of its cycle.");
-    v.open("always @(negedge clk) begin");
-    v.open("if (out_valid) begin");
-    let fmt: Vec<&str> = (0..n).map(|_| "%h").collect();
-    v.line(format!(
-        "$display(\"digest %0d %0d {}\", out_stream, cycle, {});",
-        fmt.join(" "),
-        words.join(", ")
-    ));
-    v.line("outs = outs + 1;");
-    v.open("if (outs == nmessages) begin");
-    v.line("$display(\"cycles %0d\", cycle);");
-    v.line("$finish;");
-    v.close("end");
-    v.close("end");
-    v.close("end");
+    count_and_collect(
+        &mut v,
+        "if (in_valid && in_ready) ptr <= ptr + 1;",
+        &words,
+        "nmessages",
+    );
     v.close("endmodule");
     v.finish()
 }
