@@ -145,15 +145,7 @@ impl AnySchedule {
 
     /// Reads a schedule file of either algorithm; every error names the file.
     pub fn from_json_file(path: impl AsRef<Path>) -> Result<AnySchedule, ScheduleError> {
-        let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| ScheduleError::Io {
-            path: path.to_owned(),
-            source,
-        })?;
-        AnySchedule::from_json_str(&text).map_err(|source| ScheduleError::File {
-            path: path.to_owned(),
-            source: Box::new(source),
-        })
+        crate::spec::read_json_file(path.as_ref(), AnySchedule::from_json_str)
     }
 
     /// The command line's `NAME|FILE.json`: a preset of either algorithm if one matches,

@@ -113,15 +113,7 @@ impl Schedule {
 
     /// Reads, parses and validates a JSON schedule file; every error names the file.
     pub fn from_json_file(path: impl AsRef<Path>) -> Result<Self, ScheduleError> {
-        let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| ScheduleError::Io {
-            path: path.to_owned(),
-            source,
-        })?;
-        Schedule::from_json_str(&text).map_err(|source| ScheduleError::File {
-            path: path.to_owned(),
-            source: Box::new(source),
-        })
+        crate::spec::read_json_file(path.as_ref(), Schedule::from_json_str)
     }
 
     /// The command line's `NAME|FILE.json`: a preset name if one matches, otherwise a file

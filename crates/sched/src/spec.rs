@@ -205,21 +205,41 @@ impl ScheduleSpec {
     /// Parses JSON text into a spec without validating it. Missing, unknown and mistyped
     /// fields are named in the error (`size: invalid type: string "512", expected u32`).
     pub fn from_json_str(json: &str) -> Result<Self, ScheduleError> {
-        let mut de = serde_json::Deserializer::from_str(json);
-        let spec: ScheduleSpec =
-            serde_path_to_error::deserialize(&mut de).map_err(|e| ScheduleError::Json {
-                message: json_message(&e),
-            })?;
-        de.end().map_err(|e| ScheduleError::Json {
-            message: e.to_string(),
-        })?;
-        Ok(spec)
+        parse_json(json)
     }
+}
+
+/// Parses JSON text into a spec of either algorithm; missing, unknown and mistyped fields are
+/// named in the error, and nothing may follow the object.
+pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, ScheduleError> {
+    let mut de = serde_json::Deserializer::from_str(json);
+    let spec: T = serde_path_to_error::deserialize(&mut de).map_err(|e| ScheduleError::Json {
+        message: json_message(&e),
+    })?;
+    de.end().map_err(|e| ScheduleError::Json {
+        message: e.to_string(),
+    })?;
+    Ok(spec)
+}
+
+/// Reads a schedule file and parses its text with `parse`; every error names the file.
+pub(crate) fn read_json_file<T>(
+    path: &std::path::Path,
+    parse: impl FnOnce(&str) -> Result<T, ScheduleError>,
+) -> Result<T, ScheduleError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ScheduleError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    parse(&text).map_err(|source| ScheduleError::File {
+        path: path.to_owned(),
+        source: Box::new(source),
+    })
 }
 
 /// serde's message with the field path in front, unless serde's message already names the
 /// field (a missing or unknown field) or there is no path (a syntax error at the top).
-pub(crate) fn json_message(err: &serde_path_to_error::Error<serde_json::Error>) -> String {
+fn json_message(err: &serde_path_to_error::Error<serde_json::Error>) -> String {
     let path = err.path().to_string();
     let inner = err.inner().to_string();
     if matches!(path.as_str(), "" | "." | "?") || inner.contains(&format!("`{path}`")) {

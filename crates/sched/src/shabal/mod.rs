@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use skeinhw_shabal::constants::{BLOCK_WORDS, FINAL_ROUNDS, ITERATIONS, OUTPUT_BITS};
 
 use crate::error::ScheduleError;
-use crate::spec::json_message;
+use crate::spec::{parse_json, read_json_file};
 use crate::validate::join;
 
 /// Iterations of P per message round (Shabal specification, section 2.3: three loops of 16).
@@ -101,15 +101,7 @@ impl ShabalSpec {
 
     /// Parses JSON text without validating it; errors name the field.
     pub fn from_json_str(json: &str) -> Result<Self, ScheduleError> {
-        let mut de = serde_json::Deserializer::from_str(json);
-        let spec: ShabalSpec =
-            serde_path_to_error::deserialize(&mut de).map_err(|e| ScheduleError::Json {
-                message: json_message(&e),
-            })?;
-        de.end().map_err(|e| ScheduleError::Json {
-            message: e.to_string(),
-        })?;
-        Ok(spec)
+        parse_json(json)
     }
 }
 
@@ -359,12 +351,5 @@ pub fn presets() -> Vec<ShabalSchedule> {
 
 /// Reads a Shabal schedule file.
 pub fn from_json_file(path: &Path) -> Result<ShabalSchedule, ScheduleError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ScheduleError::Io {
-        path: path.to_owned(),
-        source,
-    })?;
-    ShabalSchedule::from_json_str(&text).map_err(|source| ScheduleError::File {
-        path: path.to_owned(),
-        source: Box::new(source),
-    })
+    read_json_file(path, ShabalSchedule::from_json_str)
 }
