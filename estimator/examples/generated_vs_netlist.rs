@@ -52,7 +52,10 @@ fn main() {
             }
         );
         if std::env::args().any(|a| a == "--plan") {
-            print!("{}", skeinhw_estimator::generated::GeneratedPlan::new(&s).describe());
+            print!(
+                "{}",
+                skeinhw_estimator::generated::GeneratedPlan::new(&s).describe()
+            );
         }
         if breakdown {
             for r in &e.lut_breakdown {

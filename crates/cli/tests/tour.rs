@@ -36,7 +36,10 @@ fn the_tour_runs_every_step_and_agrees() {
     }
     assert!(text.contains("IDENTICAL: 219 cycles"), "{text}");
     // Table I beside the Shabal estimate (the seed table, not our model).
-    assert!(text.contains("(the paper: 1715 slices, 76 MHz, 3242 Mbit/s)"), "{text}");
+    assert!(
+        text.contains("(the paper: 1715 slices, 76 MHz, 3242 Mbit/s)"),
+        "{text}"
+    );
     assert!(
         text.contains("digest out of the datapath equals the library's"),
         "{text}"
