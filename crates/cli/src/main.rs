@@ -103,8 +103,12 @@ fn usage_error(e: clap::Error) -> ExitCode {
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        let io = c.downcast_ref::<std::io::Error>().map(std::io::Error::kind);
+        // serde_json wraps the writer's error in its own type.
+        let json = c
+            .downcast_ref::<serde_json::Error>()
+            .and_then(serde_json::Error::io_error_kind);
+        io.or(json) == Some(std::io::ErrorKind::BrokenPipe)
     })
 }
 
