@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use skeinhw_diff::frame::skein_frame;
+use skeinhw_diff::frame::{Frame, skein_frame};
 use skeinhw_diff::{CycleOptions, DiffReport, SignalMap, Verdict, compare_cycles};
 use skeinhw_sched::sim::{OwnedCycleRecord, TraceHeader};
-use skeinhw_trace::names;
+use skeinhw_trace::names::{self, Signal};
 
 use crate::RtlError;
 
@@ -22,12 +22,24 @@ pub fn compare_vcd(
     strip_prefix: Option<&str>,
 ) -> Result<Option<DiffReport>, RtlError> {
     let signals = names::signals(header.words, header.slots);
+    let frames = golden.iter().map(skein_frame);
+    compare_frames(&signals, frames, vcd, scope, strip_prefix)
+}
+
+/// The comparison under both algorithms' `compare_vcd`: golden frames over `signals` against
+/// the generated design's registers of the same names.
+pub(crate) fn compare_frames(
+    signals: &[Signal],
+    frames: impl Iterator<Item = Frame>,
+    vcd: &Path,
+    scope: &str,
+    strip_prefix: Option<&str>,
+) -> Result<Option<DiffReport>, RtlError> {
     let map = SignalMap::identity(signals.iter().map(|s| s.name.as_str()), Some(scope));
     let mut options = CycleOptions::default();
     options.wave.clock = format!("{scope}.{}", names::CLK);
     options.wave.strip_prefix = strip_prefix.map(str::to_owned);
-    let frames = golden.iter().map(|r| Ok::<_, String>(skein_frame(r)));
-    let report = compare_cycles(&signals, frames, vcd, &map, &options)
+    let report = compare_cycles(signals, frames.map(Ok::<_, String>), vcd, &map, &options)
         .map_err(|e| RtlError::Output(e.to_string()))?;
     Ok((report.verdict != Verdict::Identical).then_some(report))
 }

@@ -150,12 +150,7 @@ fn run_shabal(
 fn shabal_table(e: &ShabalEstimate, given_clock: bool) -> String {
     use std::fmt::Write as _;
     let cp = &e.critical_path;
-    let clock = if given_clock {
-        format!("{:.1} MHz (given)", e.clock_mhz)
-    } else {
-        format!("{:.1} MHz (estimated)", e.clock_mhz)
-    };
-    let rows: Vec<(&str, String)> = vec![
+    let mut rows: Vec<(&str, String)> = vec![
         ("schedule", e.schedule.clone()),
         (
             "shape",
@@ -186,24 +181,52 @@ fn shabal_table(e: &ShabalEstimate, given_clock: bool) -> String {
                 cp.route_ns
             ),
         ),
-        ("cycles per block", e.cycles_per_block.to_string()),
-        ("blocks in flight", e.blocks_in_flight.to_string()),
-        ("clock used", clock),
-        ("latency per block", format!("{:.1} ns", e.latency_ns)),
-        ("throughput", format!("{:.1} Mbit/s", e.throughput_mbps)),
-        (
-            "throughput / area",
-            format!(
-                "{:.4} Mbit/s per LUT-FF pair, {:.3} Mbit/s per slice",
-                e.mbps_per_pair, e.mbps_per_slice
-            ),
-        ),
     ];
+    rows.extend(performance_rows(
+        clock_text(e.clock_mhz, given_clock),
+        e.cycles_per_block,
+        e.blocks_in_flight,
+        e.latency_ns,
+        e.throughput_mbps,
+        (e.mbps_per_pair, e.mbps_per_slice),
+    ));
     let mut s = String::new();
     for (k, v) in rows {
         let _ = writeln!(s, "{k:<18} {v}");
     }
     s
+}
+
+/// The clock the throughput is computed at, and where it comes from.
+fn clock_text(mhz: f64, given: bool) -> String {
+    let how = if given { "given" } else { "estimated" };
+    format!("{mhz:.1} MHz ({how})")
+}
+
+/// The rows both algorithms' tables end with: what the design does at the clock used;
+/// `per_area` is Mbit/s per LUT-FF pair and per slice.
+fn performance_rows(
+    clock: String,
+    cycles_per_block: u32,
+    blocks_in_flight: u32,
+    latency_ns: f64,
+    throughput_mbps: f64,
+    per_area: (f64, f64),
+) -> [(&'static str, String); 6] {
+    [
+        ("cycles per block", cycles_per_block.to_string()),
+        ("blocks in flight", blocks_in_flight.to_string()),
+        ("clock used", clock),
+        ("latency per block", format!("{latency_ns:.1} ns")),
+        ("throughput", format!("{throughput_mbps:.1} Mbit/s")),
+        (
+            "throughput / area",
+            format!(
+                "{:.4} Mbit/s per LUT-FF pair, {:.3} Mbit/s per slice",
+                per_area.0, per_area.1
+            ),
+        ),
+    ]
 }
 
 /// The netlist's numbers with the schedule's cycle counts: what the design does at the
@@ -479,12 +502,7 @@ fn table(schedule: &Schedule, e: &Estimate, given_clock: bool) -> String {
     let mut s = String::new();
     let a = &e.adders;
     let cp = &e.critical_path;
-    let clock = if given_clock {
-        format!("{:.1} MHz (given)", e.clock_mhz)
-    } else {
-        format!("{:.1} MHz (estimated)", e.clock_mhz)
-    };
-    let rows: Vec<(&str, String)> = vec![
+    let mut rows: Vec<(&str, String)> = vec![
         ("schedule", e.schedule.clone()),
         (
             "shape",
@@ -527,19 +545,15 @@ fn table(schedule: &Schedule, e: &Estimate, given_clock: bool) -> String {
                 cp.route_ns
             ),
         ),
-        ("cycles per block", e.cycles_per_block.to_string()),
-        ("blocks in flight", e.blocks_in_flight.to_string()),
-        ("clock used", clock),
-        ("latency per block", format!("{:.1} ns", e.latency_ns)),
-        ("throughput", format!("{:.1} Mbit/s", e.throughput_mbps)),
-        (
-            "throughput / area",
-            format!(
-                "{:.4} Mbit/s per LUT-FF pair, {:.3} Mbit/s per slice",
-                e.mbps_per_pair, e.mbps_per_slice
-            ),
-        ),
     ];
+    rows.extend(performance_rows(
+        clock_text(e.clock_mhz, given_clock),
+        e.cycles_per_block,
+        e.blocks_in_flight,
+        e.latency_ns,
+        e.throughput_mbps,
+        (e.mbps_per_pair, e.mbps_per_slice),
+    ));
     for (k, v) in rows {
         let _ = writeln!(s, "{k:<18} {v}");
     }

@@ -4,10 +4,9 @@
 
 use std::path::Path;
 
+use skeinhw_diff::DiffReport;
 use skeinhw_diff::frame::shabal_frame;
-use skeinhw_diff::{CycleOptions, DiffReport, SignalMap, Verdict, compare_cycles};
 use skeinhw_sched::shabal::sim::{ShabalCycleRecord, ShabalTraceHeader};
-use skeinhw_trace::names;
 
 use crate::RtlError;
 
@@ -23,14 +22,6 @@ pub fn compare_vcd(
 ) -> Result<Option<DiffReport>, RtlError> {
     let out_words = header.output_words();
     let signals = skeinhw_trace::shabal::signals(out_words);
-    let map = SignalMap::identity(signals.iter().map(|s| s.name.as_str()), Some(scope));
-    let mut options = CycleOptions::default();
-    options.wave.clock = format!("{scope}.{}", names::CLK);
-    options.wave.strip_prefix = strip_prefix.map(str::to_owned);
-    let frames = golden
-        .iter()
-        .map(|r| Ok::<_, String>(shabal_frame(r, out_words)));
-    let report = compare_cycles(&signals, frames, vcd, &map, &options)
-        .map_err(|e| RtlError::Output(e.to_string()))?;
-    Ok((report.verdict != Verdict::Identical).then_some(report))
+    let frames = golden.iter().map(|r| shabal_frame(r, out_words));
+    crate::compare::compare_frames(&signals, frames, vcd, scope, strip_prefix)
 }
