@@ -6,9 +6,10 @@
 //! registers (per pipeline slot the state, key, tweak, plaintext, stream, phase and cycle
 //! count), an input register and a controller context per stream, output registers, and per
 //! slot a control ROM that drives a chain of round units whose subkey words come from a
-//! `case` over every subkey the unit injects. This module walks the same placement the
-//! generator does (the greedy placement of each cycle's micro-ops on the chain
-//! `Add(0), Mix(0), Perm(0), Add(1), ...`, from [`Datapath::cycle_ops`]) and counts:
+//! `case` over every subkey the unit injects (a slot that only ever holds one cycle of a block
+//! has no cycle counter and constant control). This module walks the same placement the
+//! generator does (the placement of each cycle's micro-ops on the chain
+//! `Add(0), Mix(0), Perm(0), Add(1), ...`, [`Placement`], shared with the generator) and counts:
 //!
 //! - flip-flops exactly as Yosys keeps them: registers that nothing reads (the trace-only
 //!   `round`, `subkey`, `block` and `valid` fields, the stream's block counter) are removed,
@@ -27,7 +28,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use skeinhw_sched::Schedule;
-use skeinhw_sched::sim::{Datapath, MicroOp};
+use skeinhw_sched::sim::{Datapath, MicroOp, Placement, Unit};
 use skeinhw_skein::constants::{permutation, rotation};
 
 use crate::count::{Adders, Inventory, Item, Kind, Role};
@@ -47,33 +48,6 @@ const BYTES_BITS: u32 = 8;
 const CONTEXT_BITS: u32 = 3 + 1 + 3 + 1 + 64;
 /// Tweak words of the key register (t0, t1, t2).
 const TWEAK_BITS: u32 = 3 * W;
-
-/// Where a micro-op sits in a stage's chain of units (as in the generator).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Unit {
-    Add(u32),
-    Mix(u32),
-    Perm(u32),
-}
-
-impl Unit {
-    fn template(r: u32) -> Vec<Unit> {
-        let mut t = vec![Unit::Add(0)];
-        for u in 0..r {
-            t.extend([Unit::Mix(u), Unit::Perm(u), Unit::Add(u + 1)]);
-        }
-        t
-    }
-
-    fn accepts(self, op: &MicroOp) -> bool {
-        matches!(
-            (self, op),
-            (Unit::Add(_), MicroOp::AddSubkey { .. })
-                | (Unit::Mix(_), MicroOp::Mix { .. })
-                | (Unit::Perm(_), MicroOp::Permute)
-        )
-    }
-}
 
 /// The ROM values one unit of one slot sees (the default, all zeros, included).
 #[derive(Clone, Debug, Default)]
@@ -111,11 +85,14 @@ impl GeneratedPlan {
     /// Places every cycle's micro-ops on the slots' round units, as the generator does.
     pub fn new(schedule: &Schedule) -> GeneratedPlan {
         let dp = Datapath::new(schedule);
-        let r = schedule.rounds_per_cycle() / schedule.functional_stages();
-        let template = Unit::template(r);
+        // The generator refuses a schedule whose ops do not fit; this counts what fits.
+        let placement = Placement::new(
+            &dp,
+            schedule.rounds_per_cycle() / schedule.functional_stages(),
+        );
         let mut slots = vec![Slot::default(); dp.slots()];
         let ops = dp.cycle_ops();
-        for (e, op) in ops.iter().enumerate() {
+        for (e, (op, placed)) in ops.iter().zip(&placement.cycles).enumerate() {
             let slot = &mut slots[op.slot];
             slot.cycles += 1;
             slot.done |= op.done;
@@ -133,22 +110,13 @@ impl GeneratedPlan {
             if e > 0 {
                 slot.sources.insert(ops[e - 1].slot);
             }
-            let mut at = 0;
-            for m in &op.ops {
-                while at < template.len() && !template[at].accepts(m) {
-                    at += 1;
-                }
-                // The generator refuses a schedule whose ops do not fit; count what fits.
-                let Some(&unit) = template.get(at) else {
-                    break;
-                };
+            for (unit, m) in placed {
                 let value = match *m {
                     MicroOp::AddSubkey { subkey, first, end } => (subkey, first, end),
                     MicroOp::Mix { round, first, end } => (round % 8, first, end),
                     MicroOp::Permute => (1, 0, 0),
                 };
-                slot.units.entry(unit).or_default().values.insert(value);
-                at += 1;
+                slot.units.entry(*unit).or_default().values.insert(value);
             }
         }
         for slot in &mut slots {
@@ -212,6 +180,11 @@ impl GeneratedPlan {
     pub fn streams(&self) -> u32 {
         self.streams
     }
+}
+
+/// Bits that tell `streams` streams apart (the generator's `Plan::stream_bits`).
+fn stream_bits(streams: u32) -> u32 {
+    bit_len(streams.saturating_sub(1)).max(1)
 }
 
 /// Bits needed for `v` (0 for 0).
@@ -309,8 +282,11 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
     // ---- per stream: input register, controller context, their compares and sequencer.
     push(Role::MessageBuffer, reg, ns, BUFFER_FLAGS + BYTES_BITS + n);
     push(Role::BlockStore, reg, ns, n + CONTEXT_BITS);
-    // in_stream == k, iss_stream == k, c_stream == k (32-bit compares) and the sequencer.
-    push(Role::Control, logic(STREAM_BITS), ns * 3, 1);
+    // in_stream == k (the port's 32 bits), iss_stream == k and c_stream == k (on the bits that
+    // tell the streams apart) and the sequencer.
+    let sb = stream_bits(ns);
+    push(Role::Control, logic(STREAM_BITS), ns, 1);
+    push(Role::Control, logic(sb + 1), ns * 2, 1);
     push(Role::Control, logic(8), ns, 8);
 
     // ---- the issue: the lowest ready stream's context and buffer, the next block.
@@ -343,7 +319,10 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
     let last = plan.slots.len() - 1;
     let done_slots = plan.slots.iter().filter(|s| s.done).count() as u32;
     for slot in &plan.slots {
-        // Registers: state, key, tweak, plaintext, cycle count, live, phase, stream.
+        // Registers: state, key, tweak, plaintext, cycle count (where the slot holds more than
+        // one cycle of a block), live, phase, stream.
+        let counted = slot.cycles > 1;
+        let elapsed_bits = if counted { ELAPSED_BITS } else { 0 };
         push(Role::State, reg, 1, n);
         push(Role::KeyStore, reg, 1, ky + TWEAK_BITS);
         push(Role::BlockStore, reg, 1, n);
@@ -351,17 +330,23 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
             Role::Control,
             reg,
             1,
-            ELAPSED_BITS + 1 + PHASE_BITS + STREAM_BITS,
+            elapsed_bits + 1 + PHASE_BITS + STREAM_BITS,
         );
         // Arrival: a priority select over the slots (and the issue) a block comes from,
         // zero when none: f data inputs and f conditions per bit.
         let f = slot.sources.len() as u32;
-        let arrive_bits = n + n + ky + TWEAK_BITS + STREAM_BITS + PHASE_BITS + ELAPSED_BITS;
+        let arrive_bits = n + n + ky + TWEAK_BITS + STREAM_BITS + PHASE_BITS + elapsed_bits;
         push(Role::InputSelect, logic(2 * f), 1, arrive_bits);
-        // Conditions `slot_of(slot_i_elapsed + 1) == j`: an 8-bit increment and a decode.
+        // Conditions `slot_of(slot_i_elapsed + 1) == j`: an 8-bit increment and a decode, for
+        // the sources that count (a fixed source's condition is a constant).
         if plan.slots.len() > 1 {
-            push(Role::Control, adder, f, ELAPSED_BITS);
-            push(Role::Control, logic(ELAPSED_BITS), f, 1);
+            let counting = slot
+                .sources
+                .iter()
+                .filter(|&&i| i != usize::MAX && plan.slots[i].cycles > 1)
+                .count() as u32;
+            push(Role::Control, adder, counting, ELAPSED_BITS);
+            push(Role::Control, logic(ELAPSED_BITS), counting, 1);
         }
         // The control ROM on the arriving cycle count: each output bit some entry sets.
         let mut rom_bits = 1 + 8 + 8; // done, round, subkey (read only by the trace, but
@@ -378,7 +363,10 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
                 Unit::Perm(_) => 1,
             };
         }
-        push(Role::Control, logic(ELAPSED_BITS), 1, rom_bits);
+        // A slot that holds one cycle of a block has constant control: no ROM.
+        if counted {
+            push(Role::Control, logic(ELAPSED_BITS), 1, rom_bits);
+        }
 
         // The stage: the chain of units.
         let mut key_adds: BTreeSet<(u32, u32, u32)> = BTreeSet::new();
@@ -386,19 +374,13 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
             let set = &values.values;
             match unit {
                 Unit::Add(_) => {
+                    // One subkey index per unit: every word's `case` is over the subkeys the
+                    // unit injects (with some words, or all).
                     let sks: BTreeSet<u32> = set.iter().map(|v| v.0).collect();
                     let cases = reachable_subkeys(&sks, plan.subkeys);
-                    let sel = bit_len(sks.iter().fold(0, |a, &s| a | s));
-                    // Words some entry adds to.
-                    let mut used = vec![false; nw as usize];
-                    for &(_, first, end) in set {
-                        for w in first..end {
-                            used[w as usize] = true;
-                        }
-                    }
                     for i in 0..nw {
-                        if !used[i as usize] {
-                            continue;
+                        if !set.iter().any(|&(_, first, end)| (first..end).contains(&i)) {
+                            continue; // no entry adds to word i
                         }
                         let mut exprs = BTreeSet::new();
                         for &s in &cases {
@@ -408,9 +390,6 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
                                 key_adds.insert((src.0, src.1.map_or(u32::MAX, |t| t), src.2));
                             }
                         }
-                        // The subkey word: Yosys turns the case into a mux tree indexed
-                        // by the subkey (pmux2shiftx), one data input per reachable case.
-                        let _ = sel;
                         // The subkey word: a case over the reachable subkeys. Yosys
                         // (pmux2shiftx) turns a case whose data are all distinct into a mux
                         // tree indexed by the subkey, padded to a power of two; a case with
@@ -418,7 +397,6 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
                         // decoded condition.
                         let d = exprs.len() as u32;
                         let c = cases.len() as u32;
-                        let _ = sel;
                         if d > 1 {
                             if d == c {
                                 push(Role::RoundKeySelect, mux(c.next_power_of_two()), 1, W);
@@ -491,13 +469,11 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
     // ---- outputs: digest, stream, valid, phase, busy counters.
     push(Role::OutputSelect, reg, 1, n + STREAM_BITS + 1 + PHASE_BITS);
     push(Role::Control, reg, 1, busy_ffs(&plan));
-    // Phase: the lowest stream among the arriving blocks (32-bit compares per slot).
-    push(
-        Role::Control,
-        logic(STREAM_BITS * 2),
-        plan.slots.len() as u32,
-        1,
-    );
+    // Phase: a tournament over the arriving blocks {valid, stream, phase}: per match a
+    // comparison of the streams' distinguishing bits and a select of the winner.
+    let matches = plan.slots.len() as u32 - 1;
+    push(Role::Control, logic(2 * sb + 2), matches, 1);
+    push(Role::Control, mux(2), matches, 1 + sb + PHASE_BITS);
 
     adders.total += adders.mix + adders.subkey + adders.key_schedule;
     Inventory {
@@ -565,7 +541,12 @@ pub fn critical_chain(schedule: &Schedule) -> (u32, crate::timing::Chain) {
         // increment) and the control ROM on it (two LUT levels); with several slots also
         // `slot_of(elapsed + 1) == j`, which picks the arriving block (three more levels:
         // the netlists' latest paths of the pipelined presets start at `slot<i>_elapsed`).
-        let control = if plan.slots.len() > 1 { 5 } else { 2 };
+        // A slot that holds one cycle of a block has constant control.
+        let control = match (slot.cycles > 1, plan.slots.len() > 1) {
+            (false, _) => 0,
+            (true, true) => 5,
+            (true, false) => 2,
+        };
         let mut chain = crate::timing::Chain {
             adders: 0,
             lut_levels: 1 + control,

@@ -457,10 +457,7 @@ fn synth_timing_orders_the_athanasiou_designs_as_the_papers_do() {
     // Athanasiou et al. 2013, Table 1 and Fig. 7: the clock period grows with the rounds per
     // cycle (4.70 < 6.75 < 10.06 ns) and shrinks with the functional pipeline stages of ath-8r
     // (10.06 > 6.16 > 5.22 > 5.02 ns). The netlist's bit-level critical path orders the
-    // generated designs the same way (its absolute numbers are of the generated RTL), except
-    // where the controller's `phase` output (a chain of one 32-bit comparison per slot, see
-    // estimator/tests/netlist_summaries.rs) is the latest path: there the datapath alone keeps
-    // the order, which the estimator's test checks on the checked-in netlist summaries.
+    // generated designs the same way (its absolute numbers are of the generated RTL).
     let v = |p: &str| synth(p)["netlist"].clone();
     let period = |n: &serde_json::Value| n["period_ns"].as_f64().unwrap();
     let unrolled: Vec<f64> = ["ath-1r", "ath-4r", "ath-8r"]
@@ -473,10 +470,11 @@ fn synth_timing_orders_the_athanasiou_designs_as_the_papers_do() {
     );
     assert!(unrolled.windows(2).all(|w| w[0] < w[1]), "{unrolled:?}");
     for w in pipelined.windows(2) {
-        let to = w[1]["critical_path"]["to"].as_str().unwrap();
         assert!(
-            period(&w[0]) > period(&w[1]) || to.starts_with("phase"),
-            "{to}"
+            period(&w[0]) > period(&w[1]),
+            "{} vs {} ns",
+            period(&w[0]),
+            period(&w[1])
         );
     }
 }
@@ -493,6 +491,10 @@ fn synth_model_counts_within_10_percent_of_every_presets_netlist() {
     let mut bad = Vec::new();
     for preset in skeinhw_sched::presets() {
         let name = preset.name().to_owned();
+        if name == "long-pipe-512" {
+            // PENDING in estimator/tests/netlist_summaries.rs: Yosys 0.23 does not finish it.
+            continue;
+        }
         let v = synth_with(&name, &["--style", "generated"]);
         assert_eq!(v["style"], "generated");
         let n = &v["netlist"];
@@ -501,13 +503,10 @@ fn synth_model_counts_within_10_percent_of_every_presets_netlist() {
             let netlist = n[field].as_f64().unwrap();
             let err = (model / netlist - 1.0) * 100.0;
             eprintln!("{name:<16} {field:<5} model {model:>8} netlist {netlist:>8} {err:+6.1}%");
-            // The one preset beyond 10% (LUT_OUTLIERS in estimator/tests/netlist_summaries.rs
-            // says why): held to 30%.
-            let bound = if name == "long-outshare-256" && field == "luts" {
-                30.0
-            } else {
-                10.0
-            };
+            // The presets beyond 10% (LUT_OUTLIERS in estimator/tests/netlist_summaries.rs
+            // says why): held to 16%.
+            let outlier = field == "luts" && (name == "long-overlap-256" || name.ends_with("3sp"));
+            let bound = if outlier { 16.0 } else { 10.0 };
             if err.abs() > bound {
                 bad.push(format!("{name} {field} {err:+.1}%"));
             }

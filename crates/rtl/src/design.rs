@@ -9,11 +9,13 @@
 //!   flight is about to use it, lowest ready stream first;
 //! - per pipeline register (slot) j: which block arrives (`a<j>_*`), the control ROM on the
 //!   arriving block's cycle count (`c<j>_*`, made from `Datapath::cycle_ops`, the list the
-//!   simulator executes), the stage's combinational work (`n<j>_st`) and the registers;
+//!   simulator executes), the stage's combinational work (`n<j>_st`, on the round units that
+//!   `skeinhw_sched::sim::Placement` assigns each op, the same the estimator counts) and the
+//!   registers;
 //! - the completion bus (feed-forward), the output registers, the phase and busy counters.
 
 use skeinhw_sched::Schedule;
-use skeinhw_sched::sim::{Datapath, MicroOp, Phase};
+use skeinhw_sched::sim::{Datapath, MicroOp, Phase, Placement, Unit};
 use skeinhw_skein::constants::{BlockType, C240, permutation, rotation};
 use skeinhw_skein::threefish::{KeySchedule, words_from_bytes};
 use skeinhw_skein::tweak::{BIT_PAD_BIT, FINAL_BIT, FIRST_BIT, TREE_LEVEL_SHIFT, TYPE_SHIFT};
@@ -28,35 +30,6 @@ pub(crate) const ELAPSED_BITS: u32 = 8;
 /// Width of a subkey index (0..=20).
 const SUBKEY_BITS: u32 = 5;
 
-/// Where a micro-op sits in a stage's chain of units: `Add(0)` before the first round unit,
-/// then for round unit u: `Mix(u)`, `Perm(u)`, `Add(u + 1)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Unit {
-    Add(u32),
-    Mix(u32),
-    Perm(u32),
-}
-
-impl Unit {
-    /// The template of a stage with `r` round units, in order.
-    fn template(r: u32) -> Vec<Unit> {
-        let mut t = vec![Unit::Add(0)];
-        for u in 0..r {
-            t.extend([Unit::Mix(u), Unit::Perm(u), Unit::Add(u + 1)]);
-        }
-        t
-    }
-
-    fn accepts(self, op: &MicroOp) -> bool {
-        matches!(
-            (self, op),
-            (Unit::Add(_), MicroOp::AddSubkey { .. })
-                | (Unit::Mix(_), MicroOp::Mix { .. })
-                | (Unit::Perm(_), MicroOp::Permute)
-        )
-    }
-}
-
 /// The design's sizes and tables, derived once.
 pub(crate) struct Plan {
     pub(crate) schedule: Schedule,
@@ -64,11 +37,8 @@ pub(crate) struct Plan {
     pub(crate) words: u32,
     pub(crate) streams: u32,
     pub(crate) slots: u32,
-    /// Round units per stage (k/p).
-    r: u32,
-    /// Per slot: the units it has, and per cycle e in that slot the ops placed on units.
-    stage_units: Vec<Vec<Unit>>,
-    placed: Vec<Vec<(Unit, MicroOp)>>,
+    /// Which round unit of a stage does each op (shared with the estimator).
+    placement: Placement,
 }
 
 impl Plan {
@@ -83,35 +53,16 @@ impl Plan {
         }
         let words = schedule.words();
         let slots = dp.slots() as u32;
-        let r = schedule.rounds_per_cycle() / schedule.functional_stages();
-        let template = Unit::template(r);
-        let mut stage_units: Vec<Vec<Unit>> = vec![Vec::new(); slots as usize];
-        let mut placed = Vec::new();
-        for op in dp.cycle_ops() {
-            // Greedy placement of the cycle's ops, in order, on the stage's chain.
-            let mut at = 0;
-            let mut here = Vec::new();
-            for m in &op.ops {
-                while at < template.len() && !template[at].accepts(m) {
-                    at += 1;
-                }
-                let Some(&unit) = template.get(at) else {
-                    return Err(unsupported(&format!(
-                        "cycle {} of a block ({:?}) does not fit a stage of {r} round units",
-                        op.elapsed, op.ops
-                    )));
-                };
-                here.push((unit, *m));
-                let units = &mut stage_units[op.slot];
-                if !units.contains(&unit) {
-                    units.push(unit);
-                }
-                at += 1;
-            }
-            placed.push(here);
-        }
-        for units in &mut stage_units {
-            units.sort_by_key(|u| template.iter().position(|t| t == u));
+        let placement = Placement::new(
+            &dp,
+            schedule.rounds_per_cycle() / schedule.functional_stages(),
+        );
+        if let Some(e) = placement.overflow {
+            return Err(unsupported(&format!(
+                "cycle {e} of a block ({:?}) does not fit a stage of {} round units",
+                dp.cycle_ops()[e as usize].ops,
+                placement.rounds_per_stage
+            )));
         }
         Ok(Plan {
             schedule: schedule.clone(),
@@ -119,14 +70,33 @@ impl Plan {
             words,
             streams: schedule.blocks_in_flight(),
             slots,
-            r,
-            stage_units,
-            placed,
+            placement,
         })
     }
 
     fn nbits(&self) -> u32 {
         self.words * 64
+    }
+
+    /// The one cycle of a block that slot `j` ever holds, if it holds only one (each stage of
+    /// a fully pipelined datapath): such a slot needs no cycle counter, and its control is
+    /// constant. Written out as constants, this saves synthesis from discovering it one
+    /// pipeline register per pass of constant propagation.
+    pub(crate) fn fixed_cycle(&self, j: u32) -> Option<u32> {
+        let mut cycles = self
+            .dp
+            .cycle_ops()
+            .iter()
+            .filter(|op| op.slot == j as usize)
+            .map(|op| op.elapsed);
+        let first = cycles.next()?;
+        cycles.next().is_none().then_some(first)
+    }
+
+    /// Bits that tell the streams apart: a block's stream is always below `streams`, so the
+    /// controller compares these rather than all 32 bits of the trace's stream field.
+    pub(crate) fn stream_bits(&self) -> u32 {
+        (32 - (self.streams - 1).leading_zeros()).max(1)
     }
 
     fn kybits(&self) -> u32 {
@@ -426,10 +396,17 @@ fn declarations(v: &mut Emitter, plan: &Plan) {
         v.line(format!(
             "reg slot{j}_live; // holds a block that has cycles left"
         ));
-        v.line(format!(
-            "reg [{}:0] slot{j}_elapsed; // the block's cycle count (its last cycle e)",
-            ELAPSED_BITS - 1
-        ));
+        match plan.fixed_cycle(j as u32) {
+            Some(e) => v.line(format!(
+                "wire [{}:0] slot{j}_elapsed = {}; // the only cycle of a block this slot holds",
+                ELAPSED_BITS - 1,
+                dec(ELAPSED_BITS, u64::from(e))
+            )),
+            None => v.line(format!(
+                "reg [{}:0] slot{j}_elapsed; // the block's cycle count (its last cycle e)",
+                ELAPSED_BITS - 1
+            )),
+        }
         v.line(format!(
             "reg [{}:0] slot{j}_plain; // the block's plaintext, for the feed-forward",
             nbits - 1
@@ -465,6 +442,7 @@ fn declarations(v: &mut Emitter, plan: &Plan) {
 fn streams(v: &mut Emitter, plan: &Plan) {
     let nbits = plan.nbits();
     let ns = plan.streams;
+    let sb = plan.stream_bits();
     v.line("// ---- per stream: the input register (b<k>_*) and the controller context (s<k>_*)");
     for k in 0..ns {
         v.line(format!(
@@ -523,8 +501,9 @@ fn streams(v: &mut Emitter, plan: &Plan) {
         ));
         v.close("end");
         v.open(format!(
-            "if (iss_valid && iss_stream == {}) begin",
-            dec(32, u64::from(k))
+            "if (iss_valid && iss_stream[{}:0] == {}) begin",
+            sb - 1,
+            dec(sb, u64::from(k))
         ));
         v.line(format!(
             "s{k}_busy <= 1'b1; s{k}_blk <= s{k}_blk + 64'd1; s{k}_kind <= iss_kind; s{k}_last <= iss_last;"
@@ -534,8 +513,9 @@ fn streams(v: &mut Emitter, plan: &Plan) {
         v.close("end");
         v.close("end");
         v.open(format!(
-            "if (c_valid && c_stream == {}) begin",
-            dec(32, u64::from(k))
+            "if (c_valid && c_stream[{}:0] == {}) begin",
+            sb - 1,
+            dec(sb, u64::from(k))
         ));
         v.line(format!("s{k}_busy <= 1'b0; s{k}_chain <= c_chain;"));
         v.open(format!("case (s{k}_kind)"));
@@ -725,7 +705,7 @@ fn rom_entry(plan: &Plan, j: u32, e: u32) -> (String, Vec<String>) {
     let op = &plan.dp.cycle_ops()[e as usize];
     let mut sets = Vec::new();
     let mut what = Vec::new();
-    for (unit, m) in &plan.placed[e as usize] {
+    for (unit, m) in &plan.placement.cycles[e as usize] {
         match (unit, m) {
             (Unit::Add(a), MicroOp::AddSubkey { subkey, first, end }) => {
                 sets.push(format!(
@@ -789,18 +769,29 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     let nbits = plan.nbits();
     let kybits = plan.kybits();
     let n = plan.words;
-    let units = &plan.stage_units[j as usize];
+    let units = &plan.placement.stage_units[j as usize];
     let ops = plan.dp.cycle_ops();
     v.line(format!(
         "// ==== slot {j}: stage {} of module {} ({} round unit(s))",
         j % plan.schedule.functional_stages(),
         j / plan.schedule.functional_stages(),
-        plan.r
+        plan.placement.rounds_per_stage
     ));
     v.line(format!(
-        "reg a{j}_valid; reg [{}:0] a{j}_e; reg [31:0] a{j}_stream; reg [2:0] a{j}_phase; reg [63:0] a{j}_block;",
-        ELAPSED_BITS - 1
+        "reg a{j}_valid; reg [31:0] a{j}_stream; reg [2:0] a{j}_phase; reg [63:0] a{j}_block;"
     ));
+    // The arriving block's cycle count, where the slot counts (see `Plan::fixed_cycle`).
+    let counted = plan.fixed_cycle(j).is_none();
+    let set_e = |value: String| {
+        if counted {
+            format!(" a{j}_e = {value};")
+        } else {
+            String::new()
+        }
+    };
+    if counted {
+        v.line(format!("reg [{}:0] a{j}_e;", ELAPSED_BITS - 1));
+    }
     v.line(format!(
         "reg [{}:0] a{j}_st, a{j}_plain, n{j}_st; reg [{}:0] a{j}_ky; reg [191:0] a{j}_tw;",
         nbits - 1,
@@ -832,8 +823,8 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     v.line(format!("// which block enters slot {j} at the next edge"));
     v.open(format!("always @* begin : arrive{j}"));
     v.line(format!(
-        "a{j}_valid = 1'b0; a{j}_e = {}; a{j}_stream = 32'd0; a{j}_phase = PH_IDLE; a{j}_block = 64'd0;",
-        dec(ELAPSED_BITS, 0)
+        "a{j}_valid = 1'b0;{} a{j}_stream = 32'd0; a{j}_phase = PH_IDLE; a{j}_block = 64'd0;",
+        set_e(dec(ELAPSED_BITS, 0))
     ));
     v.line(format!(
         "a{j}_st = {{{nbits}{{1'b0}}}}; a{j}_plain = {{{nbits}{{1'b0}}}}; a{j}_ky = {{{kybits}{{1'b0}}}}; a{j}_tw = 192'd0;"
@@ -864,8 +855,8 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             v.indent_more();
         }
         v.line(format!(
-            "a{j}_valid = 1'b1; a{j}_e = slot{i}_elapsed + {}; a{j}_stream = slot{i}_stream; a{j}_phase = slot{i}_phase; a{j}_block = slot{i}_block;",
-            dec(ELAPSED_BITS, 1)
+            "a{j}_valid = 1'b1;{} a{j}_stream = slot{i}_stream; a{j}_phase = slot{i}_phase; a{j}_block = slot{i}_block;",
+            set_e(format!("slot{i}_elapsed + {}", dec(ELAPSED_BITS, 1)))
         ));
         v.line(format!(
             "a{j}_st = slot{i}_st; a{j}_plain = slot{i}_plain; a{j}_ky = slot{i}_ky; a{j}_tw = slot{i}_tw;"
@@ -882,8 +873,8 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
         }
         v.line("// a new block: the key is the chaining value and its parity, the tweak extended with t2");
         v.line(format!(
-            "a{j}_valid = 1'b1; a{j}_e = {}; a{j}_stream = iss_stream; a{j}_phase = iss_kind; a{j}_block = iss_blk;",
-            dec(ELAPSED_BITS, 0)
+            "a{j}_valid = 1'b1;{} a{j}_stream = iss_stream; a{j}_phase = iss_kind; a{j}_block = iss_blk;",
+            set_e(dec(ELAPSED_BITS, 0))
         ));
         v.line(format!(
             "a{j}_st = iss_data; a{j}_plain = iss_data; a{j}_ky = {{iss_parity, iss_chain}}; a{j}_tw = {{iss_t0 ^ iss_t1, iss_t1, iss_t0}};"
@@ -920,19 +911,32 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     for d in defaults {
         v.line(d);
     }
-    v.open(format!("case (a{j}_e)"));
-    for op in ops.iter().filter(|op| op.slot == j as usize) {
-        let (comment, sets) = rom_entry(plan, j, op.elapsed);
-        v.line(format!("// cycle {}: {comment}", op.elapsed));
+    if let Some(e) = plan.fixed_cycle(j) {
+        // Gated by the arrival, which also gives the block a signal to wait on (an `always @*`
+        // that reads nothing never runs in Icarus).
+        let (comment, sets) = rom_entry(plan, j, e);
         v.line(format!(
-            "{}: begin {} end // CYCLE e={}",
-            dec(ELAPSED_BITS, u64::from(op.elapsed)),
-            sets.join(" "),
-            op.elapsed
+            "// cycle {e}, the only one this slot holds: {comment}"
         ));
+        v.line(format!(
+            "if (a{j}_valid) begin {} end // CYCLE e={e}",
+            sets.join(" ")
+        ));
+    } else {
+        v.open(format!("case (a{j}_e)"));
+        for op in ops.iter().filter(|op| op.slot == j as usize) {
+            let (comment, sets) = rom_entry(plan, j, op.elapsed);
+            v.line(format!("// cycle {}: {comment}", op.elapsed));
+            v.line(format!(
+                "{}: begin {} end // CYCLE e={}",
+                dec(ELAPSED_BITS, u64::from(op.elapsed)),
+                sets.join(" "),
+                op.elapsed
+            ));
+        }
+        v.line("default: ;");
+        v.close("endcase");
     }
-    v.line("default: ;");
-    v.close("endcase");
     v.close("end");
     v.line("");
     // Stage.
@@ -957,11 +961,11 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     // Registers.
     v.open(format!("always @(posedge clk) begin : slot{j}_regs"));
     v.open("if (rst) begin");
-    let mut resets = vec![
-        format!("slot{j}_live <= 1'b0;"),
-        format!("slot{j}_elapsed <= {};", dec(ELAPSED_BITS, 0)),
-        format!("slot{j}_plain <= {{{nbits}{{1'b0}}}};"),
-    ];
+    let mut resets = vec![format!("slot{j}_live <= 1'b0;")];
+    if counted {
+        resets.push(format!("slot{j}_elapsed <= {};", dec(ELAPSED_BITS, 0)));
+    }
+    resets.push(format!("slot{j}_plain <= {{{nbits}{{1'b0}}}};"));
     for (field, width) in names::slot_fields(n as usize) {
         resets.push(format!(
             "{} <= {};",
@@ -977,9 +981,10 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     v.line(format!("slot{j}_valid <= a{j}_valid;"));
     v.line(format!("slot{j}_live <= a{j}_valid && !c{j}_done;"));
     v.open(format!("if (a{j}_valid) begin"));
-    v.line(format!(
-        "slot{j}_elapsed <= a{j}_e; slot{j}_plain <= a{j}_plain;"
-    ));
+    if counted {
+        v.line(format!("slot{j}_elapsed <= a{j}_e;"));
+    }
+    v.line(format!("slot{j}_plain <= a{j}_plain;"));
     v.line(format!(
         "{} <= a{j}_stream; {} <= a{j}_phase; {} <= a{j}_block; {} <= c{j}_round; {} <= c{j}_subkey;",
         names::slot(j as usize, "stream"),
@@ -1048,22 +1053,12 @@ fn completion(v: &mut Emitter, plan: &Plan) {
     }
     v.close("end");
     v.line("");
-    v.line("// The controller phase: that of the lowest-numbered stream with a block stepping this cycle.");
-    v.line("reg [2:0] ph_next; reg [31:0] ph_stream;");
-    v.open("always @* begin : phase_next");
-    v.line("ph_next = PH_IDLE; ph_stream = 32'hffffffff;");
-    for j in 0..plan.slots {
-        v.open(format!("if (a{j}_valid && a{j}_stream < ph_stream) begin"));
-        v.line(format!("ph_next = a{j}_phase; ph_stream = a{j}_stream;"));
-        v.close("end");
-    }
-    v.close("end");
-    v.line("");
+    phase_next(v, plan);
     let sum = |field: &str| -> String {
-        (0..plan.slots)
+        let terms: Vec<String> = (0..plan.slots)
             .map(|j| format!("(a{j}_valid ? c{j}_{field} : 16'd0)"))
-            .collect::<Vec<_>>()
-            .join(" + ")
+            .collect();
+        balanced_sum(&terms)
     };
     v.open("always @(posedge clk) begin : outputs");
     v.open("if (rst) begin");
@@ -1108,4 +1103,73 @@ fn completion(v: &mut Emitter, plan: &Plan) {
     v.close("end");
     v.line("");
     let _ = hexw;
+}
+
+/// The controller phase: that of the lowest-numbered stream with a block stepping this cycle.
+/// A stream has at most one block in flight, so this is a tournament over the slots' arriving
+/// blocks, `{valid, stream, phase}`, each match won by the valid one of lower stream: a tree
+/// of depth log2(slots) rather than a chain of one comparison per slot.
+fn phase_next(v: &mut Emitter, plan: &Plan) {
+    let sb = plan.stream_bits();
+    let width = 1 + sb + 3;
+    v.line("// The controller phase: that of the lowest-numbered stream with a block stepping this cycle");
+    v.line("// (one block per stream at most): a tournament over the arriving blocks {valid, stream, phase}.");
+    if plan.slots > 1 {
+        v.open(format!("function [{}:0] first_stream;", width - 1));
+        v.line(format!("input [{}:0] x, y;", width - 1));
+        v.open("begin");
+        v.line(format!(
+            "first_stream = (y[{v}] && (!x[{v}] || y[{hi}:3] < x[{hi}:3])) ? y : x;",
+            v = width - 1,
+            hi = width - 2
+        ));
+        v.close("end");
+        v.close("endfunction");
+    }
+    let mut level: Vec<String> = (0..plan.slots)
+        .map(|j| format!("{{a{j}_valid, a{j}_stream[{}:0], a{j}_phase}}", sb - 1))
+        .collect();
+    let mut depth = 0;
+    while level.len() > 1 {
+        let mut next = Vec::new();
+        for (i, pair) in level.chunks(2).enumerate() {
+            let name = format!("ph_{depth}_{i}");
+            let expr = match pair {
+                [x, y] => format!("first_stream({x}, {y})"),
+                [x] => x.clone(),
+                _ => unreachable!("chunks of two"),
+            };
+            v.line(format!("wire [{}:0] {name} = {expr};", width - 1));
+            next.push(name);
+        }
+        level = next;
+        depth += 1;
+    }
+    v.line("/* verilator lint_off UNUSEDSIGNAL */ // the winner's stream only decides matches");
+    v.line(format!("wire [{}:0] ph_first = {};", width - 1, level[0]));
+    v.line("/* verilator lint_on UNUSEDSIGNAL */");
+    v.line(format!(
+        "wire [2:0] ph_next = ph_first[{}] ? ph_first[2:0] : PH_IDLE;",
+        width - 1
+    ));
+    v.line("");
+}
+
+/// `a + b + ...` as a balanced tree of additions (depth log2 of the terms, not their number).
+fn balanced_sum(terms: &[String]) -> String {
+    match terms {
+        [] => "16'd0".to_owned(),
+        [t] => t.clone(),
+        _ => {
+            let (l, r) = terms.split_at(terms.len().div_ceil(2));
+            let side = |t: &[String]| {
+                if t.len() == 1 {
+                    t[0].clone()
+                } else {
+                    format!("({})", balanced_sum(t))
+                }
+            };
+            format!("{} + {}", side(l), side(r))
+        }
+    }
 }

@@ -504,13 +504,13 @@ module skeinhw (
             if (in_valid && in_ready[0] && in_stream == 32'd0) begin
                 b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd0) begin
+            if (iss_valid && iss_stream[0:0] == 1'd0) begin
                 s0_busy <= 1'b1; s0_blk <= s0_blk + 64'd1; s0_kind <= iss_kind; s0_last <= iss_last;
                 if (iss_from_buf) begin
                     b0_full <= 1'b0; s0_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd0) begin
+            if (c_valid && c_stream[0:0] == 1'd0) begin
                 s0_busy <= 1'b0; s0_chain <= c_chain;
                 case (s0_kind)
                     PH_KEY: s0_sq <= s0_last ? SQ_CONFIG : SQ_KEY;
@@ -532,13 +532,13 @@ module skeinhw (
             if (in_valid && in_ready[1] && in_stream == 32'd1) begin
                 b1_full <= 1'b1; b1_key <= in_key; b1_first <= in_first; b1_last <= in_last; b1_bitpad <= in_bitpad; b1_bytes <= in_bytes; b1_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd1) begin
+            if (iss_valid && iss_stream[0:0] == 1'd1) begin
                 s1_busy <= 1'b1; s1_blk <= s1_blk + 64'd1; s1_kind <= iss_kind; s1_last <= iss_last;
                 if (iss_from_buf) begin
                     b1_full <= 1'b0; s1_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd1) begin
+            if (c_valid && c_stream[0:0] == 1'd1) begin
                 s1_busy <= 1'b0; s1_chain <= c_chain;
                 case (s1_kind)
                     PH_KEY: s1_sq <= s1_last ? SQ_CONFIG : SQ_KEY;
@@ -616,9 +616,9 @@ module skeinhw (
     end
 
     // ==== slot 0: stage 0 of module 0 (4 round unit(s))
-    reg a0_valid; reg [7:0] a0_e; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg a0_valid; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg [7:0] a0_e;
     reg [511:0] a0_st, a0_plain, n0_st; reg [575:0] a0_ky; reg [191:0] a0_tw;
-    reg [4:0] c0_k0_sk; reg [7:0] c0_k0_mask;
     reg [2:0] c0_m0_rs; reg [3:0] c0_m0_en;
     reg c0_p0;
     reg [2:0] c0_m1_rs; reg [3:0] c0_m1_en;
@@ -646,7 +646,6 @@ module skeinhw (
 
     // slot 0's control ROM on the arriving block's cycle (from Datapath::cycle_ops)
     always @* begin : rom0
-        c0_k0_sk = 5'd0; c0_k0_mask = 8'd0;
         c0_m0_rs = 3'd0; c0_m0_en = 4'd0;
         c0_p0 = 1'b0;
         c0_m1_rs = 3'd0; c0_m1_en = 4'd0;
@@ -659,7 +658,7 @@ module skeinhw (
         c0_round = 8'd0; c0_subkey = 8'd0; c0_done = 1'b0; c0_bmix = 16'd0; c0_bsub = 16'd0; c0_bks = 16'd0; c0_bfs = 16'd0;
         case (a0_e)
             // cycle 0: subkey 0
-            8'd0: begin c0_k0_sk = 5'd0; c0_k0_mask = 8'hff; c0_round = 8'd0; c0_subkey = 8'd1; c0_bsub = 16'd8; c0_bks = 16'd3; end // CYCLE e=0
+            8'd0: begin c0_k4_sk = 5'd0; c0_k4_mask = 8'hff; c0_round = 8'd0; c0_subkey = 8'd1; c0_bsub = 16'd8; c0_bks = 16'd3; end // CYCLE e=0
             // cycle 2: MIX of round 0, permute, MIX of round 1, permute, MIX of round 2, permute, MIX of round 3, permute, subkey 1
             8'd2: begin c0_m0_rs = 3'd0; c0_m0_en = 4'hf; c0_p0 = 1'b1; c0_m1_rs = 3'd1; c0_m1_en = 4'hf; c0_p1 = 1'b1; c0_m2_rs = 3'd2; c0_m2_en = 4'hf; c0_p2 = 1'b1; c0_m3_rs = 3'd3; c0_m3_en = 4'hf; c0_p3 = 1'b1; c0_k4_sk = 5'd1; c0_k4_mask = 8'hff; c0_round = 8'd4; c0_subkey = 8'd2; c0_bmix = 16'd16; c0_bsub = 16'd8; c0_bks = 16'd3; end // CYCLE e=2
             // cycle 4: MIX of round 8, permute, MIX of round 9, permute, MIX of round 10, permute, MIX of round 11, permute, subkey 3
@@ -685,7 +684,6 @@ module skeinhw (
     // slot 0's stage: its round units and key injections in chain order
     always @* begin : stage0
         n0_st = a0_st;
-        n0_st = add_subkey(n0_st, a0_ky, a0_tw, c0_k0_sk, c0_k0_mask);
         n0_st = mix_layer(n0_st, c0_m0_rs, c0_m0_en);
         if (c0_p0) n0_st = permute(n0_st);
         n0_st = mix_layer(n0_st, c0_m1_rs, c0_m1_en);
@@ -732,7 +730,8 @@ module skeinhw (
             slot0_valid <= a0_valid;
             slot0_live <= a0_valid && !c0_done;
             if (a0_valid) begin
-                slot0_elapsed <= a0_e; slot0_plain <= a0_plain;
+                slot0_elapsed <= a0_e;
+                slot0_plain <= a0_plain;
                 slot0_stream <= a0_stream; slot0_phase <= a0_phase; slot0_block <= a0_block; slot0_round <= c0_round; slot0_subkey <= c0_subkey;
                 slot0_state_0 <= n0_st[0 +: 64];
                 slot0_state_1 <= n0_st[64 +: 64];
@@ -759,7 +758,8 @@ module skeinhw (
     end
 
     // ==== slot 1: stage 1 of module 0 (4 round unit(s))
-    reg a1_valid; reg [7:0] a1_e; reg [31:0] a1_stream; reg [2:0] a1_phase; reg [63:0] a1_block;
+    reg a1_valid; reg [31:0] a1_stream; reg [2:0] a1_phase; reg [63:0] a1_block;
+    reg [7:0] a1_e;
     reg [511:0] a1_st, a1_plain, n1_st; reg [575:0] a1_ky; reg [191:0] a1_tw;
     reg [2:0] c1_m0_rs; reg [3:0] c1_m0_en;
     reg c1_p0;
@@ -868,7 +868,8 @@ module skeinhw (
             slot1_valid <= a1_valid;
             slot1_live <= a1_valid && !c1_done;
             if (a1_valid) begin
-                slot1_elapsed <= a1_e; slot1_plain <= a1_plain;
+                slot1_elapsed <= a1_e;
+                slot1_plain <= a1_plain;
                 slot1_stream <= a1_stream; slot1_phase <= a1_phase; slot1_block <= a1_block; slot1_round <= c1_round; slot1_subkey <= c1_subkey;
                 slot1_state_0 <= n1_st[0 +: 64];
                 slot1_state_1 <= n1_st[64 +: 64];
@@ -902,17 +903,19 @@ module skeinhw (
         end
     end
 
-    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle.
-    reg [2:0] ph_next; reg [31:0] ph_stream;
-    always @* begin : phase_next
-        ph_next = PH_IDLE; ph_stream = 32'hffffffff;
-        if (a0_valid && a0_stream < ph_stream) begin
-            ph_next = a0_phase; ph_stream = a0_stream;
+    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle
+    // (one block per stream at most): a tournament over the arriving blocks {valid, stream, phase}.
+    function [4:0] first_stream;
+        input [4:0] x, y;
+        begin
+            first_stream = (y[4] && (!x[4] || y[3:3] < x[3:3])) ? y : x;
         end
-        if (a1_valid && a1_stream < ph_stream) begin
-            ph_next = a1_phase; ph_stream = a1_stream;
-        end
-    end
+    endfunction
+    wire [4:0] ph_0_0 = first_stream({a0_valid, a0_stream[0:0], a0_phase}, {a1_valid, a1_stream[0:0], a1_phase});
+    /* verilator lint_off UNUSEDSIGNAL */ // the winner's stream only decides matches
+    wire [4:0] ph_first = ph_0_0;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [2:0] ph_next = ph_first[4] ? ph_first[2:0] : PH_IDLE;
 
     always @(posedge clk) begin : outputs
         if (rst) begin

@@ -528,13 +528,13 @@ module skeinhw (
             if (in_valid && in_ready[0] && in_stream == 32'd0) begin
                 b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd0) begin
+            if (iss_valid && iss_stream[1:0] == 2'd0) begin
                 s0_busy <= 1'b1; s0_blk <= s0_blk + 64'd1; s0_kind <= iss_kind; s0_last <= iss_last;
                 if (iss_from_buf) begin
                     b0_full <= 1'b0; s0_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd0) begin
+            if (c_valid && c_stream[1:0] == 2'd0) begin
                 s0_busy <= 1'b0; s0_chain <= c_chain;
                 case (s0_kind)
                     PH_KEY: s0_sq <= s0_last ? SQ_CONFIG : SQ_KEY;
@@ -556,13 +556,13 @@ module skeinhw (
             if (in_valid && in_ready[1] && in_stream == 32'd1) begin
                 b1_full <= 1'b1; b1_key <= in_key; b1_first <= in_first; b1_last <= in_last; b1_bitpad <= in_bitpad; b1_bytes <= in_bytes; b1_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd1) begin
+            if (iss_valid && iss_stream[1:0] == 2'd1) begin
                 s1_busy <= 1'b1; s1_blk <= s1_blk + 64'd1; s1_kind <= iss_kind; s1_last <= iss_last;
                 if (iss_from_buf) begin
                     b1_full <= 1'b0; s1_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd1) begin
+            if (c_valid && c_stream[1:0] == 2'd1) begin
                 s1_busy <= 1'b0; s1_chain <= c_chain;
                 case (s1_kind)
                     PH_KEY: s1_sq <= s1_last ? SQ_CONFIG : SQ_KEY;
@@ -584,13 +584,13 @@ module skeinhw (
             if (in_valid && in_ready[2] && in_stream == 32'd2) begin
                 b2_full <= 1'b1; b2_key <= in_key; b2_first <= in_first; b2_last <= in_last; b2_bitpad <= in_bitpad; b2_bytes <= in_bytes; b2_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd2) begin
+            if (iss_valid && iss_stream[1:0] == 2'd2) begin
                 s2_busy <= 1'b1; s2_blk <= s2_blk + 64'd1; s2_kind <= iss_kind; s2_last <= iss_last;
                 if (iss_from_buf) begin
                     b2_full <= 1'b0; s2_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd2) begin
+            if (c_valid && c_stream[1:0] == 2'd2) begin
                 s2_busy <= 1'b0; s2_chain <= c_chain;
                 case (s2_kind)
                     PH_KEY: s2_sq <= s2_last ? SQ_CONFIG : SQ_KEY;
@@ -671,7 +671,8 @@ module skeinhw (
     end
 
     // ==== slot 0: stage 0 of module 0 (8 round unit(s))
-    reg a0_valid; reg [7:0] a0_e; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg a0_valid; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg [7:0] a0_e;
     reg [511:0] a0_st, a0_plain, n0_st; reg [575:0] a0_ky; reg [191:0] a0_tw;
     reg [4:0] c0_k0_sk; reg [7:0] c0_k0_mask;
     reg [2:0] c0_m0_rs; reg [3:0] c0_m0_en;
@@ -800,7 +801,8 @@ module skeinhw (
             slot0_valid <= a0_valid;
             slot0_live <= a0_valid && !c0_done;
             if (a0_valid) begin
-                slot0_elapsed <= a0_e; slot0_plain <= a0_plain;
+                slot0_elapsed <= a0_e;
+                slot0_plain <= a0_plain;
                 slot0_stream <= a0_stream; slot0_phase <= a0_phase; slot0_block <= a0_block; slot0_round <= c0_round; slot0_subkey <= c0_subkey;
                 slot0_state_0 <= n0_st[0 +: 64];
                 slot0_state_1 <= n0_st[64 +: 64];
@@ -827,7 +829,8 @@ module skeinhw (
     end
 
     // ==== slot 1: stage 0 of module 1 (8 round unit(s))
-    reg a1_valid; reg [7:0] a1_e; reg [31:0] a1_stream; reg [2:0] a1_phase; reg [63:0] a1_block;
+    reg a1_valid; reg [31:0] a1_stream; reg [2:0] a1_phase; reg [63:0] a1_block;
+    reg [7:0] a1_e;
     reg [511:0] a1_st, a1_plain, n1_st; reg [575:0] a1_ky; reg [191:0] a1_tw;
     reg [2:0] c1_m0_rs; reg [3:0] c1_m0_en;
     reg c1_p0;
@@ -952,7 +955,8 @@ module skeinhw (
             slot1_valid <= a1_valid;
             slot1_live <= a1_valid && !c1_done;
             if (a1_valid) begin
-                slot1_elapsed <= a1_e; slot1_plain <= a1_plain;
+                slot1_elapsed <= a1_e;
+                slot1_plain <= a1_plain;
                 slot1_stream <= a1_stream; slot1_phase <= a1_phase; slot1_block <= a1_block; slot1_round <= c1_round; slot1_subkey <= c1_subkey;
                 slot1_state_0 <= n1_st[0 +: 64];
                 slot1_state_1 <= n1_st[64 +: 64];
@@ -979,7 +983,8 @@ module skeinhw (
     end
 
     // ==== slot 2: stage 0 of module 2 (8 round unit(s))
-    reg a2_valid; reg [7:0] a2_e; reg [31:0] a2_stream; reg [2:0] a2_phase; reg [63:0] a2_block;
+    reg a2_valid; reg [31:0] a2_stream; reg [2:0] a2_phase; reg [63:0] a2_block;
+    reg [7:0] a2_e;
     reg [511:0] a2_st, a2_plain, n2_st; reg [575:0] a2_ky; reg [191:0] a2_tw;
     reg [2:0] c2_m0_rs; reg [3:0] c2_m0_en;
     reg c2_p0;
@@ -1104,7 +1109,8 @@ module skeinhw (
             slot2_valid <= a2_valid;
             slot2_live <= a2_valid && !c2_done;
             if (a2_valid) begin
-                slot2_elapsed <= a2_e; slot2_plain <= a2_plain;
+                slot2_elapsed <= a2_e;
+                slot2_plain <= a2_plain;
                 slot2_stream <= a2_stream; slot2_phase <= a2_phase; slot2_block <= a2_block; slot2_round <= c2_round; slot2_subkey <= c2_subkey;
                 slot2_state_0 <= n2_st[0 +: 64];
                 slot2_state_1 <= n2_st[64 +: 64];
@@ -1138,20 +1144,21 @@ module skeinhw (
         end
     end
 
-    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle.
-    reg [2:0] ph_next; reg [31:0] ph_stream;
-    always @* begin : phase_next
-        ph_next = PH_IDLE; ph_stream = 32'hffffffff;
-        if (a0_valid && a0_stream < ph_stream) begin
-            ph_next = a0_phase; ph_stream = a0_stream;
+    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle
+    // (one block per stream at most): a tournament over the arriving blocks {valid, stream, phase}.
+    function [5:0] first_stream;
+        input [5:0] x, y;
+        begin
+            first_stream = (y[5] && (!x[5] || y[4:3] < x[4:3])) ? y : x;
         end
-        if (a1_valid && a1_stream < ph_stream) begin
-            ph_next = a1_phase; ph_stream = a1_stream;
-        end
-        if (a2_valid && a2_stream < ph_stream) begin
-            ph_next = a2_phase; ph_stream = a2_stream;
-        end
-    end
+    endfunction
+    wire [5:0] ph_0_0 = first_stream({a0_valid, a0_stream[1:0], a0_phase}, {a1_valid, a1_stream[1:0], a1_phase});
+    wire [5:0] ph_0_1 = {a2_valid, a2_stream[1:0], a2_phase};
+    wire [5:0] ph_1_0 = first_stream(ph_0_0, ph_0_1);
+    /* verilator lint_off UNUSEDSIGNAL */ // the winner's stream only decides matches
+    wire [5:0] ph_first = ph_1_0;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [2:0] ph_next = ph_first[5] ? ph_first[2:0] : PH_IDLE;
 
     always @(posedge clk) begin : outputs
         if (rst) begin
@@ -1182,10 +1189,10 @@ module skeinhw (
                 out_data_6 <= c_chain[384 +: 64];
                 out_data_7 <= c_chain[448 +: 64];
             end
-            busy_mix <= (a0_valid ? c0_bmix : 16'd0) + (a1_valid ? c1_bmix : 16'd0) + (a2_valid ? c2_bmix : 16'd0);
-            busy_subkey <= (a0_valid ? c0_bsub : 16'd0) + (a1_valid ? c1_bsub : 16'd0) + (a2_valid ? c2_bsub : 16'd0);
-            busy_key_schedule <= (a0_valid ? c0_bks : 16'd0) + (a1_valid ? c1_bks : 16'd0) + (a2_valid ? c2_bks : 16'd0);
-            busy_first_subkey <= (a0_valid ? c0_bfs : 16'd0) + (a1_valid ? c1_bfs : 16'd0) + (a2_valid ? c2_bfs : 16'd0);
+            busy_mix <= ((a0_valid ? c0_bmix : 16'd0) + (a1_valid ? c1_bmix : 16'd0)) + (a2_valid ? c2_bmix : 16'd0);
+            busy_subkey <= ((a0_valid ? c0_bsub : 16'd0) + (a1_valid ? c1_bsub : 16'd0)) + (a2_valid ? c2_bsub : 16'd0);
+            busy_key_schedule <= ((a0_valid ? c0_bks : 16'd0) + (a1_valid ? c1_bks : 16'd0)) + (a2_valid ? c2_bks : 16'd0);
+            busy_first_subkey <= ((a0_valid ? c0_bfs : 16'd0) + (a1_valid ? c1_bfs : 16'd0)) + (a2_valid ? c2_bfs : 16'd0);
         end
     end
 

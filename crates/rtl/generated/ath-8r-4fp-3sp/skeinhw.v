@@ -870,13 +870,13 @@ module skeinhw (
             if (in_valid && in_ready[0] && in_stream == 32'd0) begin
                 b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd0) begin
+            if (iss_valid && iss_stream[3:0] == 4'd0) begin
                 s0_busy <= 1'b1; s0_blk <= s0_blk + 64'd1; s0_kind <= iss_kind; s0_last <= iss_last;
                 if (iss_from_buf) begin
                     b0_full <= 1'b0; s0_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd0) begin
+            if (c_valid && c_stream[3:0] == 4'd0) begin
                 s0_busy <= 1'b0; s0_chain <= c_chain;
                 case (s0_kind)
                     PH_KEY: s0_sq <= s0_last ? SQ_CONFIG : SQ_KEY;
@@ -898,13 +898,13 @@ module skeinhw (
             if (in_valid && in_ready[1] && in_stream == 32'd1) begin
                 b1_full <= 1'b1; b1_key <= in_key; b1_first <= in_first; b1_last <= in_last; b1_bitpad <= in_bitpad; b1_bytes <= in_bytes; b1_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd1) begin
+            if (iss_valid && iss_stream[3:0] == 4'd1) begin
                 s1_busy <= 1'b1; s1_blk <= s1_blk + 64'd1; s1_kind <= iss_kind; s1_last <= iss_last;
                 if (iss_from_buf) begin
                     b1_full <= 1'b0; s1_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd1) begin
+            if (c_valid && c_stream[3:0] == 4'd1) begin
                 s1_busy <= 1'b0; s1_chain <= c_chain;
                 case (s1_kind)
                     PH_KEY: s1_sq <= s1_last ? SQ_CONFIG : SQ_KEY;
@@ -926,13 +926,13 @@ module skeinhw (
             if (in_valid && in_ready[2] && in_stream == 32'd2) begin
                 b2_full <= 1'b1; b2_key <= in_key; b2_first <= in_first; b2_last <= in_last; b2_bitpad <= in_bitpad; b2_bytes <= in_bytes; b2_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd2) begin
+            if (iss_valid && iss_stream[3:0] == 4'd2) begin
                 s2_busy <= 1'b1; s2_blk <= s2_blk + 64'd1; s2_kind <= iss_kind; s2_last <= iss_last;
                 if (iss_from_buf) begin
                     b2_full <= 1'b0; s2_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd2) begin
+            if (c_valid && c_stream[3:0] == 4'd2) begin
                 s2_busy <= 1'b0; s2_chain <= c_chain;
                 case (s2_kind)
                     PH_KEY: s2_sq <= s2_last ? SQ_CONFIG : SQ_KEY;
@@ -954,13 +954,13 @@ module skeinhw (
             if (in_valid && in_ready[3] && in_stream == 32'd3) begin
                 b3_full <= 1'b1; b3_key <= in_key; b3_first <= in_first; b3_last <= in_last; b3_bitpad <= in_bitpad; b3_bytes <= in_bytes; b3_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd3) begin
+            if (iss_valid && iss_stream[3:0] == 4'd3) begin
                 s3_busy <= 1'b1; s3_blk <= s3_blk + 64'd1; s3_kind <= iss_kind; s3_last <= iss_last;
                 if (iss_from_buf) begin
                     b3_full <= 1'b0; s3_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd3) begin
+            if (c_valid && c_stream[3:0] == 4'd3) begin
                 s3_busy <= 1'b0; s3_chain <= c_chain;
                 case (s3_kind)
                     PH_KEY: s3_sq <= s3_last ? SQ_CONFIG : SQ_KEY;
@@ -982,13 +982,13 @@ module skeinhw (
             if (in_valid && in_ready[4] && in_stream == 32'd4) begin
                 b4_full <= 1'b1; b4_key <= in_key; b4_first <= in_first; b4_last <= in_last; b4_bitpad <= in_bitpad; b4_bytes <= in_bytes; b4_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd4) begin
+            if (iss_valid && iss_stream[3:0] == 4'd4) begin
                 s4_busy <= 1'b1; s4_blk <= s4_blk + 64'd1; s4_kind <= iss_kind; s4_last <= iss_last;
                 if (iss_from_buf) begin
                     b4_full <= 1'b0; s4_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd4) begin
+            if (c_valid && c_stream[3:0] == 4'd4) begin
                 s4_busy <= 1'b0; s4_chain <= c_chain;
                 case (s4_kind)
                     PH_KEY: s4_sq <= s4_last ? SQ_CONFIG : SQ_KEY;
@@ -1010,13 +1010,13 @@ module skeinhw (
             if (in_valid && in_ready[5] && in_stream == 32'd5) begin
                 b5_full <= 1'b1; b5_key <= in_key; b5_first <= in_first; b5_last <= in_last; b5_bitpad <= in_bitpad; b5_bytes <= in_bytes; b5_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd5) begin
+            if (iss_valid && iss_stream[3:0] == 4'd5) begin
                 s5_busy <= 1'b1; s5_blk <= s5_blk + 64'd1; s5_kind <= iss_kind; s5_last <= iss_last;
                 if (iss_from_buf) begin
                     b5_full <= 1'b0; s5_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd5) begin
+            if (c_valid && c_stream[3:0] == 4'd5) begin
                 s5_busy <= 1'b0; s5_chain <= c_chain;
                 case (s5_kind)
                     PH_KEY: s5_sq <= s5_last ? SQ_CONFIG : SQ_KEY;
@@ -1038,13 +1038,13 @@ module skeinhw (
             if (in_valid && in_ready[6] && in_stream == 32'd6) begin
                 b6_full <= 1'b1; b6_key <= in_key; b6_first <= in_first; b6_last <= in_last; b6_bitpad <= in_bitpad; b6_bytes <= in_bytes; b6_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd6) begin
+            if (iss_valid && iss_stream[3:0] == 4'd6) begin
                 s6_busy <= 1'b1; s6_blk <= s6_blk + 64'd1; s6_kind <= iss_kind; s6_last <= iss_last;
                 if (iss_from_buf) begin
                     b6_full <= 1'b0; s6_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd6) begin
+            if (c_valid && c_stream[3:0] == 4'd6) begin
                 s6_busy <= 1'b0; s6_chain <= c_chain;
                 case (s6_kind)
                     PH_KEY: s6_sq <= s6_last ? SQ_CONFIG : SQ_KEY;
@@ -1066,13 +1066,13 @@ module skeinhw (
             if (in_valid && in_ready[7] && in_stream == 32'd7) begin
                 b7_full <= 1'b1; b7_key <= in_key; b7_first <= in_first; b7_last <= in_last; b7_bitpad <= in_bitpad; b7_bytes <= in_bytes; b7_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd7) begin
+            if (iss_valid && iss_stream[3:0] == 4'd7) begin
                 s7_busy <= 1'b1; s7_blk <= s7_blk + 64'd1; s7_kind <= iss_kind; s7_last <= iss_last;
                 if (iss_from_buf) begin
                     b7_full <= 1'b0; s7_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd7) begin
+            if (c_valid && c_stream[3:0] == 4'd7) begin
                 s7_busy <= 1'b0; s7_chain <= c_chain;
                 case (s7_kind)
                     PH_KEY: s7_sq <= s7_last ? SQ_CONFIG : SQ_KEY;
@@ -1094,13 +1094,13 @@ module skeinhw (
             if (in_valid && in_ready[8] && in_stream == 32'd8) begin
                 b8_full <= 1'b1; b8_key <= in_key; b8_first <= in_first; b8_last <= in_last; b8_bitpad <= in_bitpad; b8_bytes <= in_bytes; b8_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd8) begin
+            if (iss_valid && iss_stream[3:0] == 4'd8) begin
                 s8_busy <= 1'b1; s8_blk <= s8_blk + 64'd1; s8_kind <= iss_kind; s8_last <= iss_last;
                 if (iss_from_buf) begin
                     b8_full <= 1'b0; s8_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd8) begin
+            if (c_valid && c_stream[3:0] == 4'd8) begin
                 s8_busy <= 1'b0; s8_chain <= c_chain;
                 case (s8_kind)
                     PH_KEY: s8_sq <= s8_last ? SQ_CONFIG : SQ_KEY;
@@ -1122,13 +1122,13 @@ module skeinhw (
             if (in_valid && in_ready[9] && in_stream == 32'd9) begin
                 b9_full <= 1'b1; b9_key <= in_key; b9_first <= in_first; b9_last <= in_last; b9_bitpad <= in_bitpad; b9_bytes <= in_bytes; b9_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd9) begin
+            if (iss_valid && iss_stream[3:0] == 4'd9) begin
                 s9_busy <= 1'b1; s9_blk <= s9_blk + 64'd1; s9_kind <= iss_kind; s9_last <= iss_last;
                 if (iss_from_buf) begin
                     b9_full <= 1'b0; s9_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd9) begin
+            if (c_valid && c_stream[3:0] == 4'd9) begin
                 s9_busy <= 1'b0; s9_chain <= c_chain;
                 case (s9_kind)
                     PH_KEY: s9_sq <= s9_last ? SQ_CONFIG : SQ_KEY;
@@ -1150,13 +1150,13 @@ module skeinhw (
             if (in_valid && in_ready[10] && in_stream == 32'd10) begin
                 b10_full <= 1'b1; b10_key <= in_key; b10_first <= in_first; b10_last <= in_last; b10_bitpad <= in_bitpad; b10_bytes <= in_bytes; b10_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd10) begin
+            if (iss_valid && iss_stream[3:0] == 4'd10) begin
                 s10_busy <= 1'b1; s10_blk <= s10_blk + 64'd1; s10_kind <= iss_kind; s10_last <= iss_last;
                 if (iss_from_buf) begin
                     b10_full <= 1'b0; s10_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd10) begin
+            if (c_valid && c_stream[3:0] == 4'd10) begin
                 s10_busy <= 1'b0; s10_chain <= c_chain;
                 case (s10_kind)
                     PH_KEY: s10_sq <= s10_last ? SQ_CONFIG : SQ_KEY;
@@ -1178,13 +1178,13 @@ module skeinhw (
             if (in_valid && in_ready[11] && in_stream == 32'd11) begin
                 b11_full <= 1'b1; b11_key <= in_key; b11_first <= in_first; b11_last <= in_last; b11_bitpad <= in_bitpad; b11_bytes <= in_bytes; b11_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd11) begin
+            if (iss_valid && iss_stream[3:0] == 4'd11) begin
                 s11_busy <= 1'b1; s11_blk <= s11_blk + 64'd1; s11_kind <= iss_kind; s11_last <= iss_last;
                 if (iss_from_buf) begin
                     b11_full <= 1'b0; s11_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd11) begin
+            if (c_valid && c_stream[3:0] == 4'd11) begin
                 s11_busy <= 1'b0; s11_chain <= c_chain;
                 case (s11_kind)
                     PH_KEY: s11_sq <= s11_last ? SQ_CONFIG : SQ_KEY;
@@ -1292,7 +1292,8 @@ module skeinhw (
     end
 
     // ==== slot 0: stage 0 of module 0 (2 round unit(s))
-    reg a0_valid; reg [7:0] a0_e; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg a0_valid; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg [7:0] a0_e;
     reg [511:0] a0_st, a0_plain, n0_st; reg [575:0] a0_ky; reg [191:0] a0_tw;
     reg [4:0] c0_k0_sk; reg [7:0] c0_k0_mask;
     reg [2:0] c0_m0_rs; reg [3:0] c0_m0_en;
@@ -1379,7 +1380,8 @@ module skeinhw (
             slot0_valid <= a0_valid;
             slot0_live <= a0_valid && !c0_done;
             if (a0_valid) begin
-                slot0_elapsed <= a0_e; slot0_plain <= a0_plain;
+                slot0_elapsed <= a0_e;
+                slot0_plain <= a0_plain;
                 slot0_stream <= a0_stream; slot0_phase <= a0_phase; slot0_block <= a0_block; slot0_round <= c0_round; slot0_subkey <= c0_subkey;
                 slot0_state_0 <= n0_st[0 +: 64];
                 slot0_state_1 <= n0_st[64 +: 64];
@@ -1406,7 +1408,8 @@ module skeinhw (
     end
 
     // ==== slot 1: stage 1 of module 0 (2 round unit(s))
-    reg a1_valid; reg [7:0] a1_e; reg [31:0] a1_stream; reg [2:0] a1_phase; reg [63:0] a1_block;
+    reg a1_valid; reg [31:0] a1_stream; reg [2:0] a1_phase; reg [63:0] a1_block;
+    reg [7:0] a1_e;
     reg [511:0] a1_st, a1_plain, n1_st; reg [575:0] a1_ky; reg [191:0] a1_tw;
     reg [2:0] c1_m0_rs; reg [3:0] c1_m0_en;
     reg c1_p0;
@@ -1489,7 +1492,8 @@ module skeinhw (
             slot1_valid <= a1_valid;
             slot1_live <= a1_valid && !c1_done;
             if (a1_valid) begin
-                slot1_elapsed <= a1_e; slot1_plain <= a1_plain;
+                slot1_elapsed <= a1_e;
+                slot1_plain <= a1_plain;
                 slot1_stream <= a1_stream; slot1_phase <= a1_phase; slot1_block <= a1_block; slot1_round <= c1_round; slot1_subkey <= c1_subkey;
                 slot1_state_0 <= n1_st[0 +: 64];
                 slot1_state_1 <= n1_st[64 +: 64];
@@ -1516,7 +1520,8 @@ module skeinhw (
     end
 
     // ==== slot 2: stage 2 of module 0 (2 round unit(s))
-    reg a2_valid; reg [7:0] a2_e; reg [31:0] a2_stream; reg [2:0] a2_phase; reg [63:0] a2_block;
+    reg a2_valid; reg [31:0] a2_stream; reg [2:0] a2_phase; reg [63:0] a2_block;
+    reg [7:0] a2_e;
     reg [511:0] a2_st, a2_plain, n2_st; reg [575:0] a2_ky; reg [191:0] a2_tw;
     reg [2:0] c2_m0_rs; reg [3:0] c2_m0_en;
     reg c2_p0;
@@ -1596,7 +1601,8 @@ module skeinhw (
             slot2_valid <= a2_valid;
             slot2_live <= a2_valid && !c2_done;
             if (a2_valid) begin
-                slot2_elapsed <= a2_e; slot2_plain <= a2_plain;
+                slot2_elapsed <= a2_e;
+                slot2_plain <= a2_plain;
                 slot2_stream <= a2_stream; slot2_phase <= a2_phase; slot2_block <= a2_block; slot2_round <= c2_round; slot2_subkey <= c2_subkey;
                 slot2_state_0 <= n2_st[0 +: 64];
                 slot2_state_1 <= n2_st[64 +: 64];
@@ -1623,7 +1629,8 @@ module skeinhw (
     end
 
     // ==== slot 3: stage 3 of module 0 (2 round unit(s))
-    reg a3_valid; reg [7:0] a3_e; reg [31:0] a3_stream; reg [2:0] a3_phase; reg [63:0] a3_block;
+    reg a3_valid; reg [31:0] a3_stream; reg [2:0] a3_phase; reg [63:0] a3_block;
+    reg [7:0] a3_e;
     reg [511:0] a3_st, a3_plain, n3_st; reg [575:0] a3_ky; reg [191:0] a3_tw;
     reg [2:0] c3_m0_rs; reg [3:0] c3_m0_en;
     reg c3_p0;
@@ -1706,7 +1713,8 @@ module skeinhw (
             slot3_valid <= a3_valid;
             slot3_live <= a3_valid && !c3_done;
             if (a3_valid) begin
-                slot3_elapsed <= a3_e; slot3_plain <= a3_plain;
+                slot3_elapsed <= a3_e;
+                slot3_plain <= a3_plain;
                 slot3_stream <= a3_stream; slot3_phase <= a3_phase; slot3_block <= a3_block; slot3_round <= c3_round; slot3_subkey <= c3_subkey;
                 slot3_state_0 <= n3_st[0 +: 64];
                 slot3_state_1 <= n3_st[64 +: 64];
@@ -1733,7 +1741,8 @@ module skeinhw (
     end
 
     // ==== slot 4: stage 0 of module 1 (2 round unit(s))
-    reg a4_valid; reg [7:0] a4_e; reg [31:0] a4_stream; reg [2:0] a4_phase; reg [63:0] a4_block;
+    reg a4_valid; reg [31:0] a4_stream; reg [2:0] a4_phase; reg [63:0] a4_block;
+    reg [7:0] a4_e;
     reg [511:0] a4_st, a4_plain, n4_st; reg [575:0] a4_ky; reg [191:0] a4_tw;
     reg [2:0] c4_m0_rs; reg [3:0] c4_m0_en;
     reg c4_p0;
@@ -1816,7 +1825,8 @@ module skeinhw (
             slot4_valid <= a4_valid;
             slot4_live <= a4_valid && !c4_done;
             if (a4_valid) begin
-                slot4_elapsed <= a4_e; slot4_plain <= a4_plain;
+                slot4_elapsed <= a4_e;
+                slot4_plain <= a4_plain;
                 slot4_stream <= a4_stream; slot4_phase <= a4_phase; slot4_block <= a4_block; slot4_round <= c4_round; slot4_subkey <= c4_subkey;
                 slot4_state_0 <= n4_st[0 +: 64];
                 slot4_state_1 <= n4_st[64 +: 64];
@@ -1843,7 +1853,8 @@ module skeinhw (
     end
 
     // ==== slot 5: stage 1 of module 1 (2 round unit(s))
-    reg a5_valid; reg [7:0] a5_e; reg [31:0] a5_stream; reg [2:0] a5_phase; reg [63:0] a5_block;
+    reg a5_valid; reg [31:0] a5_stream; reg [2:0] a5_phase; reg [63:0] a5_block;
+    reg [7:0] a5_e;
     reg [511:0] a5_st, a5_plain, n5_st; reg [575:0] a5_ky; reg [191:0] a5_tw;
     reg [2:0] c5_m0_rs; reg [3:0] c5_m0_en;
     reg c5_p0;
@@ -1926,7 +1937,8 @@ module skeinhw (
             slot5_valid <= a5_valid;
             slot5_live <= a5_valid && !c5_done;
             if (a5_valid) begin
-                slot5_elapsed <= a5_e; slot5_plain <= a5_plain;
+                slot5_elapsed <= a5_e;
+                slot5_plain <= a5_plain;
                 slot5_stream <= a5_stream; slot5_phase <= a5_phase; slot5_block <= a5_block; slot5_round <= c5_round; slot5_subkey <= c5_subkey;
                 slot5_state_0 <= n5_st[0 +: 64];
                 slot5_state_1 <= n5_st[64 +: 64];
@@ -1953,7 +1965,8 @@ module skeinhw (
     end
 
     // ==== slot 6: stage 2 of module 1 (2 round unit(s))
-    reg a6_valid; reg [7:0] a6_e; reg [31:0] a6_stream; reg [2:0] a6_phase; reg [63:0] a6_block;
+    reg a6_valid; reg [31:0] a6_stream; reg [2:0] a6_phase; reg [63:0] a6_block;
+    reg [7:0] a6_e;
     reg [511:0] a6_st, a6_plain, n6_st; reg [575:0] a6_ky; reg [191:0] a6_tw;
     reg [2:0] c6_m0_rs; reg [3:0] c6_m0_en;
     reg c6_p0;
@@ -2033,7 +2046,8 @@ module skeinhw (
             slot6_valid <= a6_valid;
             slot6_live <= a6_valid && !c6_done;
             if (a6_valid) begin
-                slot6_elapsed <= a6_e; slot6_plain <= a6_plain;
+                slot6_elapsed <= a6_e;
+                slot6_plain <= a6_plain;
                 slot6_stream <= a6_stream; slot6_phase <= a6_phase; slot6_block <= a6_block; slot6_round <= c6_round; slot6_subkey <= c6_subkey;
                 slot6_state_0 <= n6_st[0 +: 64];
                 slot6_state_1 <= n6_st[64 +: 64];
@@ -2060,7 +2074,8 @@ module skeinhw (
     end
 
     // ==== slot 7: stage 3 of module 1 (2 round unit(s))
-    reg a7_valid; reg [7:0] a7_e; reg [31:0] a7_stream; reg [2:0] a7_phase; reg [63:0] a7_block;
+    reg a7_valid; reg [31:0] a7_stream; reg [2:0] a7_phase; reg [63:0] a7_block;
+    reg [7:0] a7_e;
     reg [511:0] a7_st, a7_plain, n7_st; reg [575:0] a7_ky; reg [191:0] a7_tw;
     reg [2:0] c7_m0_rs; reg [3:0] c7_m0_en;
     reg c7_p0;
@@ -2143,7 +2158,8 @@ module skeinhw (
             slot7_valid <= a7_valid;
             slot7_live <= a7_valid && !c7_done;
             if (a7_valid) begin
-                slot7_elapsed <= a7_e; slot7_plain <= a7_plain;
+                slot7_elapsed <= a7_e;
+                slot7_plain <= a7_plain;
                 slot7_stream <= a7_stream; slot7_phase <= a7_phase; slot7_block <= a7_block; slot7_round <= c7_round; slot7_subkey <= c7_subkey;
                 slot7_state_0 <= n7_st[0 +: 64];
                 slot7_state_1 <= n7_st[64 +: 64];
@@ -2170,7 +2186,8 @@ module skeinhw (
     end
 
     // ==== slot 8: stage 0 of module 2 (2 round unit(s))
-    reg a8_valid; reg [7:0] a8_e; reg [31:0] a8_stream; reg [2:0] a8_phase; reg [63:0] a8_block;
+    reg a8_valid; reg [31:0] a8_stream; reg [2:0] a8_phase; reg [63:0] a8_block;
+    reg [7:0] a8_e;
     reg [511:0] a8_st, a8_plain, n8_st; reg [575:0] a8_ky; reg [191:0] a8_tw;
     reg [2:0] c8_m0_rs; reg [3:0] c8_m0_en;
     reg c8_p0;
@@ -2253,7 +2270,8 @@ module skeinhw (
             slot8_valid <= a8_valid;
             slot8_live <= a8_valid && !c8_done;
             if (a8_valid) begin
-                slot8_elapsed <= a8_e; slot8_plain <= a8_plain;
+                slot8_elapsed <= a8_e;
+                slot8_plain <= a8_plain;
                 slot8_stream <= a8_stream; slot8_phase <= a8_phase; slot8_block <= a8_block; slot8_round <= c8_round; slot8_subkey <= c8_subkey;
                 slot8_state_0 <= n8_st[0 +: 64];
                 slot8_state_1 <= n8_st[64 +: 64];
@@ -2280,7 +2298,8 @@ module skeinhw (
     end
 
     // ==== slot 9: stage 1 of module 2 (2 round unit(s))
-    reg a9_valid; reg [7:0] a9_e; reg [31:0] a9_stream; reg [2:0] a9_phase; reg [63:0] a9_block;
+    reg a9_valid; reg [31:0] a9_stream; reg [2:0] a9_phase; reg [63:0] a9_block;
+    reg [7:0] a9_e;
     reg [511:0] a9_st, a9_plain, n9_st; reg [575:0] a9_ky; reg [191:0] a9_tw;
     reg [2:0] c9_m0_rs; reg [3:0] c9_m0_en;
     reg c9_p0;
@@ -2363,7 +2382,8 @@ module skeinhw (
             slot9_valid <= a9_valid;
             slot9_live <= a9_valid && !c9_done;
             if (a9_valid) begin
-                slot9_elapsed <= a9_e; slot9_plain <= a9_plain;
+                slot9_elapsed <= a9_e;
+                slot9_plain <= a9_plain;
                 slot9_stream <= a9_stream; slot9_phase <= a9_phase; slot9_block <= a9_block; slot9_round <= c9_round; slot9_subkey <= c9_subkey;
                 slot9_state_0 <= n9_st[0 +: 64];
                 slot9_state_1 <= n9_st[64 +: 64];
@@ -2390,7 +2410,8 @@ module skeinhw (
     end
 
     // ==== slot 10: stage 2 of module 2 (2 round unit(s))
-    reg a10_valid; reg [7:0] a10_e; reg [31:0] a10_stream; reg [2:0] a10_phase; reg [63:0] a10_block;
+    reg a10_valid; reg [31:0] a10_stream; reg [2:0] a10_phase; reg [63:0] a10_block;
+    reg [7:0] a10_e;
     reg [511:0] a10_st, a10_plain, n10_st; reg [575:0] a10_ky; reg [191:0] a10_tw;
     reg [2:0] c10_m0_rs; reg [3:0] c10_m0_en;
     reg c10_p0;
@@ -2470,7 +2491,8 @@ module skeinhw (
             slot10_valid <= a10_valid;
             slot10_live <= a10_valid && !c10_done;
             if (a10_valid) begin
-                slot10_elapsed <= a10_e; slot10_plain <= a10_plain;
+                slot10_elapsed <= a10_e;
+                slot10_plain <= a10_plain;
                 slot10_stream <= a10_stream; slot10_phase <= a10_phase; slot10_block <= a10_block; slot10_round <= c10_round; slot10_subkey <= c10_subkey;
                 slot10_state_0 <= n10_st[0 +: 64];
                 slot10_state_1 <= n10_st[64 +: 64];
@@ -2497,7 +2519,8 @@ module skeinhw (
     end
 
     // ==== slot 11: stage 3 of module 2 (2 round unit(s))
-    reg a11_valid; reg [7:0] a11_e; reg [31:0] a11_stream; reg [2:0] a11_phase; reg [63:0] a11_block;
+    reg a11_valid; reg [31:0] a11_stream; reg [2:0] a11_phase; reg [63:0] a11_block;
+    reg [7:0] a11_e;
     reg [511:0] a11_st, a11_plain, n11_st; reg [575:0] a11_ky; reg [191:0] a11_tw;
     reg [2:0] c11_m0_rs; reg [3:0] c11_m0_en;
     reg c11_p0;
@@ -2580,7 +2603,8 @@ module skeinhw (
             slot11_valid <= a11_valid;
             slot11_live <= a11_valid && !c11_done;
             if (a11_valid) begin
-                slot11_elapsed <= a11_e; slot11_plain <= a11_plain;
+                slot11_elapsed <= a11_e;
+                slot11_plain <= a11_plain;
                 slot11_stream <= a11_stream; slot11_phase <= a11_phase; slot11_block <= a11_block; slot11_round <= c11_round; slot11_subkey <= c11_subkey;
                 slot11_state_0 <= n11_st[0 +: 64];
                 slot11_state_1 <= n11_st[64 +: 64];
@@ -2614,47 +2638,30 @@ module skeinhw (
         end
     end
 
-    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle.
-    reg [2:0] ph_next; reg [31:0] ph_stream;
-    always @* begin : phase_next
-        ph_next = PH_IDLE; ph_stream = 32'hffffffff;
-        if (a0_valid && a0_stream < ph_stream) begin
-            ph_next = a0_phase; ph_stream = a0_stream;
+    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle
+    // (one block per stream at most): a tournament over the arriving blocks {valid, stream, phase}.
+    function [7:0] first_stream;
+        input [7:0] x, y;
+        begin
+            first_stream = (y[7] && (!x[7] || y[6:3] < x[6:3])) ? y : x;
         end
-        if (a1_valid && a1_stream < ph_stream) begin
-            ph_next = a1_phase; ph_stream = a1_stream;
-        end
-        if (a2_valid && a2_stream < ph_stream) begin
-            ph_next = a2_phase; ph_stream = a2_stream;
-        end
-        if (a3_valid && a3_stream < ph_stream) begin
-            ph_next = a3_phase; ph_stream = a3_stream;
-        end
-        if (a4_valid && a4_stream < ph_stream) begin
-            ph_next = a4_phase; ph_stream = a4_stream;
-        end
-        if (a5_valid && a5_stream < ph_stream) begin
-            ph_next = a5_phase; ph_stream = a5_stream;
-        end
-        if (a6_valid && a6_stream < ph_stream) begin
-            ph_next = a6_phase; ph_stream = a6_stream;
-        end
-        if (a7_valid && a7_stream < ph_stream) begin
-            ph_next = a7_phase; ph_stream = a7_stream;
-        end
-        if (a8_valid && a8_stream < ph_stream) begin
-            ph_next = a8_phase; ph_stream = a8_stream;
-        end
-        if (a9_valid && a9_stream < ph_stream) begin
-            ph_next = a9_phase; ph_stream = a9_stream;
-        end
-        if (a10_valid && a10_stream < ph_stream) begin
-            ph_next = a10_phase; ph_stream = a10_stream;
-        end
-        if (a11_valid && a11_stream < ph_stream) begin
-            ph_next = a11_phase; ph_stream = a11_stream;
-        end
-    end
+    endfunction
+    wire [7:0] ph_0_0 = first_stream({a0_valid, a0_stream[3:0], a0_phase}, {a1_valid, a1_stream[3:0], a1_phase});
+    wire [7:0] ph_0_1 = first_stream({a2_valid, a2_stream[3:0], a2_phase}, {a3_valid, a3_stream[3:0], a3_phase});
+    wire [7:0] ph_0_2 = first_stream({a4_valid, a4_stream[3:0], a4_phase}, {a5_valid, a5_stream[3:0], a5_phase});
+    wire [7:0] ph_0_3 = first_stream({a6_valid, a6_stream[3:0], a6_phase}, {a7_valid, a7_stream[3:0], a7_phase});
+    wire [7:0] ph_0_4 = first_stream({a8_valid, a8_stream[3:0], a8_phase}, {a9_valid, a9_stream[3:0], a9_phase});
+    wire [7:0] ph_0_5 = first_stream({a10_valid, a10_stream[3:0], a10_phase}, {a11_valid, a11_stream[3:0], a11_phase});
+    wire [7:0] ph_1_0 = first_stream(ph_0_0, ph_0_1);
+    wire [7:0] ph_1_1 = first_stream(ph_0_2, ph_0_3);
+    wire [7:0] ph_1_2 = first_stream(ph_0_4, ph_0_5);
+    wire [7:0] ph_2_0 = first_stream(ph_1_0, ph_1_1);
+    wire [7:0] ph_2_1 = ph_1_2;
+    wire [7:0] ph_3_0 = first_stream(ph_2_0, ph_2_1);
+    /* verilator lint_off UNUSEDSIGNAL */ // the winner's stream only decides matches
+    wire [7:0] ph_first = ph_3_0;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [2:0] ph_next = ph_first[7] ? ph_first[2:0] : PH_IDLE;
 
     always @(posedge clk) begin : outputs
         if (rst) begin
@@ -2685,10 +2692,10 @@ module skeinhw (
                 out_data_6 <= c_chain[384 +: 64];
                 out_data_7 <= c_chain[448 +: 64];
             end
-            busy_mix <= (a0_valid ? c0_bmix : 16'd0) + (a1_valid ? c1_bmix : 16'd0) + (a2_valid ? c2_bmix : 16'd0) + (a3_valid ? c3_bmix : 16'd0) + (a4_valid ? c4_bmix : 16'd0) + (a5_valid ? c5_bmix : 16'd0) + (a6_valid ? c6_bmix : 16'd0) + (a7_valid ? c7_bmix : 16'd0) + (a8_valid ? c8_bmix : 16'd0) + (a9_valid ? c9_bmix : 16'd0) + (a10_valid ? c10_bmix : 16'd0) + (a11_valid ? c11_bmix : 16'd0);
-            busy_subkey <= (a0_valid ? c0_bsub : 16'd0) + (a1_valid ? c1_bsub : 16'd0) + (a2_valid ? c2_bsub : 16'd0) + (a3_valid ? c3_bsub : 16'd0) + (a4_valid ? c4_bsub : 16'd0) + (a5_valid ? c5_bsub : 16'd0) + (a6_valid ? c6_bsub : 16'd0) + (a7_valid ? c7_bsub : 16'd0) + (a8_valid ? c8_bsub : 16'd0) + (a9_valid ? c9_bsub : 16'd0) + (a10_valid ? c10_bsub : 16'd0) + (a11_valid ? c11_bsub : 16'd0);
-            busy_key_schedule <= (a0_valid ? c0_bks : 16'd0) + (a1_valid ? c1_bks : 16'd0) + (a2_valid ? c2_bks : 16'd0) + (a3_valid ? c3_bks : 16'd0) + (a4_valid ? c4_bks : 16'd0) + (a5_valid ? c5_bks : 16'd0) + (a6_valid ? c6_bks : 16'd0) + (a7_valid ? c7_bks : 16'd0) + (a8_valid ? c8_bks : 16'd0) + (a9_valid ? c9_bks : 16'd0) + (a10_valid ? c10_bks : 16'd0) + (a11_valid ? c11_bks : 16'd0);
-            busy_first_subkey <= (a0_valid ? c0_bfs : 16'd0) + (a1_valid ? c1_bfs : 16'd0) + (a2_valid ? c2_bfs : 16'd0) + (a3_valid ? c3_bfs : 16'd0) + (a4_valid ? c4_bfs : 16'd0) + (a5_valid ? c5_bfs : 16'd0) + (a6_valid ? c6_bfs : 16'd0) + (a7_valid ? c7_bfs : 16'd0) + (a8_valid ? c8_bfs : 16'd0) + (a9_valid ? c9_bfs : 16'd0) + (a10_valid ? c10_bfs : 16'd0) + (a11_valid ? c11_bfs : 16'd0);
+            busy_mix <= ((((a0_valid ? c0_bmix : 16'd0) + (a1_valid ? c1_bmix : 16'd0)) + (a2_valid ? c2_bmix : 16'd0)) + (((a3_valid ? c3_bmix : 16'd0) + (a4_valid ? c4_bmix : 16'd0)) + (a5_valid ? c5_bmix : 16'd0))) + ((((a6_valid ? c6_bmix : 16'd0) + (a7_valid ? c7_bmix : 16'd0)) + (a8_valid ? c8_bmix : 16'd0)) + (((a9_valid ? c9_bmix : 16'd0) + (a10_valid ? c10_bmix : 16'd0)) + (a11_valid ? c11_bmix : 16'd0)));
+            busy_subkey <= ((((a0_valid ? c0_bsub : 16'd0) + (a1_valid ? c1_bsub : 16'd0)) + (a2_valid ? c2_bsub : 16'd0)) + (((a3_valid ? c3_bsub : 16'd0) + (a4_valid ? c4_bsub : 16'd0)) + (a5_valid ? c5_bsub : 16'd0))) + ((((a6_valid ? c6_bsub : 16'd0) + (a7_valid ? c7_bsub : 16'd0)) + (a8_valid ? c8_bsub : 16'd0)) + (((a9_valid ? c9_bsub : 16'd0) + (a10_valid ? c10_bsub : 16'd0)) + (a11_valid ? c11_bsub : 16'd0)));
+            busy_key_schedule <= ((((a0_valid ? c0_bks : 16'd0) + (a1_valid ? c1_bks : 16'd0)) + (a2_valid ? c2_bks : 16'd0)) + (((a3_valid ? c3_bks : 16'd0) + (a4_valid ? c4_bks : 16'd0)) + (a5_valid ? c5_bks : 16'd0))) + ((((a6_valid ? c6_bks : 16'd0) + (a7_valid ? c7_bks : 16'd0)) + (a8_valid ? c8_bks : 16'd0)) + (((a9_valid ? c9_bks : 16'd0) + (a10_valid ? c10_bks : 16'd0)) + (a11_valid ? c11_bks : 16'd0)));
+            busy_first_subkey <= ((((a0_valid ? c0_bfs : 16'd0) + (a1_valid ? c1_bfs : 16'd0)) + (a2_valid ? c2_bfs : 16'd0)) + (((a3_valid ? c3_bfs : 16'd0) + (a4_valid ? c4_bfs : 16'd0)) + (a5_valid ? c5_bfs : 16'd0))) + ((((a6_valid ? c6_bfs : 16'd0) + (a7_valid ? c7_bfs : 16'd0)) + (a8_valid ? c8_bfs : 16'd0)) + (((a9_valid ? c9_bfs : 16'd0) + (a10_valid ? c10_bfs : 16'd0)) + (a11_valid ? c11_bfs : 16'd0)));
         end
     end
 

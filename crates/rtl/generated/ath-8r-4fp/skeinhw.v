@@ -594,13 +594,13 @@ module skeinhw (
             if (in_valid && in_ready[0] && in_stream == 32'd0) begin
                 b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd0) begin
+            if (iss_valid && iss_stream[1:0] == 2'd0) begin
                 s0_busy <= 1'b1; s0_blk <= s0_blk + 64'd1; s0_kind <= iss_kind; s0_last <= iss_last;
                 if (iss_from_buf) begin
                     b0_full <= 1'b0; s0_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd0) begin
+            if (c_valid && c_stream[1:0] == 2'd0) begin
                 s0_busy <= 1'b0; s0_chain <= c_chain;
                 case (s0_kind)
                     PH_KEY: s0_sq <= s0_last ? SQ_CONFIG : SQ_KEY;
@@ -622,13 +622,13 @@ module skeinhw (
             if (in_valid && in_ready[1] && in_stream == 32'd1) begin
                 b1_full <= 1'b1; b1_key <= in_key; b1_first <= in_first; b1_last <= in_last; b1_bitpad <= in_bitpad; b1_bytes <= in_bytes; b1_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd1) begin
+            if (iss_valid && iss_stream[1:0] == 2'd1) begin
                 s1_busy <= 1'b1; s1_blk <= s1_blk + 64'd1; s1_kind <= iss_kind; s1_last <= iss_last;
                 if (iss_from_buf) begin
                     b1_full <= 1'b0; s1_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd1) begin
+            if (c_valid && c_stream[1:0] == 2'd1) begin
                 s1_busy <= 1'b0; s1_chain <= c_chain;
                 case (s1_kind)
                     PH_KEY: s1_sq <= s1_last ? SQ_CONFIG : SQ_KEY;
@@ -650,13 +650,13 @@ module skeinhw (
             if (in_valid && in_ready[2] && in_stream == 32'd2) begin
                 b2_full <= 1'b1; b2_key <= in_key; b2_first <= in_first; b2_last <= in_last; b2_bitpad <= in_bitpad; b2_bytes <= in_bytes; b2_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd2) begin
+            if (iss_valid && iss_stream[1:0] == 2'd2) begin
                 s2_busy <= 1'b1; s2_blk <= s2_blk + 64'd1; s2_kind <= iss_kind; s2_last <= iss_last;
                 if (iss_from_buf) begin
                     b2_full <= 1'b0; s2_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd2) begin
+            if (c_valid && c_stream[1:0] == 2'd2) begin
                 s2_busy <= 1'b0; s2_chain <= c_chain;
                 case (s2_kind)
                     PH_KEY: s2_sq <= s2_last ? SQ_CONFIG : SQ_KEY;
@@ -678,13 +678,13 @@ module skeinhw (
             if (in_valid && in_ready[3] && in_stream == 32'd3) begin
                 b3_full <= 1'b1; b3_key <= in_key; b3_first <= in_first; b3_last <= in_last; b3_bitpad <= in_bitpad; b3_bytes <= in_bytes; b3_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd3) begin
+            if (iss_valid && iss_stream[1:0] == 2'd3) begin
                 s3_busy <= 1'b1; s3_blk <= s3_blk + 64'd1; s3_kind <= iss_kind; s3_last <= iss_last;
                 if (iss_from_buf) begin
                     b3_full <= 1'b0; s3_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd3) begin
+            if (c_valid && c_stream[1:0] == 2'd3) begin
                 s3_busy <= 1'b0; s3_chain <= c_chain;
                 case (s3_kind)
                     PH_KEY: s3_sq <= s3_last ? SQ_CONFIG : SQ_KEY;
@@ -768,13 +768,14 @@ module skeinhw (
     end
 
     // ==== slot 0: stage 0 of module 0 (2 round unit(s))
-    reg a0_valid; reg [7:0] a0_e; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg a0_valid; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg [7:0] a0_e;
     reg [511:0] a0_st, a0_plain, n0_st; reg [575:0] a0_ky; reg [191:0] a0_tw;
-    reg [4:0] c0_k0_sk; reg [7:0] c0_k0_mask;
     reg [2:0] c0_m0_rs; reg [3:0] c0_m0_en;
     reg c0_p0;
     reg [2:0] c0_m1_rs; reg [3:0] c0_m1_en;
     reg c0_p1;
+    reg [4:0] c0_k2_sk; reg [7:0] c0_k2_mask;
     reg [7:0] c0_round, c0_subkey; reg c0_done; reg [15:0] c0_bmix, c0_bsub, c0_bks, c0_bfs;
 
     // which block enters slot 0 at the next edge
@@ -793,15 +794,15 @@ module skeinhw (
 
     // slot 0's control ROM on the arriving block's cycle (from Datapath::cycle_ops)
     always @* begin : rom0
-        c0_k0_sk = 5'd0; c0_k0_mask = 8'd0;
         c0_m0_rs = 3'd0; c0_m0_en = 4'd0;
         c0_p0 = 1'b0;
         c0_m1_rs = 3'd0; c0_m1_en = 4'd0;
         c0_p1 = 1'b0;
+        c0_k2_sk = 5'd0; c0_k2_mask = 8'd0;
         c0_round = 8'd0; c0_subkey = 8'd0; c0_done = 1'b0; c0_bmix = 16'd0; c0_bsub = 16'd0; c0_bks = 16'd0; c0_bfs = 16'd0;
         case (a0_e)
             // cycle 0: subkey 0
-            8'd0: begin c0_k0_sk = 5'd0; c0_k0_mask = 8'hff; c0_round = 8'd0; c0_subkey = 8'd1; c0_bsub = 16'd8; c0_bks = 16'd3; end // CYCLE e=0
+            8'd0: begin c0_k2_sk = 5'd0; c0_k2_mask = 8'hff; c0_round = 8'd0; c0_subkey = 8'd1; c0_bsub = 16'd8; c0_bks = 16'd3; end // CYCLE e=0
             // cycle 4: MIX of round 0, permute, MIX of round 1, permute
             8'd4: begin c0_m0_rs = 3'd0; c0_m0_en = 4'hf; c0_p0 = 1'b1; c0_m1_rs = 3'd1; c0_m1_en = 4'hf; c0_p1 = 1'b1; c0_round = 8'd2; c0_subkey = 8'd1; c0_bmix = 16'd8; end // CYCLE e=4
             // cycle 8: MIX of round 8, permute, MIX of round 9, permute
@@ -827,11 +828,11 @@ module skeinhw (
     // slot 0's stage: its round units and key injections in chain order
     always @* begin : stage0
         n0_st = a0_st;
-        n0_st = add_subkey(n0_st, a0_ky, a0_tw, c0_k0_sk, c0_k0_mask);
         n0_st = mix_layer(n0_st, c0_m0_rs, c0_m0_en);
         if (c0_p0) n0_st = permute(n0_st);
         n0_st = mix_layer(n0_st, c0_m1_rs, c0_m1_en);
         if (c0_p1) n0_st = permute(n0_st);
+        n0_st = add_subkey(n0_st, a0_ky, a0_tw, c0_k2_sk, c0_k2_mask);
     end
 
     always @(posedge clk) begin : slot0_regs
@@ -869,7 +870,8 @@ module skeinhw (
             slot0_valid <= a0_valid;
             slot0_live <= a0_valid && !c0_done;
             if (a0_valid) begin
-                slot0_elapsed <= a0_e; slot0_plain <= a0_plain;
+                slot0_elapsed <= a0_e;
+                slot0_plain <= a0_plain;
                 slot0_stream <= a0_stream; slot0_phase <= a0_phase; slot0_block <= a0_block; slot0_round <= c0_round; slot0_subkey <= c0_subkey;
                 slot0_state_0 <= n0_st[0 +: 64];
                 slot0_state_1 <= n0_st[64 +: 64];
@@ -896,7 +898,8 @@ module skeinhw (
     end
 
     // ==== slot 1: stage 1 of module 0 (2 round unit(s))
-    reg a1_valid; reg [7:0] a1_e; reg [31:0] a1_stream; reg [2:0] a1_phase; reg [63:0] a1_block;
+    reg a1_valid; reg [31:0] a1_stream; reg [2:0] a1_phase; reg [63:0] a1_block;
+    reg [7:0] a1_e;
     reg [511:0] a1_st, a1_plain, n1_st; reg [575:0] a1_ky; reg [191:0] a1_tw;
     reg [2:0] c1_m0_rs; reg [3:0] c1_m0_en;
     reg c1_p0;
@@ -993,7 +996,8 @@ module skeinhw (
             slot1_valid <= a1_valid;
             slot1_live <= a1_valid && !c1_done;
             if (a1_valid) begin
-                slot1_elapsed <= a1_e; slot1_plain <= a1_plain;
+                slot1_elapsed <= a1_e;
+                slot1_plain <= a1_plain;
                 slot1_stream <= a1_stream; slot1_phase <= a1_phase; slot1_block <= a1_block; slot1_round <= c1_round; slot1_subkey <= c1_subkey;
                 slot1_state_0 <= n1_st[0 +: 64];
                 slot1_state_1 <= n1_st[64 +: 64];
@@ -1020,7 +1024,8 @@ module skeinhw (
     end
 
     // ==== slot 2: stage 2 of module 0 (2 round unit(s))
-    reg a2_valid; reg [7:0] a2_e; reg [31:0] a2_stream; reg [2:0] a2_phase; reg [63:0] a2_block;
+    reg a2_valid; reg [31:0] a2_stream; reg [2:0] a2_phase; reg [63:0] a2_block;
+    reg [7:0] a2_e;
     reg [511:0] a2_st, a2_plain, n2_st; reg [575:0] a2_ky; reg [191:0] a2_tw;
     reg [2:0] c2_m0_rs; reg [3:0] c2_m0_en;
     reg c2_p0;
@@ -1114,7 +1119,8 @@ module skeinhw (
             slot2_valid <= a2_valid;
             slot2_live <= a2_valid && !c2_done;
             if (a2_valid) begin
-                slot2_elapsed <= a2_e; slot2_plain <= a2_plain;
+                slot2_elapsed <= a2_e;
+                slot2_plain <= a2_plain;
                 slot2_stream <= a2_stream; slot2_phase <= a2_phase; slot2_block <= a2_block; slot2_round <= c2_round; slot2_subkey <= c2_subkey;
                 slot2_state_0 <= n2_st[0 +: 64];
                 slot2_state_1 <= n2_st[64 +: 64];
@@ -1141,7 +1147,8 @@ module skeinhw (
     end
 
     // ==== slot 3: stage 3 of module 0 (2 round unit(s))
-    reg a3_valid; reg [7:0] a3_e; reg [31:0] a3_stream; reg [2:0] a3_phase; reg [63:0] a3_block;
+    reg a3_valid; reg [31:0] a3_stream; reg [2:0] a3_phase; reg [63:0] a3_block;
+    reg [7:0] a3_e;
     reg [511:0] a3_st, a3_plain, n3_st; reg [575:0] a3_ky; reg [191:0] a3_tw;
     reg [2:0] c3_m0_rs; reg [3:0] c3_m0_en;
     reg c3_p0;
@@ -1238,7 +1245,8 @@ module skeinhw (
             slot3_valid <= a3_valid;
             slot3_live <= a3_valid && !c3_done;
             if (a3_valid) begin
-                slot3_elapsed <= a3_e; slot3_plain <= a3_plain;
+                slot3_elapsed <= a3_e;
+                slot3_plain <= a3_plain;
                 slot3_stream <= a3_stream; slot3_phase <= a3_phase; slot3_block <= a3_block; slot3_round <= c3_round; slot3_subkey <= c3_subkey;
                 slot3_state_0 <= n3_st[0 +: 64];
                 slot3_state_1 <= n3_st[64 +: 64];
@@ -1272,23 +1280,21 @@ module skeinhw (
         end
     end
 
-    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle.
-    reg [2:0] ph_next; reg [31:0] ph_stream;
-    always @* begin : phase_next
-        ph_next = PH_IDLE; ph_stream = 32'hffffffff;
-        if (a0_valid && a0_stream < ph_stream) begin
-            ph_next = a0_phase; ph_stream = a0_stream;
+    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle
+    // (one block per stream at most): a tournament over the arriving blocks {valid, stream, phase}.
+    function [5:0] first_stream;
+        input [5:0] x, y;
+        begin
+            first_stream = (y[5] && (!x[5] || y[4:3] < x[4:3])) ? y : x;
         end
-        if (a1_valid && a1_stream < ph_stream) begin
-            ph_next = a1_phase; ph_stream = a1_stream;
-        end
-        if (a2_valid && a2_stream < ph_stream) begin
-            ph_next = a2_phase; ph_stream = a2_stream;
-        end
-        if (a3_valid && a3_stream < ph_stream) begin
-            ph_next = a3_phase; ph_stream = a3_stream;
-        end
-    end
+    endfunction
+    wire [5:0] ph_0_0 = first_stream({a0_valid, a0_stream[1:0], a0_phase}, {a1_valid, a1_stream[1:0], a1_phase});
+    wire [5:0] ph_0_1 = first_stream({a2_valid, a2_stream[1:0], a2_phase}, {a3_valid, a3_stream[1:0], a3_phase});
+    wire [5:0] ph_1_0 = first_stream(ph_0_0, ph_0_1);
+    /* verilator lint_off UNUSEDSIGNAL */ // the winner's stream only decides matches
+    wire [5:0] ph_first = ph_1_0;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [2:0] ph_next = ph_first[5] ? ph_first[2:0] : PH_IDLE;
 
     always @(posedge clk) begin : outputs
         if (rst) begin
@@ -1319,10 +1325,10 @@ module skeinhw (
                 out_data_6 <= c_chain[384 +: 64];
                 out_data_7 <= c_chain[448 +: 64];
             end
-            busy_mix <= (a0_valid ? c0_bmix : 16'd0) + (a1_valid ? c1_bmix : 16'd0) + (a2_valid ? c2_bmix : 16'd0) + (a3_valid ? c3_bmix : 16'd0);
-            busy_subkey <= (a0_valid ? c0_bsub : 16'd0) + (a1_valid ? c1_bsub : 16'd0) + (a2_valid ? c2_bsub : 16'd0) + (a3_valid ? c3_bsub : 16'd0);
-            busy_key_schedule <= (a0_valid ? c0_bks : 16'd0) + (a1_valid ? c1_bks : 16'd0) + (a2_valid ? c2_bks : 16'd0) + (a3_valid ? c3_bks : 16'd0);
-            busy_first_subkey <= (a0_valid ? c0_bfs : 16'd0) + (a1_valid ? c1_bfs : 16'd0) + (a2_valid ? c2_bfs : 16'd0) + (a3_valid ? c3_bfs : 16'd0);
+            busy_mix <= ((a0_valid ? c0_bmix : 16'd0) + (a1_valid ? c1_bmix : 16'd0)) + ((a2_valid ? c2_bmix : 16'd0) + (a3_valid ? c3_bmix : 16'd0));
+            busy_subkey <= ((a0_valid ? c0_bsub : 16'd0) + (a1_valid ? c1_bsub : 16'd0)) + ((a2_valid ? c2_bsub : 16'd0) + (a3_valid ? c3_bsub : 16'd0));
+            busy_key_schedule <= ((a0_valid ? c0_bks : 16'd0) + (a1_valid ? c1_bks : 16'd0)) + ((a2_valid ? c2_bks : 16'd0) + (a3_valid ? c3_bks : 16'd0));
+            busy_first_subkey <= ((a0_valid ? c0_bfs : 16'd0) + (a1_valid ? c1_bfs : 16'd0)) + ((a2_valid ? c2_bfs : 16'd0) + (a3_valid ? c3_bfs : 16'd0));
         end
     end
 

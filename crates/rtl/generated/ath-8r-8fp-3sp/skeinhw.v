@@ -1326,13 +1326,13 @@ module skeinhw (
             if (in_valid && in_ready[0] && in_stream == 32'd0) begin
                 b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd0) begin
+            if (iss_valid && iss_stream[4:0] == 5'd0) begin
                 s0_busy <= 1'b1; s0_blk <= s0_blk + 64'd1; s0_kind <= iss_kind; s0_last <= iss_last;
                 if (iss_from_buf) begin
                     b0_full <= 1'b0; s0_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd0) begin
+            if (c_valid && c_stream[4:0] == 5'd0) begin
                 s0_busy <= 1'b0; s0_chain <= c_chain;
                 case (s0_kind)
                     PH_KEY: s0_sq <= s0_last ? SQ_CONFIG : SQ_KEY;
@@ -1354,13 +1354,13 @@ module skeinhw (
             if (in_valid && in_ready[1] && in_stream == 32'd1) begin
                 b1_full <= 1'b1; b1_key <= in_key; b1_first <= in_first; b1_last <= in_last; b1_bitpad <= in_bitpad; b1_bytes <= in_bytes; b1_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd1) begin
+            if (iss_valid && iss_stream[4:0] == 5'd1) begin
                 s1_busy <= 1'b1; s1_blk <= s1_blk + 64'd1; s1_kind <= iss_kind; s1_last <= iss_last;
                 if (iss_from_buf) begin
                     b1_full <= 1'b0; s1_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd1) begin
+            if (c_valid && c_stream[4:0] == 5'd1) begin
                 s1_busy <= 1'b0; s1_chain <= c_chain;
                 case (s1_kind)
                     PH_KEY: s1_sq <= s1_last ? SQ_CONFIG : SQ_KEY;
@@ -1382,13 +1382,13 @@ module skeinhw (
             if (in_valid && in_ready[2] && in_stream == 32'd2) begin
                 b2_full <= 1'b1; b2_key <= in_key; b2_first <= in_first; b2_last <= in_last; b2_bitpad <= in_bitpad; b2_bytes <= in_bytes; b2_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd2) begin
+            if (iss_valid && iss_stream[4:0] == 5'd2) begin
                 s2_busy <= 1'b1; s2_blk <= s2_blk + 64'd1; s2_kind <= iss_kind; s2_last <= iss_last;
                 if (iss_from_buf) begin
                     b2_full <= 1'b0; s2_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd2) begin
+            if (c_valid && c_stream[4:0] == 5'd2) begin
                 s2_busy <= 1'b0; s2_chain <= c_chain;
                 case (s2_kind)
                     PH_KEY: s2_sq <= s2_last ? SQ_CONFIG : SQ_KEY;
@@ -1410,13 +1410,13 @@ module skeinhw (
             if (in_valid && in_ready[3] && in_stream == 32'd3) begin
                 b3_full <= 1'b1; b3_key <= in_key; b3_first <= in_first; b3_last <= in_last; b3_bitpad <= in_bitpad; b3_bytes <= in_bytes; b3_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd3) begin
+            if (iss_valid && iss_stream[4:0] == 5'd3) begin
                 s3_busy <= 1'b1; s3_blk <= s3_blk + 64'd1; s3_kind <= iss_kind; s3_last <= iss_last;
                 if (iss_from_buf) begin
                     b3_full <= 1'b0; s3_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd3) begin
+            if (c_valid && c_stream[4:0] == 5'd3) begin
                 s3_busy <= 1'b0; s3_chain <= c_chain;
                 case (s3_kind)
                     PH_KEY: s3_sq <= s3_last ? SQ_CONFIG : SQ_KEY;
@@ -1438,13 +1438,13 @@ module skeinhw (
             if (in_valid && in_ready[4] && in_stream == 32'd4) begin
                 b4_full <= 1'b1; b4_key <= in_key; b4_first <= in_first; b4_last <= in_last; b4_bitpad <= in_bitpad; b4_bytes <= in_bytes; b4_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd4) begin
+            if (iss_valid && iss_stream[4:0] == 5'd4) begin
                 s4_busy <= 1'b1; s4_blk <= s4_blk + 64'd1; s4_kind <= iss_kind; s4_last <= iss_last;
                 if (iss_from_buf) begin
                     b4_full <= 1'b0; s4_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd4) begin
+            if (c_valid && c_stream[4:0] == 5'd4) begin
                 s4_busy <= 1'b0; s4_chain <= c_chain;
                 case (s4_kind)
                     PH_KEY: s4_sq <= s4_last ? SQ_CONFIG : SQ_KEY;
@@ -1466,13 +1466,13 @@ module skeinhw (
             if (in_valid && in_ready[5] && in_stream == 32'd5) begin
                 b5_full <= 1'b1; b5_key <= in_key; b5_first <= in_first; b5_last <= in_last; b5_bitpad <= in_bitpad; b5_bytes <= in_bytes; b5_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd5) begin
+            if (iss_valid && iss_stream[4:0] == 5'd5) begin
                 s5_busy <= 1'b1; s5_blk <= s5_blk + 64'd1; s5_kind <= iss_kind; s5_last <= iss_last;
                 if (iss_from_buf) begin
                     b5_full <= 1'b0; s5_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd5) begin
+            if (c_valid && c_stream[4:0] == 5'd5) begin
                 s5_busy <= 1'b0; s5_chain <= c_chain;
                 case (s5_kind)
                     PH_KEY: s5_sq <= s5_last ? SQ_CONFIG : SQ_KEY;
@@ -1494,13 +1494,13 @@ module skeinhw (
             if (in_valid && in_ready[6] && in_stream == 32'd6) begin
                 b6_full <= 1'b1; b6_key <= in_key; b6_first <= in_first; b6_last <= in_last; b6_bitpad <= in_bitpad; b6_bytes <= in_bytes; b6_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd6) begin
+            if (iss_valid && iss_stream[4:0] == 5'd6) begin
                 s6_busy <= 1'b1; s6_blk <= s6_blk + 64'd1; s6_kind <= iss_kind; s6_last <= iss_last;
                 if (iss_from_buf) begin
                     b6_full <= 1'b0; s6_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd6) begin
+            if (c_valid && c_stream[4:0] == 5'd6) begin
                 s6_busy <= 1'b0; s6_chain <= c_chain;
                 case (s6_kind)
                     PH_KEY: s6_sq <= s6_last ? SQ_CONFIG : SQ_KEY;
@@ -1522,13 +1522,13 @@ module skeinhw (
             if (in_valid && in_ready[7] && in_stream == 32'd7) begin
                 b7_full <= 1'b1; b7_key <= in_key; b7_first <= in_first; b7_last <= in_last; b7_bitpad <= in_bitpad; b7_bytes <= in_bytes; b7_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd7) begin
+            if (iss_valid && iss_stream[4:0] == 5'd7) begin
                 s7_busy <= 1'b1; s7_blk <= s7_blk + 64'd1; s7_kind <= iss_kind; s7_last <= iss_last;
                 if (iss_from_buf) begin
                     b7_full <= 1'b0; s7_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd7) begin
+            if (c_valid && c_stream[4:0] == 5'd7) begin
                 s7_busy <= 1'b0; s7_chain <= c_chain;
                 case (s7_kind)
                     PH_KEY: s7_sq <= s7_last ? SQ_CONFIG : SQ_KEY;
@@ -1550,13 +1550,13 @@ module skeinhw (
             if (in_valid && in_ready[8] && in_stream == 32'd8) begin
                 b8_full <= 1'b1; b8_key <= in_key; b8_first <= in_first; b8_last <= in_last; b8_bitpad <= in_bitpad; b8_bytes <= in_bytes; b8_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd8) begin
+            if (iss_valid && iss_stream[4:0] == 5'd8) begin
                 s8_busy <= 1'b1; s8_blk <= s8_blk + 64'd1; s8_kind <= iss_kind; s8_last <= iss_last;
                 if (iss_from_buf) begin
                     b8_full <= 1'b0; s8_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd8) begin
+            if (c_valid && c_stream[4:0] == 5'd8) begin
                 s8_busy <= 1'b0; s8_chain <= c_chain;
                 case (s8_kind)
                     PH_KEY: s8_sq <= s8_last ? SQ_CONFIG : SQ_KEY;
@@ -1578,13 +1578,13 @@ module skeinhw (
             if (in_valid && in_ready[9] && in_stream == 32'd9) begin
                 b9_full <= 1'b1; b9_key <= in_key; b9_first <= in_first; b9_last <= in_last; b9_bitpad <= in_bitpad; b9_bytes <= in_bytes; b9_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd9) begin
+            if (iss_valid && iss_stream[4:0] == 5'd9) begin
                 s9_busy <= 1'b1; s9_blk <= s9_blk + 64'd1; s9_kind <= iss_kind; s9_last <= iss_last;
                 if (iss_from_buf) begin
                     b9_full <= 1'b0; s9_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd9) begin
+            if (c_valid && c_stream[4:0] == 5'd9) begin
                 s9_busy <= 1'b0; s9_chain <= c_chain;
                 case (s9_kind)
                     PH_KEY: s9_sq <= s9_last ? SQ_CONFIG : SQ_KEY;
@@ -1606,13 +1606,13 @@ module skeinhw (
             if (in_valid && in_ready[10] && in_stream == 32'd10) begin
                 b10_full <= 1'b1; b10_key <= in_key; b10_first <= in_first; b10_last <= in_last; b10_bitpad <= in_bitpad; b10_bytes <= in_bytes; b10_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd10) begin
+            if (iss_valid && iss_stream[4:0] == 5'd10) begin
                 s10_busy <= 1'b1; s10_blk <= s10_blk + 64'd1; s10_kind <= iss_kind; s10_last <= iss_last;
                 if (iss_from_buf) begin
                     b10_full <= 1'b0; s10_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd10) begin
+            if (c_valid && c_stream[4:0] == 5'd10) begin
                 s10_busy <= 1'b0; s10_chain <= c_chain;
                 case (s10_kind)
                     PH_KEY: s10_sq <= s10_last ? SQ_CONFIG : SQ_KEY;
@@ -1634,13 +1634,13 @@ module skeinhw (
             if (in_valid && in_ready[11] && in_stream == 32'd11) begin
                 b11_full <= 1'b1; b11_key <= in_key; b11_first <= in_first; b11_last <= in_last; b11_bitpad <= in_bitpad; b11_bytes <= in_bytes; b11_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd11) begin
+            if (iss_valid && iss_stream[4:0] == 5'd11) begin
                 s11_busy <= 1'b1; s11_blk <= s11_blk + 64'd1; s11_kind <= iss_kind; s11_last <= iss_last;
                 if (iss_from_buf) begin
                     b11_full <= 1'b0; s11_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd11) begin
+            if (c_valid && c_stream[4:0] == 5'd11) begin
                 s11_busy <= 1'b0; s11_chain <= c_chain;
                 case (s11_kind)
                     PH_KEY: s11_sq <= s11_last ? SQ_CONFIG : SQ_KEY;
@@ -1662,13 +1662,13 @@ module skeinhw (
             if (in_valid && in_ready[12] && in_stream == 32'd12) begin
                 b12_full <= 1'b1; b12_key <= in_key; b12_first <= in_first; b12_last <= in_last; b12_bitpad <= in_bitpad; b12_bytes <= in_bytes; b12_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd12) begin
+            if (iss_valid && iss_stream[4:0] == 5'd12) begin
                 s12_busy <= 1'b1; s12_blk <= s12_blk + 64'd1; s12_kind <= iss_kind; s12_last <= iss_last;
                 if (iss_from_buf) begin
                     b12_full <= 1'b0; s12_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd12) begin
+            if (c_valid && c_stream[4:0] == 5'd12) begin
                 s12_busy <= 1'b0; s12_chain <= c_chain;
                 case (s12_kind)
                     PH_KEY: s12_sq <= s12_last ? SQ_CONFIG : SQ_KEY;
@@ -1690,13 +1690,13 @@ module skeinhw (
             if (in_valid && in_ready[13] && in_stream == 32'd13) begin
                 b13_full <= 1'b1; b13_key <= in_key; b13_first <= in_first; b13_last <= in_last; b13_bitpad <= in_bitpad; b13_bytes <= in_bytes; b13_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd13) begin
+            if (iss_valid && iss_stream[4:0] == 5'd13) begin
                 s13_busy <= 1'b1; s13_blk <= s13_blk + 64'd1; s13_kind <= iss_kind; s13_last <= iss_last;
                 if (iss_from_buf) begin
                     b13_full <= 1'b0; s13_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd13) begin
+            if (c_valid && c_stream[4:0] == 5'd13) begin
                 s13_busy <= 1'b0; s13_chain <= c_chain;
                 case (s13_kind)
                     PH_KEY: s13_sq <= s13_last ? SQ_CONFIG : SQ_KEY;
@@ -1718,13 +1718,13 @@ module skeinhw (
             if (in_valid && in_ready[14] && in_stream == 32'd14) begin
                 b14_full <= 1'b1; b14_key <= in_key; b14_first <= in_first; b14_last <= in_last; b14_bitpad <= in_bitpad; b14_bytes <= in_bytes; b14_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd14) begin
+            if (iss_valid && iss_stream[4:0] == 5'd14) begin
                 s14_busy <= 1'b1; s14_blk <= s14_blk + 64'd1; s14_kind <= iss_kind; s14_last <= iss_last;
                 if (iss_from_buf) begin
                     b14_full <= 1'b0; s14_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd14) begin
+            if (c_valid && c_stream[4:0] == 5'd14) begin
                 s14_busy <= 1'b0; s14_chain <= c_chain;
                 case (s14_kind)
                     PH_KEY: s14_sq <= s14_last ? SQ_CONFIG : SQ_KEY;
@@ -1746,13 +1746,13 @@ module skeinhw (
             if (in_valid && in_ready[15] && in_stream == 32'd15) begin
                 b15_full <= 1'b1; b15_key <= in_key; b15_first <= in_first; b15_last <= in_last; b15_bitpad <= in_bitpad; b15_bytes <= in_bytes; b15_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd15) begin
+            if (iss_valid && iss_stream[4:0] == 5'd15) begin
                 s15_busy <= 1'b1; s15_blk <= s15_blk + 64'd1; s15_kind <= iss_kind; s15_last <= iss_last;
                 if (iss_from_buf) begin
                     b15_full <= 1'b0; s15_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd15) begin
+            if (c_valid && c_stream[4:0] == 5'd15) begin
                 s15_busy <= 1'b0; s15_chain <= c_chain;
                 case (s15_kind)
                     PH_KEY: s15_sq <= s15_last ? SQ_CONFIG : SQ_KEY;
@@ -1774,13 +1774,13 @@ module skeinhw (
             if (in_valid && in_ready[16] && in_stream == 32'd16) begin
                 b16_full <= 1'b1; b16_key <= in_key; b16_first <= in_first; b16_last <= in_last; b16_bitpad <= in_bitpad; b16_bytes <= in_bytes; b16_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd16) begin
+            if (iss_valid && iss_stream[4:0] == 5'd16) begin
                 s16_busy <= 1'b1; s16_blk <= s16_blk + 64'd1; s16_kind <= iss_kind; s16_last <= iss_last;
                 if (iss_from_buf) begin
                     b16_full <= 1'b0; s16_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd16) begin
+            if (c_valid && c_stream[4:0] == 5'd16) begin
                 s16_busy <= 1'b0; s16_chain <= c_chain;
                 case (s16_kind)
                     PH_KEY: s16_sq <= s16_last ? SQ_CONFIG : SQ_KEY;
@@ -1802,13 +1802,13 @@ module skeinhw (
             if (in_valid && in_ready[17] && in_stream == 32'd17) begin
                 b17_full <= 1'b1; b17_key <= in_key; b17_first <= in_first; b17_last <= in_last; b17_bitpad <= in_bitpad; b17_bytes <= in_bytes; b17_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd17) begin
+            if (iss_valid && iss_stream[4:0] == 5'd17) begin
                 s17_busy <= 1'b1; s17_blk <= s17_blk + 64'd1; s17_kind <= iss_kind; s17_last <= iss_last;
                 if (iss_from_buf) begin
                     b17_full <= 1'b0; s17_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd17) begin
+            if (c_valid && c_stream[4:0] == 5'd17) begin
                 s17_busy <= 1'b0; s17_chain <= c_chain;
                 case (s17_kind)
                     PH_KEY: s17_sq <= s17_last ? SQ_CONFIG : SQ_KEY;
@@ -1830,13 +1830,13 @@ module skeinhw (
             if (in_valid && in_ready[18] && in_stream == 32'd18) begin
                 b18_full <= 1'b1; b18_key <= in_key; b18_first <= in_first; b18_last <= in_last; b18_bitpad <= in_bitpad; b18_bytes <= in_bytes; b18_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd18) begin
+            if (iss_valid && iss_stream[4:0] == 5'd18) begin
                 s18_busy <= 1'b1; s18_blk <= s18_blk + 64'd1; s18_kind <= iss_kind; s18_last <= iss_last;
                 if (iss_from_buf) begin
                     b18_full <= 1'b0; s18_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd18) begin
+            if (c_valid && c_stream[4:0] == 5'd18) begin
                 s18_busy <= 1'b0; s18_chain <= c_chain;
                 case (s18_kind)
                     PH_KEY: s18_sq <= s18_last ? SQ_CONFIG : SQ_KEY;
@@ -1858,13 +1858,13 @@ module skeinhw (
             if (in_valid && in_ready[19] && in_stream == 32'd19) begin
                 b19_full <= 1'b1; b19_key <= in_key; b19_first <= in_first; b19_last <= in_last; b19_bitpad <= in_bitpad; b19_bytes <= in_bytes; b19_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd19) begin
+            if (iss_valid && iss_stream[4:0] == 5'd19) begin
                 s19_busy <= 1'b1; s19_blk <= s19_blk + 64'd1; s19_kind <= iss_kind; s19_last <= iss_last;
                 if (iss_from_buf) begin
                     b19_full <= 1'b0; s19_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd19) begin
+            if (c_valid && c_stream[4:0] == 5'd19) begin
                 s19_busy <= 1'b0; s19_chain <= c_chain;
                 case (s19_kind)
                     PH_KEY: s19_sq <= s19_last ? SQ_CONFIG : SQ_KEY;
@@ -1886,13 +1886,13 @@ module skeinhw (
             if (in_valid && in_ready[20] && in_stream == 32'd20) begin
                 b20_full <= 1'b1; b20_key <= in_key; b20_first <= in_first; b20_last <= in_last; b20_bitpad <= in_bitpad; b20_bytes <= in_bytes; b20_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd20) begin
+            if (iss_valid && iss_stream[4:0] == 5'd20) begin
                 s20_busy <= 1'b1; s20_blk <= s20_blk + 64'd1; s20_kind <= iss_kind; s20_last <= iss_last;
                 if (iss_from_buf) begin
                     b20_full <= 1'b0; s20_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd20) begin
+            if (c_valid && c_stream[4:0] == 5'd20) begin
                 s20_busy <= 1'b0; s20_chain <= c_chain;
                 case (s20_kind)
                     PH_KEY: s20_sq <= s20_last ? SQ_CONFIG : SQ_KEY;
@@ -1914,13 +1914,13 @@ module skeinhw (
             if (in_valid && in_ready[21] && in_stream == 32'd21) begin
                 b21_full <= 1'b1; b21_key <= in_key; b21_first <= in_first; b21_last <= in_last; b21_bitpad <= in_bitpad; b21_bytes <= in_bytes; b21_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd21) begin
+            if (iss_valid && iss_stream[4:0] == 5'd21) begin
                 s21_busy <= 1'b1; s21_blk <= s21_blk + 64'd1; s21_kind <= iss_kind; s21_last <= iss_last;
                 if (iss_from_buf) begin
                     b21_full <= 1'b0; s21_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd21) begin
+            if (c_valid && c_stream[4:0] == 5'd21) begin
                 s21_busy <= 1'b0; s21_chain <= c_chain;
                 case (s21_kind)
                     PH_KEY: s21_sq <= s21_last ? SQ_CONFIG : SQ_KEY;
@@ -1942,13 +1942,13 @@ module skeinhw (
             if (in_valid && in_ready[22] && in_stream == 32'd22) begin
                 b22_full <= 1'b1; b22_key <= in_key; b22_first <= in_first; b22_last <= in_last; b22_bitpad <= in_bitpad; b22_bytes <= in_bytes; b22_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd22) begin
+            if (iss_valid && iss_stream[4:0] == 5'd22) begin
                 s22_busy <= 1'b1; s22_blk <= s22_blk + 64'd1; s22_kind <= iss_kind; s22_last <= iss_last;
                 if (iss_from_buf) begin
                     b22_full <= 1'b0; s22_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd22) begin
+            if (c_valid && c_stream[4:0] == 5'd22) begin
                 s22_busy <= 1'b0; s22_chain <= c_chain;
                 case (s22_kind)
                     PH_KEY: s22_sq <= s22_last ? SQ_CONFIG : SQ_KEY;
@@ -1970,13 +1970,13 @@ module skeinhw (
             if (in_valid && in_ready[23] && in_stream == 32'd23) begin
                 b23_full <= 1'b1; b23_key <= in_key; b23_first <= in_first; b23_last <= in_last; b23_bitpad <= in_bitpad; b23_bytes <= in_bytes; b23_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd23) begin
+            if (iss_valid && iss_stream[4:0] == 5'd23) begin
                 s23_busy <= 1'b1; s23_blk <= s23_blk + 64'd1; s23_kind <= iss_kind; s23_last <= iss_last;
                 if (iss_from_buf) begin
                     b23_full <= 1'b0; s23_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd23) begin
+            if (c_valid && c_stream[4:0] == 5'd23) begin
                 s23_busy <= 1'b0; s23_chain <= c_chain;
                 case (s23_kind)
                     PH_KEY: s23_sq <= s23_last ? SQ_CONFIG : SQ_KEY;
@@ -2120,7 +2120,8 @@ module skeinhw (
     end
 
     // ==== slot 0: stage 0 of module 0 (1 round unit(s))
-    reg a0_valid; reg [7:0] a0_e; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg a0_valid; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg [7:0] a0_e;
     reg [511:0] a0_st, a0_plain, n0_st; reg [575:0] a0_ky; reg [191:0] a0_tw;
     reg [4:0] c0_k0_sk; reg [7:0] c0_k0_mask;
     reg [2:0] c0_m0_rs; reg [3:0] c0_m0_en;
@@ -2201,7 +2202,8 @@ module skeinhw (
             slot0_valid <= a0_valid;
             slot0_live <= a0_valid && !c0_done;
             if (a0_valid) begin
-                slot0_elapsed <= a0_e; slot0_plain <= a0_plain;
+                slot0_elapsed <= a0_e;
+                slot0_plain <= a0_plain;
                 slot0_stream <= a0_stream; slot0_phase <= a0_phase; slot0_block <= a0_block; slot0_round <= c0_round; slot0_subkey <= c0_subkey;
                 slot0_state_0 <= n0_st[0 +: 64];
                 slot0_state_1 <= n0_st[64 +: 64];
@@ -2228,7 +2230,8 @@ module skeinhw (
     end
 
     // ==== slot 1: stage 1 of module 0 (1 round unit(s))
-    reg a1_valid; reg [7:0] a1_e; reg [31:0] a1_stream; reg [2:0] a1_phase; reg [63:0] a1_block;
+    reg a1_valid; reg [31:0] a1_stream; reg [2:0] a1_phase; reg [63:0] a1_block;
+    reg [7:0] a1_e;
     reg [511:0] a1_st, a1_plain, n1_st; reg [575:0] a1_ky; reg [191:0] a1_tw;
     reg [2:0] c1_m0_rs; reg [3:0] c1_m0_en;
     reg c1_p0;
@@ -2302,7 +2305,8 @@ module skeinhw (
             slot1_valid <= a1_valid;
             slot1_live <= a1_valid && !c1_done;
             if (a1_valid) begin
-                slot1_elapsed <= a1_e; slot1_plain <= a1_plain;
+                slot1_elapsed <= a1_e;
+                slot1_plain <= a1_plain;
                 slot1_stream <= a1_stream; slot1_phase <= a1_phase; slot1_block <= a1_block; slot1_round <= c1_round; slot1_subkey <= c1_subkey;
                 slot1_state_0 <= n1_st[0 +: 64];
                 slot1_state_1 <= n1_st[64 +: 64];
@@ -2329,7 +2333,8 @@ module skeinhw (
     end
 
     // ==== slot 2: stage 2 of module 0 (1 round unit(s))
-    reg a2_valid; reg [7:0] a2_e; reg [31:0] a2_stream; reg [2:0] a2_phase; reg [63:0] a2_block;
+    reg a2_valid; reg [31:0] a2_stream; reg [2:0] a2_phase; reg [63:0] a2_block;
+    reg [7:0] a2_e;
     reg [511:0] a2_st, a2_plain, n2_st; reg [575:0] a2_ky; reg [191:0] a2_tw;
     reg [2:0] c2_m0_rs; reg [3:0] c2_m0_en;
     reg c2_p0;
@@ -2403,7 +2408,8 @@ module skeinhw (
             slot2_valid <= a2_valid;
             slot2_live <= a2_valid && !c2_done;
             if (a2_valid) begin
-                slot2_elapsed <= a2_e; slot2_plain <= a2_plain;
+                slot2_elapsed <= a2_e;
+                slot2_plain <= a2_plain;
                 slot2_stream <= a2_stream; slot2_phase <= a2_phase; slot2_block <= a2_block; slot2_round <= c2_round; slot2_subkey <= c2_subkey;
                 slot2_state_0 <= n2_st[0 +: 64];
                 slot2_state_1 <= n2_st[64 +: 64];
@@ -2430,7 +2436,8 @@ module skeinhw (
     end
 
     // ==== slot 3: stage 3 of module 0 (1 round unit(s))
-    reg a3_valid; reg [7:0] a3_e; reg [31:0] a3_stream; reg [2:0] a3_phase; reg [63:0] a3_block;
+    reg a3_valid; reg [31:0] a3_stream; reg [2:0] a3_phase; reg [63:0] a3_block;
+    reg [7:0] a3_e;
     reg [511:0] a3_st, a3_plain, n3_st; reg [575:0] a3_ky; reg [191:0] a3_tw;
     reg [2:0] c3_m0_rs; reg [3:0] c3_m0_en;
     reg c3_p0;
@@ -2507,7 +2514,8 @@ module skeinhw (
             slot3_valid <= a3_valid;
             slot3_live <= a3_valid && !c3_done;
             if (a3_valid) begin
-                slot3_elapsed <= a3_e; slot3_plain <= a3_plain;
+                slot3_elapsed <= a3_e;
+                slot3_plain <= a3_plain;
                 slot3_stream <= a3_stream; slot3_phase <= a3_phase; slot3_block <= a3_block; slot3_round <= c3_round; slot3_subkey <= c3_subkey;
                 slot3_state_0 <= n3_st[0 +: 64];
                 slot3_state_1 <= n3_st[64 +: 64];
@@ -2534,7 +2542,8 @@ module skeinhw (
     end
 
     // ==== slot 4: stage 4 of module 0 (1 round unit(s))
-    reg a4_valid; reg [7:0] a4_e; reg [31:0] a4_stream; reg [2:0] a4_phase; reg [63:0] a4_block;
+    reg a4_valid; reg [31:0] a4_stream; reg [2:0] a4_phase; reg [63:0] a4_block;
+    reg [7:0] a4_e;
     reg [511:0] a4_st, a4_plain, n4_st; reg [575:0] a4_ky; reg [191:0] a4_tw;
     reg [2:0] c4_m0_rs; reg [3:0] c4_m0_en;
     reg c4_p0;
@@ -2608,7 +2617,8 @@ module skeinhw (
             slot4_valid <= a4_valid;
             slot4_live <= a4_valid && !c4_done;
             if (a4_valid) begin
-                slot4_elapsed <= a4_e; slot4_plain <= a4_plain;
+                slot4_elapsed <= a4_e;
+                slot4_plain <= a4_plain;
                 slot4_stream <= a4_stream; slot4_phase <= a4_phase; slot4_block <= a4_block; slot4_round <= c4_round; slot4_subkey <= c4_subkey;
                 slot4_state_0 <= n4_st[0 +: 64];
                 slot4_state_1 <= n4_st[64 +: 64];
@@ -2635,7 +2645,8 @@ module skeinhw (
     end
 
     // ==== slot 5: stage 5 of module 0 (1 round unit(s))
-    reg a5_valid; reg [7:0] a5_e; reg [31:0] a5_stream; reg [2:0] a5_phase; reg [63:0] a5_block;
+    reg a5_valid; reg [31:0] a5_stream; reg [2:0] a5_phase; reg [63:0] a5_block;
+    reg [7:0] a5_e;
     reg [511:0] a5_st, a5_plain, n5_st; reg [575:0] a5_ky; reg [191:0] a5_tw;
     reg [2:0] c5_m0_rs; reg [3:0] c5_m0_en;
     reg c5_p0;
@@ -2709,7 +2720,8 @@ module skeinhw (
             slot5_valid <= a5_valid;
             slot5_live <= a5_valid && !c5_done;
             if (a5_valid) begin
-                slot5_elapsed <= a5_e; slot5_plain <= a5_plain;
+                slot5_elapsed <= a5_e;
+                slot5_plain <= a5_plain;
                 slot5_stream <= a5_stream; slot5_phase <= a5_phase; slot5_block <= a5_block; slot5_round <= c5_round; slot5_subkey <= c5_subkey;
                 slot5_state_0 <= n5_st[0 +: 64];
                 slot5_state_1 <= n5_st[64 +: 64];
@@ -2736,7 +2748,8 @@ module skeinhw (
     end
 
     // ==== slot 6: stage 6 of module 0 (1 round unit(s))
-    reg a6_valid; reg [7:0] a6_e; reg [31:0] a6_stream; reg [2:0] a6_phase; reg [63:0] a6_block;
+    reg a6_valid; reg [31:0] a6_stream; reg [2:0] a6_phase; reg [63:0] a6_block;
+    reg [7:0] a6_e;
     reg [511:0] a6_st, a6_plain, n6_st; reg [575:0] a6_ky; reg [191:0] a6_tw;
     reg [2:0] c6_m0_rs; reg [3:0] c6_m0_en;
     reg c6_p0;
@@ -2810,7 +2823,8 @@ module skeinhw (
             slot6_valid <= a6_valid;
             slot6_live <= a6_valid && !c6_done;
             if (a6_valid) begin
-                slot6_elapsed <= a6_e; slot6_plain <= a6_plain;
+                slot6_elapsed <= a6_e;
+                slot6_plain <= a6_plain;
                 slot6_stream <= a6_stream; slot6_phase <= a6_phase; slot6_block <= a6_block; slot6_round <= c6_round; slot6_subkey <= c6_subkey;
                 slot6_state_0 <= n6_st[0 +: 64];
                 slot6_state_1 <= n6_st[64 +: 64];
@@ -2837,7 +2851,8 @@ module skeinhw (
     end
 
     // ==== slot 7: stage 7 of module 0 (1 round unit(s))
-    reg a7_valid; reg [7:0] a7_e; reg [31:0] a7_stream; reg [2:0] a7_phase; reg [63:0] a7_block;
+    reg a7_valid; reg [31:0] a7_stream; reg [2:0] a7_phase; reg [63:0] a7_block;
+    reg [7:0] a7_e;
     reg [511:0] a7_st, a7_plain, n7_st; reg [575:0] a7_ky; reg [191:0] a7_tw;
     reg [2:0] c7_m0_rs; reg [3:0] c7_m0_en;
     reg c7_p0;
@@ -2914,7 +2929,8 @@ module skeinhw (
             slot7_valid <= a7_valid;
             slot7_live <= a7_valid && !c7_done;
             if (a7_valid) begin
-                slot7_elapsed <= a7_e; slot7_plain <= a7_plain;
+                slot7_elapsed <= a7_e;
+                slot7_plain <= a7_plain;
                 slot7_stream <= a7_stream; slot7_phase <= a7_phase; slot7_block <= a7_block; slot7_round <= c7_round; slot7_subkey <= c7_subkey;
                 slot7_state_0 <= n7_st[0 +: 64];
                 slot7_state_1 <= n7_st[64 +: 64];
@@ -2941,7 +2957,8 @@ module skeinhw (
     end
 
     // ==== slot 8: stage 0 of module 1 (1 round unit(s))
-    reg a8_valid; reg [7:0] a8_e; reg [31:0] a8_stream; reg [2:0] a8_phase; reg [63:0] a8_block;
+    reg a8_valid; reg [31:0] a8_stream; reg [2:0] a8_phase; reg [63:0] a8_block;
+    reg [7:0] a8_e;
     reg [511:0] a8_st, a8_plain, n8_st; reg [575:0] a8_ky; reg [191:0] a8_tw;
     reg [2:0] c8_m0_rs; reg [3:0] c8_m0_en;
     reg c8_p0;
@@ -3018,7 +3035,8 @@ module skeinhw (
             slot8_valid <= a8_valid;
             slot8_live <= a8_valid && !c8_done;
             if (a8_valid) begin
-                slot8_elapsed <= a8_e; slot8_plain <= a8_plain;
+                slot8_elapsed <= a8_e;
+                slot8_plain <= a8_plain;
                 slot8_stream <= a8_stream; slot8_phase <= a8_phase; slot8_block <= a8_block; slot8_round <= c8_round; slot8_subkey <= c8_subkey;
                 slot8_state_0 <= n8_st[0 +: 64];
                 slot8_state_1 <= n8_st[64 +: 64];
@@ -3045,7 +3063,8 @@ module skeinhw (
     end
 
     // ==== slot 9: stage 1 of module 1 (1 round unit(s))
-    reg a9_valid; reg [7:0] a9_e; reg [31:0] a9_stream; reg [2:0] a9_phase; reg [63:0] a9_block;
+    reg a9_valid; reg [31:0] a9_stream; reg [2:0] a9_phase; reg [63:0] a9_block;
+    reg [7:0] a9_e;
     reg [511:0] a9_st, a9_plain, n9_st; reg [575:0] a9_ky; reg [191:0] a9_tw;
     reg [2:0] c9_m0_rs; reg [3:0] c9_m0_en;
     reg c9_p0;
@@ -3119,7 +3138,8 @@ module skeinhw (
             slot9_valid <= a9_valid;
             slot9_live <= a9_valid && !c9_done;
             if (a9_valid) begin
-                slot9_elapsed <= a9_e; slot9_plain <= a9_plain;
+                slot9_elapsed <= a9_e;
+                slot9_plain <= a9_plain;
                 slot9_stream <= a9_stream; slot9_phase <= a9_phase; slot9_block <= a9_block; slot9_round <= c9_round; slot9_subkey <= c9_subkey;
                 slot9_state_0 <= n9_st[0 +: 64];
                 slot9_state_1 <= n9_st[64 +: 64];
@@ -3146,7 +3166,8 @@ module skeinhw (
     end
 
     // ==== slot 10: stage 2 of module 1 (1 round unit(s))
-    reg a10_valid; reg [7:0] a10_e; reg [31:0] a10_stream; reg [2:0] a10_phase; reg [63:0] a10_block;
+    reg a10_valid; reg [31:0] a10_stream; reg [2:0] a10_phase; reg [63:0] a10_block;
+    reg [7:0] a10_e;
     reg [511:0] a10_st, a10_plain, n10_st; reg [575:0] a10_ky; reg [191:0] a10_tw;
     reg [2:0] c10_m0_rs; reg [3:0] c10_m0_en;
     reg c10_p0;
@@ -3220,7 +3241,8 @@ module skeinhw (
             slot10_valid <= a10_valid;
             slot10_live <= a10_valid && !c10_done;
             if (a10_valid) begin
-                slot10_elapsed <= a10_e; slot10_plain <= a10_plain;
+                slot10_elapsed <= a10_e;
+                slot10_plain <= a10_plain;
                 slot10_stream <= a10_stream; slot10_phase <= a10_phase; slot10_block <= a10_block; slot10_round <= c10_round; slot10_subkey <= c10_subkey;
                 slot10_state_0 <= n10_st[0 +: 64];
                 slot10_state_1 <= n10_st[64 +: 64];
@@ -3247,7 +3269,8 @@ module skeinhw (
     end
 
     // ==== slot 11: stage 3 of module 1 (1 round unit(s))
-    reg a11_valid; reg [7:0] a11_e; reg [31:0] a11_stream; reg [2:0] a11_phase; reg [63:0] a11_block;
+    reg a11_valid; reg [31:0] a11_stream; reg [2:0] a11_phase; reg [63:0] a11_block;
+    reg [7:0] a11_e;
     reg [511:0] a11_st, a11_plain, n11_st; reg [575:0] a11_ky; reg [191:0] a11_tw;
     reg [2:0] c11_m0_rs; reg [3:0] c11_m0_en;
     reg c11_p0;
@@ -3324,7 +3347,8 @@ module skeinhw (
             slot11_valid <= a11_valid;
             slot11_live <= a11_valid && !c11_done;
             if (a11_valid) begin
-                slot11_elapsed <= a11_e; slot11_plain <= a11_plain;
+                slot11_elapsed <= a11_e;
+                slot11_plain <= a11_plain;
                 slot11_stream <= a11_stream; slot11_phase <= a11_phase; slot11_block <= a11_block; slot11_round <= c11_round; slot11_subkey <= c11_subkey;
                 slot11_state_0 <= n11_st[0 +: 64];
                 slot11_state_1 <= n11_st[64 +: 64];
@@ -3351,7 +3375,8 @@ module skeinhw (
     end
 
     // ==== slot 12: stage 4 of module 1 (1 round unit(s))
-    reg a12_valid; reg [7:0] a12_e; reg [31:0] a12_stream; reg [2:0] a12_phase; reg [63:0] a12_block;
+    reg a12_valid; reg [31:0] a12_stream; reg [2:0] a12_phase; reg [63:0] a12_block;
+    reg [7:0] a12_e;
     reg [511:0] a12_st, a12_plain, n12_st; reg [575:0] a12_ky; reg [191:0] a12_tw;
     reg [2:0] c12_m0_rs; reg [3:0] c12_m0_en;
     reg c12_p0;
@@ -3425,7 +3450,8 @@ module skeinhw (
             slot12_valid <= a12_valid;
             slot12_live <= a12_valid && !c12_done;
             if (a12_valid) begin
-                slot12_elapsed <= a12_e; slot12_plain <= a12_plain;
+                slot12_elapsed <= a12_e;
+                slot12_plain <= a12_plain;
                 slot12_stream <= a12_stream; slot12_phase <= a12_phase; slot12_block <= a12_block; slot12_round <= c12_round; slot12_subkey <= c12_subkey;
                 slot12_state_0 <= n12_st[0 +: 64];
                 slot12_state_1 <= n12_st[64 +: 64];
@@ -3452,7 +3478,8 @@ module skeinhw (
     end
 
     // ==== slot 13: stage 5 of module 1 (1 round unit(s))
-    reg a13_valid; reg [7:0] a13_e; reg [31:0] a13_stream; reg [2:0] a13_phase; reg [63:0] a13_block;
+    reg a13_valid; reg [31:0] a13_stream; reg [2:0] a13_phase; reg [63:0] a13_block;
+    reg [7:0] a13_e;
     reg [511:0] a13_st, a13_plain, n13_st; reg [575:0] a13_ky; reg [191:0] a13_tw;
     reg [2:0] c13_m0_rs; reg [3:0] c13_m0_en;
     reg c13_p0;
@@ -3526,7 +3553,8 @@ module skeinhw (
             slot13_valid <= a13_valid;
             slot13_live <= a13_valid && !c13_done;
             if (a13_valid) begin
-                slot13_elapsed <= a13_e; slot13_plain <= a13_plain;
+                slot13_elapsed <= a13_e;
+                slot13_plain <= a13_plain;
                 slot13_stream <= a13_stream; slot13_phase <= a13_phase; slot13_block <= a13_block; slot13_round <= c13_round; slot13_subkey <= c13_subkey;
                 slot13_state_0 <= n13_st[0 +: 64];
                 slot13_state_1 <= n13_st[64 +: 64];
@@ -3553,7 +3581,8 @@ module skeinhw (
     end
 
     // ==== slot 14: stage 6 of module 1 (1 round unit(s))
-    reg a14_valid; reg [7:0] a14_e; reg [31:0] a14_stream; reg [2:0] a14_phase; reg [63:0] a14_block;
+    reg a14_valid; reg [31:0] a14_stream; reg [2:0] a14_phase; reg [63:0] a14_block;
+    reg [7:0] a14_e;
     reg [511:0] a14_st, a14_plain, n14_st; reg [575:0] a14_ky; reg [191:0] a14_tw;
     reg [2:0] c14_m0_rs; reg [3:0] c14_m0_en;
     reg c14_p0;
@@ -3627,7 +3656,8 @@ module skeinhw (
             slot14_valid <= a14_valid;
             slot14_live <= a14_valid && !c14_done;
             if (a14_valid) begin
-                slot14_elapsed <= a14_e; slot14_plain <= a14_plain;
+                slot14_elapsed <= a14_e;
+                slot14_plain <= a14_plain;
                 slot14_stream <= a14_stream; slot14_phase <= a14_phase; slot14_block <= a14_block; slot14_round <= c14_round; slot14_subkey <= c14_subkey;
                 slot14_state_0 <= n14_st[0 +: 64];
                 slot14_state_1 <= n14_st[64 +: 64];
@@ -3654,7 +3684,8 @@ module skeinhw (
     end
 
     // ==== slot 15: stage 7 of module 1 (1 round unit(s))
-    reg a15_valid; reg [7:0] a15_e; reg [31:0] a15_stream; reg [2:0] a15_phase; reg [63:0] a15_block;
+    reg a15_valid; reg [31:0] a15_stream; reg [2:0] a15_phase; reg [63:0] a15_block;
+    reg [7:0] a15_e;
     reg [511:0] a15_st, a15_plain, n15_st; reg [575:0] a15_ky; reg [191:0] a15_tw;
     reg [2:0] c15_m0_rs; reg [3:0] c15_m0_en;
     reg c15_p0;
@@ -3731,7 +3762,8 @@ module skeinhw (
             slot15_valid <= a15_valid;
             slot15_live <= a15_valid && !c15_done;
             if (a15_valid) begin
-                slot15_elapsed <= a15_e; slot15_plain <= a15_plain;
+                slot15_elapsed <= a15_e;
+                slot15_plain <= a15_plain;
                 slot15_stream <= a15_stream; slot15_phase <= a15_phase; slot15_block <= a15_block; slot15_round <= c15_round; slot15_subkey <= c15_subkey;
                 slot15_state_0 <= n15_st[0 +: 64];
                 slot15_state_1 <= n15_st[64 +: 64];
@@ -3758,7 +3790,8 @@ module skeinhw (
     end
 
     // ==== slot 16: stage 0 of module 2 (1 round unit(s))
-    reg a16_valid; reg [7:0] a16_e; reg [31:0] a16_stream; reg [2:0] a16_phase; reg [63:0] a16_block;
+    reg a16_valid; reg [31:0] a16_stream; reg [2:0] a16_phase; reg [63:0] a16_block;
+    reg [7:0] a16_e;
     reg [511:0] a16_st, a16_plain, n16_st; reg [575:0] a16_ky; reg [191:0] a16_tw;
     reg [2:0] c16_m0_rs; reg [3:0] c16_m0_en;
     reg c16_p0;
@@ -3835,7 +3868,8 @@ module skeinhw (
             slot16_valid <= a16_valid;
             slot16_live <= a16_valid && !c16_done;
             if (a16_valid) begin
-                slot16_elapsed <= a16_e; slot16_plain <= a16_plain;
+                slot16_elapsed <= a16_e;
+                slot16_plain <= a16_plain;
                 slot16_stream <= a16_stream; slot16_phase <= a16_phase; slot16_block <= a16_block; slot16_round <= c16_round; slot16_subkey <= c16_subkey;
                 slot16_state_0 <= n16_st[0 +: 64];
                 slot16_state_1 <= n16_st[64 +: 64];
@@ -3862,7 +3896,8 @@ module skeinhw (
     end
 
     // ==== slot 17: stage 1 of module 2 (1 round unit(s))
-    reg a17_valid; reg [7:0] a17_e; reg [31:0] a17_stream; reg [2:0] a17_phase; reg [63:0] a17_block;
+    reg a17_valid; reg [31:0] a17_stream; reg [2:0] a17_phase; reg [63:0] a17_block;
+    reg [7:0] a17_e;
     reg [511:0] a17_st, a17_plain, n17_st; reg [575:0] a17_ky; reg [191:0] a17_tw;
     reg [2:0] c17_m0_rs; reg [3:0] c17_m0_en;
     reg c17_p0;
@@ -3936,7 +3971,8 @@ module skeinhw (
             slot17_valid <= a17_valid;
             slot17_live <= a17_valid && !c17_done;
             if (a17_valid) begin
-                slot17_elapsed <= a17_e; slot17_plain <= a17_plain;
+                slot17_elapsed <= a17_e;
+                slot17_plain <= a17_plain;
                 slot17_stream <= a17_stream; slot17_phase <= a17_phase; slot17_block <= a17_block; slot17_round <= c17_round; slot17_subkey <= c17_subkey;
                 slot17_state_0 <= n17_st[0 +: 64];
                 slot17_state_1 <= n17_st[64 +: 64];
@@ -3963,7 +3999,8 @@ module skeinhw (
     end
 
     // ==== slot 18: stage 2 of module 2 (1 round unit(s))
-    reg a18_valid; reg [7:0] a18_e; reg [31:0] a18_stream; reg [2:0] a18_phase; reg [63:0] a18_block;
+    reg a18_valid; reg [31:0] a18_stream; reg [2:0] a18_phase; reg [63:0] a18_block;
+    reg [7:0] a18_e;
     reg [511:0] a18_st, a18_plain, n18_st; reg [575:0] a18_ky; reg [191:0] a18_tw;
     reg [2:0] c18_m0_rs; reg [3:0] c18_m0_en;
     reg c18_p0;
@@ -4037,7 +4074,8 @@ module skeinhw (
             slot18_valid <= a18_valid;
             slot18_live <= a18_valid && !c18_done;
             if (a18_valid) begin
-                slot18_elapsed <= a18_e; slot18_plain <= a18_plain;
+                slot18_elapsed <= a18_e;
+                slot18_plain <= a18_plain;
                 slot18_stream <= a18_stream; slot18_phase <= a18_phase; slot18_block <= a18_block; slot18_round <= c18_round; slot18_subkey <= c18_subkey;
                 slot18_state_0 <= n18_st[0 +: 64];
                 slot18_state_1 <= n18_st[64 +: 64];
@@ -4064,7 +4102,8 @@ module skeinhw (
     end
 
     // ==== slot 19: stage 3 of module 2 (1 round unit(s))
-    reg a19_valid; reg [7:0] a19_e; reg [31:0] a19_stream; reg [2:0] a19_phase; reg [63:0] a19_block;
+    reg a19_valid; reg [31:0] a19_stream; reg [2:0] a19_phase; reg [63:0] a19_block;
+    reg [7:0] a19_e;
     reg [511:0] a19_st, a19_plain, n19_st; reg [575:0] a19_ky; reg [191:0] a19_tw;
     reg [2:0] c19_m0_rs; reg [3:0] c19_m0_en;
     reg c19_p0;
@@ -4141,7 +4180,8 @@ module skeinhw (
             slot19_valid <= a19_valid;
             slot19_live <= a19_valid && !c19_done;
             if (a19_valid) begin
-                slot19_elapsed <= a19_e; slot19_plain <= a19_plain;
+                slot19_elapsed <= a19_e;
+                slot19_plain <= a19_plain;
                 slot19_stream <= a19_stream; slot19_phase <= a19_phase; slot19_block <= a19_block; slot19_round <= c19_round; slot19_subkey <= c19_subkey;
                 slot19_state_0 <= n19_st[0 +: 64];
                 slot19_state_1 <= n19_st[64 +: 64];
@@ -4168,7 +4208,8 @@ module skeinhw (
     end
 
     // ==== slot 20: stage 4 of module 2 (1 round unit(s))
-    reg a20_valid; reg [7:0] a20_e; reg [31:0] a20_stream; reg [2:0] a20_phase; reg [63:0] a20_block;
+    reg a20_valid; reg [31:0] a20_stream; reg [2:0] a20_phase; reg [63:0] a20_block;
+    reg [7:0] a20_e;
     reg [511:0] a20_st, a20_plain, n20_st; reg [575:0] a20_ky; reg [191:0] a20_tw;
     reg [2:0] c20_m0_rs; reg [3:0] c20_m0_en;
     reg c20_p0;
@@ -4242,7 +4283,8 @@ module skeinhw (
             slot20_valid <= a20_valid;
             slot20_live <= a20_valid && !c20_done;
             if (a20_valid) begin
-                slot20_elapsed <= a20_e; slot20_plain <= a20_plain;
+                slot20_elapsed <= a20_e;
+                slot20_plain <= a20_plain;
                 slot20_stream <= a20_stream; slot20_phase <= a20_phase; slot20_block <= a20_block; slot20_round <= c20_round; slot20_subkey <= c20_subkey;
                 slot20_state_0 <= n20_st[0 +: 64];
                 slot20_state_1 <= n20_st[64 +: 64];
@@ -4269,7 +4311,8 @@ module skeinhw (
     end
 
     // ==== slot 21: stage 5 of module 2 (1 round unit(s))
-    reg a21_valid; reg [7:0] a21_e; reg [31:0] a21_stream; reg [2:0] a21_phase; reg [63:0] a21_block;
+    reg a21_valid; reg [31:0] a21_stream; reg [2:0] a21_phase; reg [63:0] a21_block;
+    reg [7:0] a21_e;
     reg [511:0] a21_st, a21_plain, n21_st; reg [575:0] a21_ky; reg [191:0] a21_tw;
     reg [2:0] c21_m0_rs; reg [3:0] c21_m0_en;
     reg c21_p0;
@@ -4343,7 +4386,8 @@ module skeinhw (
             slot21_valid <= a21_valid;
             slot21_live <= a21_valid && !c21_done;
             if (a21_valid) begin
-                slot21_elapsed <= a21_e; slot21_plain <= a21_plain;
+                slot21_elapsed <= a21_e;
+                slot21_plain <= a21_plain;
                 slot21_stream <= a21_stream; slot21_phase <= a21_phase; slot21_block <= a21_block; slot21_round <= c21_round; slot21_subkey <= c21_subkey;
                 slot21_state_0 <= n21_st[0 +: 64];
                 slot21_state_1 <= n21_st[64 +: 64];
@@ -4370,7 +4414,8 @@ module skeinhw (
     end
 
     // ==== slot 22: stage 6 of module 2 (1 round unit(s))
-    reg a22_valid; reg [7:0] a22_e; reg [31:0] a22_stream; reg [2:0] a22_phase; reg [63:0] a22_block;
+    reg a22_valid; reg [31:0] a22_stream; reg [2:0] a22_phase; reg [63:0] a22_block;
+    reg [7:0] a22_e;
     reg [511:0] a22_st, a22_plain, n22_st; reg [575:0] a22_ky; reg [191:0] a22_tw;
     reg [2:0] c22_m0_rs; reg [3:0] c22_m0_en;
     reg c22_p0;
@@ -4444,7 +4489,8 @@ module skeinhw (
             slot22_valid <= a22_valid;
             slot22_live <= a22_valid && !c22_done;
             if (a22_valid) begin
-                slot22_elapsed <= a22_e; slot22_plain <= a22_plain;
+                slot22_elapsed <= a22_e;
+                slot22_plain <= a22_plain;
                 slot22_stream <= a22_stream; slot22_phase <= a22_phase; slot22_block <= a22_block; slot22_round <= c22_round; slot22_subkey <= c22_subkey;
                 slot22_state_0 <= n22_st[0 +: 64];
                 slot22_state_1 <= n22_st[64 +: 64];
@@ -4471,7 +4517,8 @@ module skeinhw (
     end
 
     // ==== slot 23: stage 7 of module 2 (1 round unit(s))
-    reg a23_valid; reg [7:0] a23_e; reg [31:0] a23_stream; reg [2:0] a23_phase; reg [63:0] a23_block;
+    reg a23_valid; reg [31:0] a23_stream; reg [2:0] a23_phase; reg [63:0] a23_block;
+    reg [7:0] a23_e;
     reg [511:0] a23_st, a23_plain, n23_st; reg [575:0] a23_ky; reg [191:0] a23_tw;
     reg [2:0] c23_m0_rs; reg [3:0] c23_m0_en;
     reg c23_p0;
@@ -4548,7 +4595,8 @@ module skeinhw (
             slot23_valid <= a23_valid;
             slot23_live <= a23_valid && !c23_done;
             if (a23_valid) begin
-                slot23_elapsed <= a23_e; slot23_plain <= a23_plain;
+                slot23_elapsed <= a23_e;
+                slot23_plain <= a23_plain;
                 slot23_stream <= a23_stream; slot23_phase <= a23_phase; slot23_block <= a23_block; slot23_round <= c23_round; slot23_subkey <= c23_subkey;
                 slot23_state_0 <= n23_st[0 +: 64];
                 slot23_state_1 <= n23_st[64 +: 64];
@@ -4582,83 +4630,42 @@ module skeinhw (
         end
     end
 
-    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle.
-    reg [2:0] ph_next; reg [31:0] ph_stream;
-    always @* begin : phase_next
-        ph_next = PH_IDLE; ph_stream = 32'hffffffff;
-        if (a0_valid && a0_stream < ph_stream) begin
-            ph_next = a0_phase; ph_stream = a0_stream;
+    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle
+    // (one block per stream at most): a tournament over the arriving blocks {valid, stream, phase}.
+    function [8:0] first_stream;
+        input [8:0] x, y;
+        begin
+            first_stream = (y[8] && (!x[8] || y[7:3] < x[7:3])) ? y : x;
         end
-        if (a1_valid && a1_stream < ph_stream) begin
-            ph_next = a1_phase; ph_stream = a1_stream;
-        end
-        if (a2_valid && a2_stream < ph_stream) begin
-            ph_next = a2_phase; ph_stream = a2_stream;
-        end
-        if (a3_valid && a3_stream < ph_stream) begin
-            ph_next = a3_phase; ph_stream = a3_stream;
-        end
-        if (a4_valid && a4_stream < ph_stream) begin
-            ph_next = a4_phase; ph_stream = a4_stream;
-        end
-        if (a5_valid && a5_stream < ph_stream) begin
-            ph_next = a5_phase; ph_stream = a5_stream;
-        end
-        if (a6_valid && a6_stream < ph_stream) begin
-            ph_next = a6_phase; ph_stream = a6_stream;
-        end
-        if (a7_valid && a7_stream < ph_stream) begin
-            ph_next = a7_phase; ph_stream = a7_stream;
-        end
-        if (a8_valid && a8_stream < ph_stream) begin
-            ph_next = a8_phase; ph_stream = a8_stream;
-        end
-        if (a9_valid && a9_stream < ph_stream) begin
-            ph_next = a9_phase; ph_stream = a9_stream;
-        end
-        if (a10_valid && a10_stream < ph_stream) begin
-            ph_next = a10_phase; ph_stream = a10_stream;
-        end
-        if (a11_valid && a11_stream < ph_stream) begin
-            ph_next = a11_phase; ph_stream = a11_stream;
-        end
-        if (a12_valid && a12_stream < ph_stream) begin
-            ph_next = a12_phase; ph_stream = a12_stream;
-        end
-        if (a13_valid && a13_stream < ph_stream) begin
-            ph_next = a13_phase; ph_stream = a13_stream;
-        end
-        if (a14_valid && a14_stream < ph_stream) begin
-            ph_next = a14_phase; ph_stream = a14_stream;
-        end
-        if (a15_valid && a15_stream < ph_stream) begin
-            ph_next = a15_phase; ph_stream = a15_stream;
-        end
-        if (a16_valid && a16_stream < ph_stream) begin
-            ph_next = a16_phase; ph_stream = a16_stream;
-        end
-        if (a17_valid && a17_stream < ph_stream) begin
-            ph_next = a17_phase; ph_stream = a17_stream;
-        end
-        if (a18_valid && a18_stream < ph_stream) begin
-            ph_next = a18_phase; ph_stream = a18_stream;
-        end
-        if (a19_valid && a19_stream < ph_stream) begin
-            ph_next = a19_phase; ph_stream = a19_stream;
-        end
-        if (a20_valid && a20_stream < ph_stream) begin
-            ph_next = a20_phase; ph_stream = a20_stream;
-        end
-        if (a21_valid && a21_stream < ph_stream) begin
-            ph_next = a21_phase; ph_stream = a21_stream;
-        end
-        if (a22_valid && a22_stream < ph_stream) begin
-            ph_next = a22_phase; ph_stream = a22_stream;
-        end
-        if (a23_valid && a23_stream < ph_stream) begin
-            ph_next = a23_phase; ph_stream = a23_stream;
-        end
-    end
+    endfunction
+    wire [8:0] ph_0_0 = first_stream({a0_valid, a0_stream[4:0], a0_phase}, {a1_valid, a1_stream[4:0], a1_phase});
+    wire [8:0] ph_0_1 = first_stream({a2_valid, a2_stream[4:0], a2_phase}, {a3_valid, a3_stream[4:0], a3_phase});
+    wire [8:0] ph_0_2 = first_stream({a4_valid, a4_stream[4:0], a4_phase}, {a5_valid, a5_stream[4:0], a5_phase});
+    wire [8:0] ph_0_3 = first_stream({a6_valid, a6_stream[4:0], a6_phase}, {a7_valid, a7_stream[4:0], a7_phase});
+    wire [8:0] ph_0_4 = first_stream({a8_valid, a8_stream[4:0], a8_phase}, {a9_valid, a9_stream[4:0], a9_phase});
+    wire [8:0] ph_0_5 = first_stream({a10_valid, a10_stream[4:0], a10_phase}, {a11_valid, a11_stream[4:0], a11_phase});
+    wire [8:0] ph_0_6 = first_stream({a12_valid, a12_stream[4:0], a12_phase}, {a13_valid, a13_stream[4:0], a13_phase});
+    wire [8:0] ph_0_7 = first_stream({a14_valid, a14_stream[4:0], a14_phase}, {a15_valid, a15_stream[4:0], a15_phase});
+    wire [8:0] ph_0_8 = first_stream({a16_valid, a16_stream[4:0], a16_phase}, {a17_valid, a17_stream[4:0], a17_phase});
+    wire [8:0] ph_0_9 = first_stream({a18_valid, a18_stream[4:0], a18_phase}, {a19_valid, a19_stream[4:0], a19_phase});
+    wire [8:0] ph_0_10 = first_stream({a20_valid, a20_stream[4:0], a20_phase}, {a21_valid, a21_stream[4:0], a21_phase});
+    wire [8:0] ph_0_11 = first_stream({a22_valid, a22_stream[4:0], a22_phase}, {a23_valid, a23_stream[4:0], a23_phase});
+    wire [8:0] ph_1_0 = first_stream(ph_0_0, ph_0_1);
+    wire [8:0] ph_1_1 = first_stream(ph_0_2, ph_0_3);
+    wire [8:0] ph_1_2 = first_stream(ph_0_4, ph_0_5);
+    wire [8:0] ph_1_3 = first_stream(ph_0_6, ph_0_7);
+    wire [8:0] ph_1_4 = first_stream(ph_0_8, ph_0_9);
+    wire [8:0] ph_1_5 = first_stream(ph_0_10, ph_0_11);
+    wire [8:0] ph_2_0 = first_stream(ph_1_0, ph_1_1);
+    wire [8:0] ph_2_1 = first_stream(ph_1_2, ph_1_3);
+    wire [8:0] ph_2_2 = first_stream(ph_1_4, ph_1_5);
+    wire [8:0] ph_3_0 = first_stream(ph_2_0, ph_2_1);
+    wire [8:0] ph_3_1 = ph_2_2;
+    wire [8:0] ph_4_0 = first_stream(ph_3_0, ph_3_1);
+    /* verilator lint_off UNUSEDSIGNAL */ // the winner's stream only decides matches
+    wire [8:0] ph_first = ph_4_0;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [2:0] ph_next = ph_first[8] ? ph_first[2:0] : PH_IDLE;
 
     always @(posedge clk) begin : outputs
         if (rst) begin
@@ -4689,10 +4696,10 @@ module skeinhw (
                 out_data_6 <= c_chain[384 +: 64];
                 out_data_7 <= c_chain[448 +: 64];
             end
-            busy_mix <= (a0_valid ? c0_bmix : 16'd0) + (a1_valid ? c1_bmix : 16'd0) + (a2_valid ? c2_bmix : 16'd0) + (a3_valid ? c3_bmix : 16'd0) + (a4_valid ? c4_bmix : 16'd0) + (a5_valid ? c5_bmix : 16'd0) + (a6_valid ? c6_bmix : 16'd0) + (a7_valid ? c7_bmix : 16'd0) + (a8_valid ? c8_bmix : 16'd0) + (a9_valid ? c9_bmix : 16'd0) + (a10_valid ? c10_bmix : 16'd0) + (a11_valid ? c11_bmix : 16'd0) + (a12_valid ? c12_bmix : 16'd0) + (a13_valid ? c13_bmix : 16'd0) + (a14_valid ? c14_bmix : 16'd0) + (a15_valid ? c15_bmix : 16'd0) + (a16_valid ? c16_bmix : 16'd0) + (a17_valid ? c17_bmix : 16'd0) + (a18_valid ? c18_bmix : 16'd0) + (a19_valid ? c19_bmix : 16'd0) + (a20_valid ? c20_bmix : 16'd0) + (a21_valid ? c21_bmix : 16'd0) + (a22_valid ? c22_bmix : 16'd0) + (a23_valid ? c23_bmix : 16'd0);
-            busy_subkey <= (a0_valid ? c0_bsub : 16'd0) + (a1_valid ? c1_bsub : 16'd0) + (a2_valid ? c2_bsub : 16'd0) + (a3_valid ? c3_bsub : 16'd0) + (a4_valid ? c4_bsub : 16'd0) + (a5_valid ? c5_bsub : 16'd0) + (a6_valid ? c6_bsub : 16'd0) + (a7_valid ? c7_bsub : 16'd0) + (a8_valid ? c8_bsub : 16'd0) + (a9_valid ? c9_bsub : 16'd0) + (a10_valid ? c10_bsub : 16'd0) + (a11_valid ? c11_bsub : 16'd0) + (a12_valid ? c12_bsub : 16'd0) + (a13_valid ? c13_bsub : 16'd0) + (a14_valid ? c14_bsub : 16'd0) + (a15_valid ? c15_bsub : 16'd0) + (a16_valid ? c16_bsub : 16'd0) + (a17_valid ? c17_bsub : 16'd0) + (a18_valid ? c18_bsub : 16'd0) + (a19_valid ? c19_bsub : 16'd0) + (a20_valid ? c20_bsub : 16'd0) + (a21_valid ? c21_bsub : 16'd0) + (a22_valid ? c22_bsub : 16'd0) + (a23_valid ? c23_bsub : 16'd0);
-            busy_key_schedule <= (a0_valid ? c0_bks : 16'd0) + (a1_valid ? c1_bks : 16'd0) + (a2_valid ? c2_bks : 16'd0) + (a3_valid ? c3_bks : 16'd0) + (a4_valid ? c4_bks : 16'd0) + (a5_valid ? c5_bks : 16'd0) + (a6_valid ? c6_bks : 16'd0) + (a7_valid ? c7_bks : 16'd0) + (a8_valid ? c8_bks : 16'd0) + (a9_valid ? c9_bks : 16'd0) + (a10_valid ? c10_bks : 16'd0) + (a11_valid ? c11_bks : 16'd0) + (a12_valid ? c12_bks : 16'd0) + (a13_valid ? c13_bks : 16'd0) + (a14_valid ? c14_bks : 16'd0) + (a15_valid ? c15_bks : 16'd0) + (a16_valid ? c16_bks : 16'd0) + (a17_valid ? c17_bks : 16'd0) + (a18_valid ? c18_bks : 16'd0) + (a19_valid ? c19_bks : 16'd0) + (a20_valid ? c20_bks : 16'd0) + (a21_valid ? c21_bks : 16'd0) + (a22_valid ? c22_bks : 16'd0) + (a23_valid ? c23_bks : 16'd0);
-            busy_first_subkey <= (a0_valid ? c0_bfs : 16'd0) + (a1_valid ? c1_bfs : 16'd0) + (a2_valid ? c2_bfs : 16'd0) + (a3_valid ? c3_bfs : 16'd0) + (a4_valid ? c4_bfs : 16'd0) + (a5_valid ? c5_bfs : 16'd0) + (a6_valid ? c6_bfs : 16'd0) + (a7_valid ? c7_bfs : 16'd0) + (a8_valid ? c8_bfs : 16'd0) + (a9_valid ? c9_bfs : 16'd0) + (a10_valid ? c10_bfs : 16'd0) + (a11_valid ? c11_bfs : 16'd0) + (a12_valid ? c12_bfs : 16'd0) + (a13_valid ? c13_bfs : 16'd0) + (a14_valid ? c14_bfs : 16'd0) + (a15_valid ? c15_bfs : 16'd0) + (a16_valid ? c16_bfs : 16'd0) + (a17_valid ? c17_bfs : 16'd0) + (a18_valid ? c18_bfs : 16'd0) + (a19_valid ? c19_bfs : 16'd0) + (a20_valid ? c20_bfs : 16'd0) + (a21_valid ? c21_bfs : 16'd0) + (a22_valid ? c22_bfs : 16'd0) + (a23_valid ? c23_bfs : 16'd0);
+            busy_mix <= (((((a0_valid ? c0_bmix : 16'd0) + (a1_valid ? c1_bmix : 16'd0)) + (a2_valid ? c2_bmix : 16'd0)) + (((a3_valid ? c3_bmix : 16'd0) + (a4_valid ? c4_bmix : 16'd0)) + (a5_valid ? c5_bmix : 16'd0))) + ((((a6_valid ? c6_bmix : 16'd0) + (a7_valid ? c7_bmix : 16'd0)) + (a8_valid ? c8_bmix : 16'd0)) + (((a9_valid ? c9_bmix : 16'd0) + (a10_valid ? c10_bmix : 16'd0)) + (a11_valid ? c11_bmix : 16'd0)))) + (((((a12_valid ? c12_bmix : 16'd0) + (a13_valid ? c13_bmix : 16'd0)) + (a14_valid ? c14_bmix : 16'd0)) + (((a15_valid ? c15_bmix : 16'd0) + (a16_valid ? c16_bmix : 16'd0)) + (a17_valid ? c17_bmix : 16'd0))) + ((((a18_valid ? c18_bmix : 16'd0) + (a19_valid ? c19_bmix : 16'd0)) + (a20_valid ? c20_bmix : 16'd0)) + (((a21_valid ? c21_bmix : 16'd0) + (a22_valid ? c22_bmix : 16'd0)) + (a23_valid ? c23_bmix : 16'd0))));
+            busy_subkey <= (((((a0_valid ? c0_bsub : 16'd0) + (a1_valid ? c1_bsub : 16'd0)) + (a2_valid ? c2_bsub : 16'd0)) + (((a3_valid ? c3_bsub : 16'd0) + (a4_valid ? c4_bsub : 16'd0)) + (a5_valid ? c5_bsub : 16'd0))) + ((((a6_valid ? c6_bsub : 16'd0) + (a7_valid ? c7_bsub : 16'd0)) + (a8_valid ? c8_bsub : 16'd0)) + (((a9_valid ? c9_bsub : 16'd0) + (a10_valid ? c10_bsub : 16'd0)) + (a11_valid ? c11_bsub : 16'd0)))) + (((((a12_valid ? c12_bsub : 16'd0) + (a13_valid ? c13_bsub : 16'd0)) + (a14_valid ? c14_bsub : 16'd0)) + (((a15_valid ? c15_bsub : 16'd0) + (a16_valid ? c16_bsub : 16'd0)) + (a17_valid ? c17_bsub : 16'd0))) + ((((a18_valid ? c18_bsub : 16'd0) + (a19_valid ? c19_bsub : 16'd0)) + (a20_valid ? c20_bsub : 16'd0)) + (((a21_valid ? c21_bsub : 16'd0) + (a22_valid ? c22_bsub : 16'd0)) + (a23_valid ? c23_bsub : 16'd0))));
+            busy_key_schedule <= (((((a0_valid ? c0_bks : 16'd0) + (a1_valid ? c1_bks : 16'd0)) + (a2_valid ? c2_bks : 16'd0)) + (((a3_valid ? c3_bks : 16'd0) + (a4_valid ? c4_bks : 16'd0)) + (a5_valid ? c5_bks : 16'd0))) + ((((a6_valid ? c6_bks : 16'd0) + (a7_valid ? c7_bks : 16'd0)) + (a8_valid ? c8_bks : 16'd0)) + (((a9_valid ? c9_bks : 16'd0) + (a10_valid ? c10_bks : 16'd0)) + (a11_valid ? c11_bks : 16'd0)))) + (((((a12_valid ? c12_bks : 16'd0) + (a13_valid ? c13_bks : 16'd0)) + (a14_valid ? c14_bks : 16'd0)) + (((a15_valid ? c15_bks : 16'd0) + (a16_valid ? c16_bks : 16'd0)) + (a17_valid ? c17_bks : 16'd0))) + ((((a18_valid ? c18_bks : 16'd0) + (a19_valid ? c19_bks : 16'd0)) + (a20_valid ? c20_bks : 16'd0)) + (((a21_valid ? c21_bks : 16'd0) + (a22_valid ? c22_bks : 16'd0)) + (a23_valid ? c23_bks : 16'd0))));
+            busy_first_subkey <= (((((a0_valid ? c0_bfs : 16'd0) + (a1_valid ? c1_bfs : 16'd0)) + (a2_valid ? c2_bfs : 16'd0)) + (((a3_valid ? c3_bfs : 16'd0) + (a4_valid ? c4_bfs : 16'd0)) + (a5_valid ? c5_bfs : 16'd0))) + ((((a6_valid ? c6_bfs : 16'd0) + (a7_valid ? c7_bfs : 16'd0)) + (a8_valid ? c8_bfs : 16'd0)) + (((a9_valid ? c9_bfs : 16'd0) + (a10_valid ? c10_bfs : 16'd0)) + (a11_valid ? c11_bfs : 16'd0)))) + (((((a12_valid ? c12_bfs : 16'd0) + (a13_valid ? c13_bfs : 16'd0)) + (a14_valid ? c14_bfs : 16'd0)) + (((a15_valid ? c15_bfs : 16'd0) + (a16_valid ? c16_bfs : 16'd0)) + (a17_valid ? c17_bfs : 16'd0))) + ((((a18_valid ? c18_bfs : 16'd0) + (a19_valid ? c19_bfs : 16'd0)) + (a20_valid ? c20_bfs : 16'd0)) + (((a21_valid ? c21_bfs : 16'd0) + (a22_valid ? c22_bfs : 16'd0)) + (a23_valid ? c23_bfs : 16'd0))));
         end
     end
 

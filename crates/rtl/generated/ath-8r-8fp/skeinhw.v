@@ -774,13 +774,13 @@ module skeinhw (
             if (in_valid && in_ready[0] && in_stream == 32'd0) begin
                 b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd0) begin
+            if (iss_valid && iss_stream[2:0] == 3'd0) begin
                 s0_busy <= 1'b1; s0_blk <= s0_blk + 64'd1; s0_kind <= iss_kind; s0_last <= iss_last;
                 if (iss_from_buf) begin
                     b0_full <= 1'b0; s0_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd0) begin
+            if (c_valid && c_stream[2:0] == 3'd0) begin
                 s0_busy <= 1'b0; s0_chain <= c_chain;
                 case (s0_kind)
                     PH_KEY: s0_sq <= s0_last ? SQ_CONFIG : SQ_KEY;
@@ -802,13 +802,13 @@ module skeinhw (
             if (in_valid && in_ready[1] && in_stream == 32'd1) begin
                 b1_full <= 1'b1; b1_key <= in_key; b1_first <= in_first; b1_last <= in_last; b1_bitpad <= in_bitpad; b1_bytes <= in_bytes; b1_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd1) begin
+            if (iss_valid && iss_stream[2:0] == 3'd1) begin
                 s1_busy <= 1'b1; s1_blk <= s1_blk + 64'd1; s1_kind <= iss_kind; s1_last <= iss_last;
                 if (iss_from_buf) begin
                     b1_full <= 1'b0; s1_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd1) begin
+            if (c_valid && c_stream[2:0] == 3'd1) begin
                 s1_busy <= 1'b0; s1_chain <= c_chain;
                 case (s1_kind)
                     PH_KEY: s1_sq <= s1_last ? SQ_CONFIG : SQ_KEY;
@@ -830,13 +830,13 @@ module skeinhw (
             if (in_valid && in_ready[2] && in_stream == 32'd2) begin
                 b2_full <= 1'b1; b2_key <= in_key; b2_first <= in_first; b2_last <= in_last; b2_bitpad <= in_bitpad; b2_bytes <= in_bytes; b2_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd2) begin
+            if (iss_valid && iss_stream[2:0] == 3'd2) begin
                 s2_busy <= 1'b1; s2_blk <= s2_blk + 64'd1; s2_kind <= iss_kind; s2_last <= iss_last;
                 if (iss_from_buf) begin
                     b2_full <= 1'b0; s2_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd2) begin
+            if (c_valid && c_stream[2:0] == 3'd2) begin
                 s2_busy <= 1'b0; s2_chain <= c_chain;
                 case (s2_kind)
                     PH_KEY: s2_sq <= s2_last ? SQ_CONFIG : SQ_KEY;
@@ -858,13 +858,13 @@ module skeinhw (
             if (in_valid && in_ready[3] && in_stream == 32'd3) begin
                 b3_full <= 1'b1; b3_key <= in_key; b3_first <= in_first; b3_last <= in_last; b3_bitpad <= in_bitpad; b3_bytes <= in_bytes; b3_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd3) begin
+            if (iss_valid && iss_stream[2:0] == 3'd3) begin
                 s3_busy <= 1'b1; s3_blk <= s3_blk + 64'd1; s3_kind <= iss_kind; s3_last <= iss_last;
                 if (iss_from_buf) begin
                     b3_full <= 1'b0; s3_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd3) begin
+            if (c_valid && c_stream[2:0] == 3'd3) begin
                 s3_busy <= 1'b0; s3_chain <= c_chain;
                 case (s3_kind)
                     PH_KEY: s3_sq <= s3_last ? SQ_CONFIG : SQ_KEY;
@@ -886,13 +886,13 @@ module skeinhw (
             if (in_valid && in_ready[4] && in_stream == 32'd4) begin
                 b4_full <= 1'b1; b4_key <= in_key; b4_first <= in_first; b4_last <= in_last; b4_bitpad <= in_bitpad; b4_bytes <= in_bytes; b4_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd4) begin
+            if (iss_valid && iss_stream[2:0] == 3'd4) begin
                 s4_busy <= 1'b1; s4_blk <= s4_blk + 64'd1; s4_kind <= iss_kind; s4_last <= iss_last;
                 if (iss_from_buf) begin
                     b4_full <= 1'b0; s4_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd4) begin
+            if (c_valid && c_stream[2:0] == 3'd4) begin
                 s4_busy <= 1'b0; s4_chain <= c_chain;
                 case (s4_kind)
                     PH_KEY: s4_sq <= s4_last ? SQ_CONFIG : SQ_KEY;
@@ -914,13 +914,13 @@ module skeinhw (
             if (in_valid && in_ready[5] && in_stream == 32'd5) begin
                 b5_full <= 1'b1; b5_key <= in_key; b5_first <= in_first; b5_last <= in_last; b5_bitpad <= in_bitpad; b5_bytes <= in_bytes; b5_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd5) begin
+            if (iss_valid && iss_stream[2:0] == 3'd5) begin
                 s5_busy <= 1'b1; s5_blk <= s5_blk + 64'd1; s5_kind <= iss_kind; s5_last <= iss_last;
                 if (iss_from_buf) begin
                     b5_full <= 1'b0; s5_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd5) begin
+            if (c_valid && c_stream[2:0] == 3'd5) begin
                 s5_busy <= 1'b0; s5_chain <= c_chain;
                 case (s5_kind)
                     PH_KEY: s5_sq <= s5_last ? SQ_CONFIG : SQ_KEY;
@@ -942,13 +942,13 @@ module skeinhw (
             if (in_valid && in_ready[6] && in_stream == 32'd6) begin
                 b6_full <= 1'b1; b6_key <= in_key; b6_first <= in_first; b6_last <= in_last; b6_bitpad <= in_bitpad; b6_bytes <= in_bytes; b6_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd6) begin
+            if (iss_valid && iss_stream[2:0] == 3'd6) begin
                 s6_busy <= 1'b1; s6_blk <= s6_blk + 64'd1; s6_kind <= iss_kind; s6_last <= iss_last;
                 if (iss_from_buf) begin
                     b6_full <= 1'b0; s6_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd6) begin
+            if (c_valid && c_stream[2:0] == 3'd6) begin
                 s6_busy <= 1'b0; s6_chain <= c_chain;
                 case (s6_kind)
                     PH_KEY: s6_sq <= s6_last ? SQ_CONFIG : SQ_KEY;
@@ -970,13 +970,13 @@ module skeinhw (
             if (in_valid && in_ready[7] && in_stream == 32'd7) begin
                 b7_full <= 1'b1; b7_key <= in_key; b7_first <= in_first; b7_last <= in_last; b7_bitpad <= in_bitpad; b7_bytes <= in_bytes; b7_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd7) begin
+            if (iss_valid && iss_stream[2:0] == 3'd7) begin
                 s7_busy <= 1'b1; s7_blk <= s7_blk + 64'd1; s7_kind <= iss_kind; s7_last <= iss_last;
                 if (iss_from_buf) begin
                     b7_full <= 1'b0; s7_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd7) begin
+            if (c_valid && c_stream[2:0] == 3'd7) begin
                 s7_busy <= 1'b0; s7_chain <= c_chain;
                 case (s7_kind)
                     PH_KEY: s7_sq <= s7_last ? SQ_CONFIG : SQ_KEY;
@@ -1072,11 +1072,12 @@ module skeinhw (
     end
 
     // ==== slot 0: stage 0 of module 0 (1 round unit(s))
-    reg a0_valid; reg [7:0] a0_e; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg a0_valid; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg [7:0] a0_e;
     reg [511:0] a0_st, a0_plain, n0_st; reg [575:0] a0_ky; reg [191:0] a0_tw;
-    reg [4:0] c0_k0_sk; reg [7:0] c0_k0_mask;
     reg [2:0] c0_m0_rs; reg [3:0] c0_m0_en;
     reg c0_p0;
+    reg [4:0] c0_k1_sk; reg [7:0] c0_k1_mask;
     reg [7:0] c0_round, c0_subkey; reg c0_done; reg [15:0] c0_bmix, c0_bsub, c0_bks, c0_bfs;
 
     // which block enters slot 0 at the next edge
@@ -1095,13 +1096,13 @@ module skeinhw (
 
     // slot 0's control ROM on the arriving block's cycle (from Datapath::cycle_ops)
     always @* begin : rom0
-        c0_k0_sk = 5'd0; c0_k0_mask = 8'd0;
         c0_m0_rs = 3'd0; c0_m0_en = 4'd0;
         c0_p0 = 1'b0;
+        c0_k1_sk = 5'd0; c0_k1_mask = 8'd0;
         c0_round = 8'd0; c0_subkey = 8'd0; c0_done = 1'b0; c0_bmix = 16'd0; c0_bsub = 16'd0; c0_bks = 16'd0; c0_bfs = 16'd0;
         case (a0_e)
             // cycle 0: subkey 0
-            8'd0: begin c0_k0_sk = 5'd0; c0_k0_mask = 8'hff; c0_round = 8'd0; c0_subkey = 8'd1; c0_bsub = 16'd8; c0_bks = 16'd3; end // CYCLE e=0
+            8'd0: begin c0_k1_sk = 5'd0; c0_k1_mask = 8'hff; c0_round = 8'd0; c0_subkey = 8'd1; c0_bsub = 16'd8; c0_bks = 16'd3; end // CYCLE e=0
             // cycle 8: MIX of round 0, permute
             8'd8: begin c0_m0_rs = 3'd0; c0_m0_en = 4'hf; c0_p0 = 1'b1; c0_round = 8'd1; c0_subkey = 8'd1; c0_bmix = 16'd4; end // CYCLE e=8
             // cycle 16: MIX of round 8, permute
@@ -1127,9 +1128,9 @@ module skeinhw (
     // slot 0's stage: its round units and key injections in chain order
     always @* begin : stage0
         n0_st = a0_st;
-        n0_st = add_subkey(n0_st, a0_ky, a0_tw, c0_k0_sk, c0_k0_mask);
         n0_st = mix_layer(n0_st, c0_m0_rs, c0_m0_en);
         if (c0_p0) n0_st = permute(n0_st);
+        n0_st = add_subkey(n0_st, a0_ky, a0_tw, c0_k1_sk, c0_k1_mask);
     end
 
     always @(posedge clk) begin : slot0_regs
@@ -1167,7 +1168,8 @@ module skeinhw (
             slot0_valid <= a0_valid;
             slot0_live <= a0_valid && !c0_done;
             if (a0_valid) begin
-                slot0_elapsed <= a0_e; slot0_plain <= a0_plain;
+                slot0_elapsed <= a0_e;
+                slot0_plain <= a0_plain;
                 slot0_stream <= a0_stream; slot0_phase <= a0_phase; slot0_block <= a0_block; slot0_round <= c0_round; slot0_subkey <= c0_subkey;
                 slot0_state_0 <= n0_st[0 +: 64];
                 slot0_state_1 <= n0_st[64 +: 64];
@@ -1194,7 +1196,8 @@ module skeinhw (
     end
 
     // ==== slot 1: stage 1 of module 0 (1 round unit(s))
-    reg a1_valid; reg [7:0] a1_e; reg [31:0] a1_stream; reg [2:0] a1_phase; reg [63:0] a1_block;
+    reg a1_valid; reg [31:0] a1_stream; reg [2:0] a1_phase; reg [63:0] a1_block;
+    reg [7:0] a1_e;
     reg [511:0] a1_st, a1_plain, n1_st; reg [575:0] a1_ky; reg [191:0] a1_tw;
     reg [2:0] c1_m0_rs; reg [3:0] c1_m0_en;
     reg c1_p0;
@@ -1282,7 +1285,8 @@ module skeinhw (
             slot1_valid <= a1_valid;
             slot1_live <= a1_valid && !c1_done;
             if (a1_valid) begin
-                slot1_elapsed <= a1_e; slot1_plain <= a1_plain;
+                slot1_elapsed <= a1_e;
+                slot1_plain <= a1_plain;
                 slot1_stream <= a1_stream; slot1_phase <= a1_phase; slot1_block <= a1_block; slot1_round <= c1_round; slot1_subkey <= c1_subkey;
                 slot1_state_0 <= n1_st[0 +: 64];
                 slot1_state_1 <= n1_st[64 +: 64];
@@ -1309,7 +1313,8 @@ module skeinhw (
     end
 
     // ==== slot 2: stage 2 of module 0 (1 round unit(s))
-    reg a2_valid; reg [7:0] a2_e; reg [31:0] a2_stream; reg [2:0] a2_phase; reg [63:0] a2_block;
+    reg a2_valid; reg [31:0] a2_stream; reg [2:0] a2_phase; reg [63:0] a2_block;
+    reg [7:0] a2_e;
     reg [511:0] a2_st, a2_plain, n2_st; reg [575:0] a2_ky; reg [191:0] a2_tw;
     reg [2:0] c2_m0_rs; reg [3:0] c2_m0_en;
     reg c2_p0;
@@ -1397,7 +1402,8 @@ module skeinhw (
             slot2_valid <= a2_valid;
             slot2_live <= a2_valid && !c2_done;
             if (a2_valid) begin
-                slot2_elapsed <= a2_e; slot2_plain <= a2_plain;
+                slot2_elapsed <= a2_e;
+                slot2_plain <= a2_plain;
                 slot2_stream <= a2_stream; slot2_phase <= a2_phase; slot2_block <= a2_block; slot2_round <= c2_round; slot2_subkey <= c2_subkey;
                 slot2_state_0 <= n2_st[0 +: 64];
                 slot2_state_1 <= n2_st[64 +: 64];
@@ -1424,7 +1430,8 @@ module skeinhw (
     end
 
     // ==== slot 3: stage 3 of module 0 (1 round unit(s))
-    reg a3_valid; reg [7:0] a3_e; reg [31:0] a3_stream; reg [2:0] a3_phase; reg [63:0] a3_block;
+    reg a3_valid; reg [31:0] a3_stream; reg [2:0] a3_phase; reg [63:0] a3_block;
+    reg [7:0] a3_e;
     reg [511:0] a3_st, a3_plain, n3_st; reg [575:0] a3_ky; reg [191:0] a3_tw;
     reg [2:0] c3_m0_rs; reg [3:0] c3_m0_en;
     reg c3_p0;
@@ -1515,7 +1522,8 @@ module skeinhw (
             slot3_valid <= a3_valid;
             slot3_live <= a3_valid && !c3_done;
             if (a3_valid) begin
-                slot3_elapsed <= a3_e; slot3_plain <= a3_plain;
+                slot3_elapsed <= a3_e;
+                slot3_plain <= a3_plain;
                 slot3_stream <= a3_stream; slot3_phase <= a3_phase; slot3_block <= a3_block; slot3_round <= c3_round; slot3_subkey <= c3_subkey;
                 slot3_state_0 <= n3_st[0 +: 64];
                 slot3_state_1 <= n3_st[64 +: 64];
@@ -1542,7 +1550,8 @@ module skeinhw (
     end
 
     // ==== slot 4: stage 4 of module 0 (1 round unit(s))
-    reg a4_valid; reg [7:0] a4_e; reg [31:0] a4_stream; reg [2:0] a4_phase; reg [63:0] a4_block;
+    reg a4_valid; reg [31:0] a4_stream; reg [2:0] a4_phase; reg [63:0] a4_block;
+    reg [7:0] a4_e;
     reg [511:0] a4_st, a4_plain, n4_st; reg [575:0] a4_ky; reg [191:0] a4_tw;
     reg [2:0] c4_m0_rs; reg [3:0] c4_m0_en;
     reg c4_p0;
@@ -1630,7 +1639,8 @@ module skeinhw (
             slot4_valid <= a4_valid;
             slot4_live <= a4_valid && !c4_done;
             if (a4_valid) begin
-                slot4_elapsed <= a4_e; slot4_plain <= a4_plain;
+                slot4_elapsed <= a4_e;
+                slot4_plain <= a4_plain;
                 slot4_stream <= a4_stream; slot4_phase <= a4_phase; slot4_block <= a4_block; slot4_round <= c4_round; slot4_subkey <= c4_subkey;
                 slot4_state_0 <= n4_st[0 +: 64];
                 slot4_state_1 <= n4_st[64 +: 64];
@@ -1657,7 +1667,8 @@ module skeinhw (
     end
 
     // ==== slot 5: stage 5 of module 0 (1 round unit(s))
-    reg a5_valid; reg [7:0] a5_e; reg [31:0] a5_stream; reg [2:0] a5_phase; reg [63:0] a5_block;
+    reg a5_valid; reg [31:0] a5_stream; reg [2:0] a5_phase; reg [63:0] a5_block;
+    reg [7:0] a5_e;
     reg [511:0] a5_st, a5_plain, n5_st; reg [575:0] a5_ky; reg [191:0] a5_tw;
     reg [2:0] c5_m0_rs; reg [3:0] c5_m0_en;
     reg c5_p0;
@@ -1745,7 +1756,8 @@ module skeinhw (
             slot5_valid <= a5_valid;
             slot5_live <= a5_valid && !c5_done;
             if (a5_valid) begin
-                slot5_elapsed <= a5_e; slot5_plain <= a5_plain;
+                slot5_elapsed <= a5_e;
+                slot5_plain <= a5_plain;
                 slot5_stream <= a5_stream; slot5_phase <= a5_phase; slot5_block <= a5_block; slot5_round <= c5_round; slot5_subkey <= c5_subkey;
                 slot5_state_0 <= n5_st[0 +: 64];
                 slot5_state_1 <= n5_st[64 +: 64];
@@ -1772,7 +1784,8 @@ module skeinhw (
     end
 
     // ==== slot 6: stage 6 of module 0 (1 round unit(s))
-    reg a6_valid; reg [7:0] a6_e; reg [31:0] a6_stream; reg [2:0] a6_phase; reg [63:0] a6_block;
+    reg a6_valid; reg [31:0] a6_stream; reg [2:0] a6_phase; reg [63:0] a6_block;
+    reg [7:0] a6_e;
     reg [511:0] a6_st, a6_plain, n6_st; reg [575:0] a6_ky; reg [191:0] a6_tw;
     reg [2:0] c6_m0_rs; reg [3:0] c6_m0_en;
     reg c6_p0;
@@ -1860,7 +1873,8 @@ module skeinhw (
             slot6_valid <= a6_valid;
             slot6_live <= a6_valid && !c6_done;
             if (a6_valid) begin
-                slot6_elapsed <= a6_e; slot6_plain <= a6_plain;
+                slot6_elapsed <= a6_e;
+                slot6_plain <= a6_plain;
                 slot6_stream <= a6_stream; slot6_phase <= a6_phase; slot6_block <= a6_block; slot6_round <= c6_round; slot6_subkey <= c6_subkey;
                 slot6_state_0 <= n6_st[0 +: 64];
                 slot6_state_1 <= n6_st[64 +: 64];
@@ -1887,7 +1901,8 @@ module skeinhw (
     end
 
     // ==== slot 7: stage 7 of module 0 (1 round unit(s))
-    reg a7_valid; reg [7:0] a7_e; reg [31:0] a7_stream; reg [2:0] a7_phase; reg [63:0] a7_block;
+    reg a7_valid; reg [31:0] a7_stream; reg [2:0] a7_phase; reg [63:0] a7_block;
+    reg [7:0] a7_e;
     reg [511:0] a7_st, a7_plain, n7_st; reg [575:0] a7_ky; reg [191:0] a7_tw;
     reg [2:0] c7_m0_rs; reg [3:0] c7_m0_en;
     reg c7_p0;
@@ -1978,7 +1993,8 @@ module skeinhw (
             slot7_valid <= a7_valid;
             slot7_live <= a7_valid && !c7_done;
             if (a7_valid) begin
-                slot7_elapsed <= a7_e; slot7_plain <= a7_plain;
+                slot7_elapsed <= a7_e;
+                slot7_plain <= a7_plain;
                 slot7_stream <= a7_stream; slot7_phase <= a7_phase; slot7_block <= a7_block; slot7_round <= c7_round; slot7_subkey <= c7_subkey;
                 slot7_state_0 <= n7_st[0 +: 64];
                 slot7_state_1 <= n7_st[64 +: 64];
@@ -2012,35 +2028,25 @@ module skeinhw (
         end
     end
 
-    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle.
-    reg [2:0] ph_next; reg [31:0] ph_stream;
-    always @* begin : phase_next
-        ph_next = PH_IDLE; ph_stream = 32'hffffffff;
-        if (a0_valid && a0_stream < ph_stream) begin
-            ph_next = a0_phase; ph_stream = a0_stream;
+    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle
+    // (one block per stream at most): a tournament over the arriving blocks {valid, stream, phase}.
+    function [6:0] first_stream;
+        input [6:0] x, y;
+        begin
+            first_stream = (y[6] && (!x[6] || y[5:3] < x[5:3])) ? y : x;
         end
-        if (a1_valid && a1_stream < ph_stream) begin
-            ph_next = a1_phase; ph_stream = a1_stream;
-        end
-        if (a2_valid && a2_stream < ph_stream) begin
-            ph_next = a2_phase; ph_stream = a2_stream;
-        end
-        if (a3_valid && a3_stream < ph_stream) begin
-            ph_next = a3_phase; ph_stream = a3_stream;
-        end
-        if (a4_valid && a4_stream < ph_stream) begin
-            ph_next = a4_phase; ph_stream = a4_stream;
-        end
-        if (a5_valid && a5_stream < ph_stream) begin
-            ph_next = a5_phase; ph_stream = a5_stream;
-        end
-        if (a6_valid && a6_stream < ph_stream) begin
-            ph_next = a6_phase; ph_stream = a6_stream;
-        end
-        if (a7_valid && a7_stream < ph_stream) begin
-            ph_next = a7_phase; ph_stream = a7_stream;
-        end
-    end
+    endfunction
+    wire [6:0] ph_0_0 = first_stream({a0_valid, a0_stream[2:0], a0_phase}, {a1_valid, a1_stream[2:0], a1_phase});
+    wire [6:0] ph_0_1 = first_stream({a2_valid, a2_stream[2:0], a2_phase}, {a3_valid, a3_stream[2:0], a3_phase});
+    wire [6:0] ph_0_2 = first_stream({a4_valid, a4_stream[2:0], a4_phase}, {a5_valid, a5_stream[2:0], a5_phase});
+    wire [6:0] ph_0_3 = first_stream({a6_valid, a6_stream[2:0], a6_phase}, {a7_valid, a7_stream[2:0], a7_phase});
+    wire [6:0] ph_1_0 = first_stream(ph_0_0, ph_0_1);
+    wire [6:0] ph_1_1 = first_stream(ph_0_2, ph_0_3);
+    wire [6:0] ph_2_0 = first_stream(ph_1_0, ph_1_1);
+    /* verilator lint_off UNUSEDSIGNAL */ // the winner's stream only decides matches
+    wire [6:0] ph_first = ph_2_0;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [2:0] ph_next = ph_first[6] ? ph_first[2:0] : PH_IDLE;
 
     always @(posedge clk) begin : outputs
         if (rst) begin
@@ -2071,10 +2077,10 @@ module skeinhw (
                 out_data_6 <= c_chain[384 +: 64];
                 out_data_7 <= c_chain[448 +: 64];
             end
-            busy_mix <= (a0_valid ? c0_bmix : 16'd0) + (a1_valid ? c1_bmix : 16'd0) + (a2_valid ? c2_bmix : 16'd0) + (a3_valid ? c3_bmix : 16'd0) + (a4_valid ? c4_bmix : 16'd0) + (a5_valid ? c5_bmix : 16'd0) + (a6_valid ? c6_bmix : 16'd0) + (a7_valid ? c7_bmix : 16'd0);
-            busy_subkey <= (a0_valid ? c0_bsub : 16'd0) + (a1_valid ? c1_bsub : 16'd0) + (a2_valid ? c2_bsub : 16'd0) + (a3_valid ? c3_bsub : 16'd0) + (a4_valid ? c4_bsub : 16'd0) + (a5_valid ? c5_bsub : 16'd0) + (a6_valid ? c6_bsub : 16'd0) + (a7_valid ? c7_bsub : 16'd0);
-            busy_key_schedule <= (a0_valid ? c0_bks : 16'd0) + (a1_valid ? c1_bks : 16'd0) + (a2_valid ? c2_bks : 16'd0) + (a3_valid ? c3_bks : 16'd0) + (a4_valid ? c4_bks : 16'd0) + (a5_valid ? c5_bks : 16'd0) + (a6_valid ? c6_bks : 16'd0) + (a7_valid ? c7_bks : 16'd0);
-            busy_first_subkey <= (a0_valid ? c0_bfs : 16'd0) + (a1_valid ? c1_bfs : 16'd0) + (a2_valid ? c2_bfs : 16'd0) + (a3_valid ? c3_bfs : 16'd0) + (a4_valid ? c4_bfs : 16'd0) + (a5_valid ? c5_bfs : 16'd0) + (a6_valid ? c6_bfs : 16'd0) + (a7_valid ? c7_bfs : 16'd0);
+            busy_mix <= (((a0_valid ? c0_bmix : 16'd0) + (a1_valid ? c1_bmix : 16'd0)) + ((a2_valid ? c2_bmix : 16'd0) + (a3_valid ? c3_bmix : 16'd0))) + (((a4_valid ? c4_bmix : 16'd0) + (a5_valid ? c5_bmix : 16'd0)) + ((a6_valid ? c6_bmix : 16'd0) + (a7_valid ? c7_bmix : 16'd0)));
+            busy_subkey <= (((a0_valid ? c0_bsub : 16'd0) + (a1_valid ? c1_bsub : 16'd0)) + ((a2_valid ? c2_bsub : 16'd0) + (a3_valid ? c3_bsub : 16'd0))) + (((a4_valid ? c4_bsub : 16'd0) + (a5_valid ? c5_bsub : 16'd0)) + ((a6_valid ? c6_bsub : 16'd0) + (a7_valid ? c7_bsub : 16'd0)));
+            busy_key_schedule <= (((a0_valid ? c0_bks : 16'd0) + (a1_valid ? c1_bks : 16'd0)) + ((a2_valid ? c2_bks : 16'd0) + (a3_valid ? c3_bks : 16'd0))) + (((a4_valid ? c4_bks : 16'd0) + (a5_valid ? c5_bks : 16'd0)) + ((a6_valid ? c6_bks : 16'd0) + (a7_valid ? c7_bks : 16'd0)));
+            busy_first_subkey <= (((a0_valid ? c0_bfs : 16'd0) + (a1_valid ? c1_bfs : 16'd0)) + ((a2_valid ? c2_bfs : 16'd0) + (a3_valid ? c3_bfs : 16'd0))) + (((a4_valid ? c4_bfs : 16'd0) + (a5_valid ? c5_bfs : 16'd0)) + ((a6_valid ? c6_bfs : 16'd0) + (a7_valid ? c7_bfs : 16'd0)));
         end
     end
 

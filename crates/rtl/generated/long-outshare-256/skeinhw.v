@@ -307,13 +307,13 @@ module skeinhw (
             if (in_valid && in_ready[0] && in_stream == 32'd0) begin
                 b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd0) begin
+            if (iss_valid && iss_stream[0:0] == 1'd0) begin
                 s0_busy <= 1'b1; s0_blk <= s0_blk + 64'd1; s0_kind <= iss_kind; s0_last <= iss_last;
                 if (iss_from_buf) begin
                     b0_full <= 1'b0; s0_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd0) begin
+            if (c_valid && c_stream[0:0] == 1'd0) begin
                 s0_busy <= 1'b0; s0_chain <= c_chain;
                 case (s0_kind)
                     PH_KEY: s0_sq <= s0_last ? SQ_CONFIG : SQ_KEY;
@@ -389,7 +389,8 @@ module skeinhw (
     end
 
     // ==== slot 0: stage 0 of module 0 (1 round unit(s))
-    reg a0_valid; reg [7:0] a0_e; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg a0_valid; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg [7:0] a0_e;
     reg [255:0] a0_st, a0_plain, n0_st; reg [319:0] a0_ky; reg [191:0] a0_tw;
     reg [4:0] c0_k0_sk; reg [3:0] c0_k0_mask;
     reg [2:0] c0_m0_rs; reg [1:0] c0_m0_en;
@@ -428,7 +429,7 @@ module skeinhw (
             // cycle 3: MIX of round 3, permute, subkey 1 words 0..1
             8'd3: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd1; c0_k1_mask = 4'h3; c0_round = 8'd4; c0_subkey = 8'd1; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=3
             // cycle 4: subkey 1 words 2..3
-            8'd4: begin c0_k0_sk = 5'd1; c0_k0_mask = 4'hc; c0_round = 8'd4; c0_subkey = 8'd2; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=4
+            8'd4: begin c0_k1_sk = 5'd1; c0_k1_mask = 4'hc; c0_round = 8'd4; c0_subkey = 8'd2; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=4
             // cycle 5: MIX of round 4, permute
             8'd5: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd5; c0_subkey = 8'd2; c0_bmix = 16'd2; end // CYCLE e=5
             // cycle 6: MIX of round 5, permute
@@ -438,7 +439,7 @@ module skeinhw (
             // cycle 8: MIX of round 7, permute, subkey 2 words 0..1
             8'd8: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd2; c0_k1_mask = 4'h3; c0_round = 8'd8; c0_subkey = 8'd2; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=8
             // cycle 9: subkey 2 words 2..3
-            8'd9: begin c0_k0_sk = 5'd2; c0_k0_mask = 4'hc; c0_round = 8'd8; c0_subkey = 8'd3; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=9
+            8'd9: begin c0_k1_sk = 5'd2; c0_k1_mask = 4'hc; c0_round = 8'd8; c0_subkey = 8'd3; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=9
             // cycle 10: MIX of round 8, permute
             8'd10: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd9; c0_subkey = 8'd3; c0_bmix = 16'd2; end // CYCLE e=10
             // cycle 11: MIX of round 9, permute
@@ -448,7 +449,7 @@ module skeinhw (
             // cycle 13: MIX of round 11, permute, subkey 3 words 0..1
             8'd13: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd3; c0_k1_mask = 4'h3; c0_round = 8'd12; c0_subkey = 8'd3; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=13
             // cycle 14: subkey 3 words 2..3
-            8'd14: begin c0_k0_sk = 5'd3; c0_k0_mask = 4'hc; c0_round = 8'd12; c0_subkey = 8'd4; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=14
+            8'd14: begin c0_k1_sk = 5'd3; c0_k1_mask = 4'hc; c0_round = 8'd12; c0_subkey = 8'd4; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=14
             // cycle 15: MIX of round 12, permute
             8'd15: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd13; c0_subkey = 8'd4; c0_bmix = 16'd2; end // CYCLE e=15
             // cycle 16: MIX of round 13, permute
@@ -458,7 +459,7 @@ module skeinhw (
             // cycle 18: MIX of round 15, permute, subkey 4 words 0..1
             8'd18: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd4; c0_k1_mask = 4'h3; c0_round = 8'd16; c0_subkey = 8'd4; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=18
             // cycle 19: subkey 4 words 2..3
-            8'd19: begin c0_k0_sk = 5'd4; c0_k0_mask = 4'hc; c0_round = 8'd16; c0_subkey = 8'd5; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=19
+            8'd19: begin c0_k1_sk = 5'd4; c0_k1_mask = 4'hc; c0_round = 8'd16; c0_subkey = 8'd5; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=19
             // cycle 20: MIX of round 16, permute
             8'd20: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd17; c0_subkey = 8'd5; c0_bmix = 16'd2; end // CYCLE e=20
             // cycle 21: MIX of round 17, permute
@@ -468,7 +469,7 @@ module skeinhw (
             // cycle 23: MIX of round 19, permute, subkey 5 words 0..1
             8'd23: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd5; c0_k1_mask = 4'h3; c0_round = 8'd20; c0_subkey = 8'd5; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=23
             // cycle 24: subkey 5 words 2..3
-            8'd24: begin c0_k0_sk = 5'd5; c0_k0_mask = 4'hc; c0_round = 8'd20; c0_subkey = 8'd6; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=24
+            8'd24: begin c0_k1_sk = 5'd5; c0_k1_mask = 4'hc; c0_round = 8'd20; c0_subkey = 8'd6; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=24
             // cycle 25: MIX of round 20, permute
             8'd25: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd21; c0_subkey = 8'd6; c0_bmix = 16'd2; end // CYCLE e=25
             // cycle 26: MIX of round 21, permute
@@ -478,7 +479,7 @@ module skeinhw (
             // cycle 28: MIX of round 23, permute, subkey 6 words 0..1
             8'd28: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd6; c0_k1_mask = 4'h3; c0_round = 8'd24; c0_subkey = 8'd6; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=28
             // cycle 29: subkey 6 words 2..3
-            8'd29: begin c0_k0_sk = 5'd6; c0_k0_mask = 4'hc; c0_round = 8'd24; c0_subkey = 8'd7; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=29
+            8'd29: begin c0_k1_sk = 5'd6; c0_k1_mask = 4'hc; c0_round = 8'd24; c0_subkey = 8'd7; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=29
             // cycle 30: MIX of round 24, permute
             8'd30: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd25; c0_subkey = 8'd7; c0_bmix = 16'd2; end // CYCLE e=30
             // cycle 31: MIX of round 25, permute
@@ -488,7 +489,7 @@ module skeinhw (
             // cycle 33: MIX of round 27, permute, subkey 7 words 0..1
             8'd33: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd7; c0_k1_mask = 4'h3; c0_round = 8'd28; c0_subkey = 8'd7; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=33
             // cycle 34: subkey 7 words 2..3
-            8'd34: begin c0_k0_sk = 5'd7; c0_k0_mask = 4'hc; c0_round = 8'd28; c0_subkey = 8'd8; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=34
+            8'd34: begin c0_k1_sk = 5'd7; c0_k1_mask = 4'hc; c0_round = 8'd28; c0_subkey = 8'd8; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=34
             // cycle 35: MIX of round 28, permute
             8'd35: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd29; c0_subkey = 8'd8; c0_bmix = 16'd2; end // CYCLE e=35
             // cycle 36: MIX of round 29, permute
@@ -498,7 +499,7 @@ module skeinhw (
             // cycle 38: MIX of round 31, permute, subkey 8 words 0..1
             8'd38: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd8; c0_k1_mask = 4'h3; c0_round = 8'd32; c0_subkey = 8'd8; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=38
             // cycle 39: subkey 8 words 2..3
-            8'd39: begin c0_k0_sk = 5'd8; c0_k0_mask = 4'hc; c0_round = 8'd32; c0_subkey = 8'd9; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=39
+            8'd39: begin c0_k1_sk = 5'd8; c0_k1_mask = 4'hc; c0_round = 8'd32; c0_subkey = 8'd9; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=39
             // cycle 40: MIX of round 32, permute
             8'd40: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd33; c0_subkey = 8'd9; c0_bmix = 16'd2; end // CYCLE e=40
             // cycle 41: MIX of round 33, permute
@@ -508,7 +509,7 @@ module skeinhw (
             // cycle 43: MIX of round 35, permute, subkey 9 words 0..1
             8'd43: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd9; c0_k1_mask = 4'h3; c0_round = 8'd36; c0_subkey = 8'd9; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=43
             // cycle 44: subkey 9 words 2..3
-            8'd44: begin c0_k0_sk = 5'd9; c0_k0_mask = 4'hc; c0_round = 8'd36; c0_subkey = 8'd10; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=44
+            8'd44: begin c0_k1_sk = 5'd9; c0_k1_mask = 4'hc; c0_round = 8'd36; c0_subkey = 8'd10; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=44
             // cycle 45: MIX of round 36, permute
             8'd45: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd37; c0_subkey = 8'd10; c0_bmix = 16'd2; end // CYCLE e=45
             // cycle 46: MIX of round 37, permute
@@ -518,7 +519,7 @@ module skeinhw (
             // cycle 48: MIX of round 39, permute, subkey 10 words 0..1
             8'd48: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd10; c0_k1_mask = 4'h3; c0_round = 8'd40; c0_subkey = 8'd10; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=48
             // cycle 49: subkey 10 words 2..3
-            8'd49: begin c0_k0_sk = 5'd10; c0_k0_mask = 4'hc; c0_round = 8'd40; c0_subkey = 8'd11; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=49
+            8'd49: begin c0_k1_sk = 5'd10; c0_k1_mask = 4'hc; c0_round = 8'd40; c0_subkey = 8'd11; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=49
             // cycle 50: MIX of round 40, permute
             8'd50: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd41; c0_subkey = 8'd11; c0_bmix = 16'd2; end // CYCLE e=50
             // cycle 51: MIX of round 41, permute
@@ -528,7 +529,7 @@ module skeinhw (
             // cycle 53: MIX of round 43, permute, subkey 11 words 0..1
             8'd53: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd11; c0_k1_mask = 4'h3; c0_round = 8'd44; c0_subkey = 8'd11; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=53
             // cycle 54: subkey 11 words 2..3
-            8'd54: begin c0_k0_sk = 5'd11; c0_k0_mask = 4'hc; c0_round = 8'd44; c0_subkey = 8'd12; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=54
+            8'd54: begin c0_k1_sk = 5'd11; c0_k1_mask = 4'hc; c0_round = 8'd44; c0_subkey = 8'd12; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=54
             // cycle 55: MIX of round 44, permute
             8'd55: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd45; c0_subkey = 8'd12; c0_bmix = 16'd2; end // CYCLE e=55
             // cycle 56: MIX of round 45, permute
@@ -538,7 +539,7 @@ module skeinhw (
             // cycle 58: MIX of round 47, permute, subkey 12 words 0..1
             8'd58: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd12; c0_k1_mask = 4'h3; c0_round = 8'd48; c0_subkey = 8'd12; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=58
             // cycle 59: subkey 12 words 2..3
-            8'd59: begin c0_k0_sk = 5'd12; c0_k0_mask = 4'hc; c0_round = 8'd48; c0_subkey = 8'd13; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=59
+            8'd59: begin c0_k1_sk = 5'd12; c0_k1_mask = 4'hc; c0_round = 8'd48; c0_subkey = 8'd13; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=59
             // cycle 60: MIX of round 48, permute
             8'd60: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd49; c0_subkey = 8'd13; c0_bmix = 16'd2; end // CYCLE e=60
             // cycle 61: MIX of round 49, permute
@@ -548,7 +549,7 @@ module skeinhw (
             // cycle 63: MIX of round 51, permute, subkey 13 words 0..1
             8'd63: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd13; c0_k1_mask = 4'h3; c0_round = 8'd52; c0_subkey = 8'd13; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=63
             // cycle 64: subkey 13 words 2..3
-            8'd64: begin c0_k0_sk = 5'd13; c0_k0_mask = 4'hc; c0_round = 8'd52; c0_subkey = 8'd14; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=64
+            8'd64: begin c0_k1_sk = 5'd13; c0_k1_mask = 4'hc; c0_round = 8'd52; c0_subkey = 8'd14; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=64
             // cycle 65: MIX of round 52, permute
             8'd65: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd53; c0_subkey = 8'd14; c0_bmix = 16'd2; end // CYCLE e=65
             // cycle 66: MIX of round 53, permute
@@ -558,7 +559,7 @@ module skeinhw (
             // cycle 68: MIX of round 55, permute, subkey 14 words 0..1
             8'd68: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd14; c0_k1_mask = 4'h3; c0_round = 8'd56; c0_subkey = 8'd14; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=68
             // cycle 69: subkey 14 words 2..3
-            8'd69: begin c0_k0_sk = 5'd14; c0_k0_mask = 4'hc; c0_round = 8'd56; c0_subkey = 8'd15; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=69
+            8'd69: begin c0_k1_sk = 5'd14; c0_k1_mask = 4'hc; c0_round = 8'd56; c0_subkey = 8'd15; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=69
             // cycle 70: MIX of round 56, permute
             8'd70: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd57; c0_subkey = 8'd15; c0_bmix = 16'd2; end // CYCLE e=70
             // cycle 71: MIX of round 57, permute
@@ -568,7 +569,7 @@ module skeinhw (
             // cycle 73: MIX of round 59, permute, subkey 15 words 0..1
             8'd73: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd15; c0_k1_mask = 4'h3; c0_round = 8'd60; c0_subkey = 8'd15; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=73
             // cycle 74: subkey 15 words 2..3
-            8'd74: begin c0_k0_sk = 5'd15; c0_k0_mask = 4'hc; c0_round = 8'd60; c0_subkey = 8'd16; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=74
+            8'd74: begin c0_k1_sk = 5'd15; c0_k1_mask = 4'hc; c0_round = 8'd60; c0_subkey = 8'd16; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=74
             // cycle 75: MIX of round 60, permute
             8'd75: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd61; c0_subkey = 8'd16; c0_bmix = 16'd2; end // CYCLE e=75
             // cycle 76: MIX of round 61, permute
@@ -578,7 +579,7 @@ module skeinhw (
             // cycle 78: MIX of round 63, permute, subkey 16 words 0..1
             8'd78: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd16; c0_k1_mask = 4'h3; c0_round = 8'd64; c0_subkey = 8'd16; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=78
             // cycle 79: subkey 16 words 2..3
-            8'd79: begin c0_k0_sk = 5'd16; c0_k0_mask = 4'hc; c0_round = 8'd64; c0_subkey = 8'd17; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=79
+            8'd79: begin c0_k1_sk = 5'd16; c0_k1_mask = 4'hc; c0_round = 8'd64; c0_subkey = 8'd17; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=79
             // cycle 80: MIX of round 64, permute
             8'd80: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd65; c0_subkey = 8'd17; c0_bmix = 16'd2; end // CYCLE e=80
             // cycle 81: MIX of round 65, permute
@@ -588,7 +589,7 @@ module skeinhw (
             // cycle 83: MIX of round 67, permute, subkey 17 words 0..1
             8'd83: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd17; c0_k1_mask = 4'h3; c0_round = 8'd68; c0_subkey = 8'd17; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=83
             // cycle 84: subkey 17 words 2..3
-            8'd84: begin c0_k0_sk = 5'd17; c0_k0_mask = 4'hc; c0_round = 8'd68; c0_subkey = 8'd18; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=84
+            8'd84: begin c0_k1_sk = 5'd17; c0_k1_mask = 4'hc; c0_round = 8'd68; c0_subkey = 8'd18; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=84
             // cycle 85: MIX of round 68, permute
             8'd85: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_round = 8'd69; c0_subkey = 8'd18; c0_bmix = 16'd2; end // CYCLE e=85
             // cycle 86: MIX of round 69, permute
@@ -598,7 +599,7 @@ module skeinhw (
             // cycle 88: MIX of round 71, permute, subkey 18 words 0..1
             8'd88: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_p0 = 1'b1; c0_k1_sk = 5'd18; c0_k1_mask = 4'h3; c0_round = 8'd72; c0_subkey = 8'd18; c0_bmix = 16'd2; c0_bsub = 16'd2; end // CYCLE e=88
             // cycle 89: subkey 18 words 2..3
-            8'd89: begin c0_k0_sk = 5'd18; c0_k0_mask = 4'hc; c0_round = 8'd72; c0_subkey = 8'd19; c0_done = 1'b1; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=89
+            8'd89: begin c0_k1_sk = 5'd18; c0_k1_mask = 4'hc; c0_round = 8'd72; c0_subkey = 8'd19; c0_done = 1'b1; c0_bsub = 16'd2; c0_bks = 16'd3; end // CYCLE e=89
             default: ;
         endcase
     end
@@ -639,7 +640,8 @@ module skeinhw (
             slot0_valid <= a0_valid;
             slot0_live <= a0_valid && !c0_done;
             if (a0_valid) begin
-                slot0_elapsed <= a0_e; slot0_plain <= a0_plain;
+                slot0_elapsed <= a0_e;
+                slot0_plain <= a0_plain;
                 slot0_stream <= a0_stream; slot0_phase <= a0_phase; slot0_block <= a0_block; slot0_round <= c0_round; slot0_subkey <= c0_subkey;
                 slot0_state_0 <= n0_st[0 +: 64];
                 slot0_state_1 <= n0_st[64 +: 64];
@@ -665,14 +667,12 @@ module skeinhw (
         end
     end
 
-    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle.
-    reg [2:0] ph_next; reg [31:0] ph_stream;
-    always @* begin : phase_next
-        ph_next = PH_IDLE; ph_stream = 32'hffffffff;
-        if (a0_valid && a0_stream < ph_stream) begin
-            ph_next = a0_phase; ph_stream = a0_stream;
-        end
-    end
+    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle
+    // (one block per stream at most): a tournament over the arriving blocks {valid, stream, phase}.
+    /* verilator lint_off UNUSEDSIGNAL */ // the winner's stream only decides matches
+    wire [4:0] ph_first = {a0_valid, a0_stream[0:0], a0_phase};
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [2:0] ph_next = ph_first[4] ? ph_first[2:0] : PH_IDLE;
 
     always @(posedge clk) begin : outputs
         if (rst) begin

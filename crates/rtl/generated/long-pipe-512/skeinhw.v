@@ -493,7 +493,7 @@ module skeinhw (
     reg [63:0] slot0_tweak_1;
     reg [63:0] slot0_tweak_2;
     reg slot0_live; // holds a block that has cycles left
-    reg [7:0] slot0_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot0_elapsed = 8'd0; // the only cycle of a block this slot holds
     reg [511:0] slot0_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot0_st = {slot0_state_7, slot0_state_6, slot0_state_5, slot0_state_4, slot0_state_3, slot0_state_2, slot0_state_1, slot0_state_0};
     wire [575:0] slot0_ky = {slot0_key_8, slot0_key_7, slot0_key_6, slot0_key_5, slot0_key_4, slot0_key_3, slot0_key_2, slot0_key_1, slot0_key_0};
@@ -525,7 +525,7 @@ module skeinhw (
     reg [63:0] slot1_tweak_1;
     reg [63:0] slot1_tweak_2;
     reg slot1_live; // holds a block that has cycles left
-    reg [7:0] slot1_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot1_elapsed = 8'd1; // the only cycle of a block this slot holds
     reg [511:0] slot1_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot1_st = {slot1_state_7, slot1_state_6, slot1_state_5, slot1_state_4, slot1_state_3, slot1_state_2, slot1_state_1, slot1_state_0};
     wire [575:0] slot1_ky = {slot1_key_8, slot1_key_7, slot1_key_6, slot1_key_5, slot1_key_4, slot1_key_3, slot1_key_2, slot1_key_1, slot1_key_0};
@@ -557,7 +557,7 @@ module skeinhw (
     reg [63:0] slot2_tweak_1;
     reg [63:0] slot2_tweak_2;
     reg slot2_live; // holds a block that has cycles left
-    reg [7:0] slot2_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot2_elapsed = 8'd2; // the only cycle of a block this slot holds
     reg [511:0] slot2_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot2_st = {slot2_state_7, slot2_state_6, slot2_state_5, slot2_state_4, slot2_state_3, slot2_state_2, slot2_state_1, slot2_state_0};
     wire [575:0] slot2_ky = {slot2_key_8, slot2_key_7, slot2_key_6, slot2_key_5, slot2_key_4, slot2_key_3, slot2_key_2, slot2_key_1, slot2_key_0};
@@ -589,7 +589,7 @@ module skeinhw (
     reg [63:0] slot3_tweak_1;
     reg [63:0] slot3_tweak_2;
     reg slot3_live; // holds a block that has cycles left
-    reg [7:0] slot3_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot3_elapsed = 8'd3; // the only cycle of a block this slot holds
     reg [511:0] slot3_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot3_st = {slot3_state_7, slot3_state_6, slot3_state_5, slot3_state_4, slot3_state_3, slot3_state_2, slot3_state_1, slot3_state_0};
     wire [575:0] slot3_ky = {slot3_key_8, slot3_key_7, slot3_key_6, slot3_key_5, slot3_key_4, slot3_key_3, slot3_key_2, slot3_key_1, slot3_key_0};
@@ -621,7 +621,7 @@ module skeinhw (
     reg [63:0] slot4_tweak_1;
     reg [63:0] slot4_tweak_2;
     reg slot4_live; // holds a block that has cycles left
-    reg [7:0] slot4_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot4_elapsed = 8'd4; // the only cycle of a block this slot holds
     reg [511:0] slot4_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot4_st = {slot4_state_7, slot4_state_6, slot4_state_5, slot4_state_4, slot4_state_3, slot4_state_2, slot4_state_1, slot4_state_0};
     wire [575:0] slot4_ky = {slot4_key_8, slot4_key_7, slot4_key_6, slot4_key_5, slot4_key_4, slot4_key_3, slot4_key_2, slot4_key_1, slot4_key_0};
@@ -653,7 +653,7 @@ module skeinhw (
     reg [63:0] slot5_tweak_1;
     reg [63:0] slot5_tweak_2;
     reg slot5_live; // holds a block that has cycles left
-    reg [7:0] slot5_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot5_elapsed = 8'd5; // the only cycle of a block this slot holds
     reg [511:0] slot5_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot5_st = {slot5_state_7, slot5_state_6, slot5_state_5, slot5_state_4, slot5_state_3, slot5_state_2, slot5_state_1, slot5_state_0};
     wire [575:0] slot5_ky = {slot5_key_8, slot5_key_7, slot5_key_6, slot5_key_5, slot5_key_4, slot5_key_3, slot5_key_2, slot5_key_1, slot5_key_0};
@@ -685,7 +685,7 @@ module skeinhw (
     reg [63:0] slot6_tweak_1;
     reg [63:0] slot6_tweak_2;
     reg slot6_live; // holds a block that has cycles left
-    reg [7:0] slot6_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot6_elapsed = 8'd6; // the only cycle of a block this slot holds
     reg [511:0] slot6_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot6_st = {slot6_state_7, slot6_state_6, slot6_state_5, slot6_state_4, slot6_state_3, slot6_state_2, slot6_state_1, slot6_state_0};
     wire [575:0] slot6_ky = {slot6_key_8, slot6_key_7, slot6_key_6, slot6_key_5, slot6_key_4, slot6_key_3, slot6_key_2, slot6_key_1, slot6_key_0};
@@ -717,7 +717,7 @@ module skeinhw (
     reg [63:0] slot7_tweak_1;
     reg [63:0] slot7_tweak_2;
     reg slot7_live; // holds a block that has cycles left
-    reg [7:0] slot7_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot7_elapsed = 8'd7; // the only cycle of a block this slot holds
     reg [511:0] slot7_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot7_st = {slot7_state_7, slot7_state_6, slot7_state_5, slot7_state_4, slot7_state_3, slot7_state_2, slot7_state_1, slot7_state_0};
     wire [575:0] slot7_ky = {slot7_key_8, slot7_key_7, slot7_key_6, slot7_key_5, slot7_key_4, slot7_key_3, slot7_key_2, slot7_key_1, slot7_key_0};
@@ -749,7 +749,7 @@ module skeinhw (
     reg [63:0] slot8_tweak_1;
     reg [63:0] slot8_tweak_2;
     reg slot8_live; // holds a block that has cycles left
-    reg [7:0] slot8_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot8_elapsed = 8'd8; // the only cycle of a block this slot holds
     reg [511:0] slot8_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot8_st = {slot8_state_7, slot8_state_6, slot8_state_5, slot8_state_4, slot8_state_3, slot8_state_2, slot8_state_1, slot8_state_0};
     wire [575:0] slot8_ky = {slot8_key_8, slot8_key_7, slot8_key_6, slot8_key_5, slot8_key_4, slot8_key_3, slot8_key_2, slot8_key_1, slot8_key_0};
@@ -781,7 +781,7 @@ module skeinhw (
     reg [63:0] slot9_tweak_1;
     reg [63:0] slot9_tweak_2;
     reg slot9_live; // holds a block that has cycles left
-    reg [7:0] slot9_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot9_elapsed = 8'd9; // the only cycle of a block this slot holds
     reg [511:0] slot9_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot9_st = {slot9_state_7, slot9_state_6, slot9_state_5, slot9_state_4, slot9_state_3, slot9_state_2, slot9_state_1, slot9_state_0};
     wire [575:0] slot9_ky = {slot9_key_8, slot9_key_7, slot9_key_6, slot9_key_5, slot9_key_4, slot9_key_3, slot9_key_2, slot9_key_1, slot9_key_0};
@@ -813,7 +813,7 @@ module skeinhw (
     reg [63:0] slot10_tweak_1;
     reg [63:0] slot10_tweak_2;
     reg slot10_live; // holds a block that has cycles left
-    reg [7:0] slot10_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot10_elapsed = 8'd10; // the only cycle of a block this slot holds
     reg [511:0] slot10_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot10_st = {slot10_state_7, slot10_state_6, slot10_state_5, slot10_state_4, slot10_state_3, slot10_state_2, slot10_state_1, slot10_state_0};
     wire [575:0] slot10_ky = {slot10_key_8, slot10_key_7, slot10_key_6, slot10_key_5, slot10_key_4, slot10_key_3, slot10_key_2, slot10_key_1, slot10_key_0};
@@ -845,7 +845,7 @@ module skeinhw (
     reg [63:0] slot11_tweak_1;
     reg [63:0] slot11_tweak_2;
     reg slot11_live; // holds a block that has cycles left
-    reg [7:0] slot11_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot11_elapsed = 8'd11; // the only cycle of a block this slot holds
     reg [511:0] slot11_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot11_st = {slot11_state_7, slot11_state_6, slot11_state_5, slot11_state_4, slot11_state_3, slot11_state_2, slot11_state_1, slot11_state_0};
     wire [575:0] slot11_ky = {slot11_key_8, slot11_key_7, slot11_key_6, slot11_key_5, slot11_key_4, slot11_key_3, slot11_key_2, slot11_key_1, slot11_key_0};
@@ -877,7 +877,7 @@ module skeinhw (
     reg [63:0] slot12_tweak_1;
     reg [63:0] slot12_tweak_2;
     reg slot12_live; // holds a block that has cycles left
-    reg [7:0] slot12_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot12_elapsed = 8'd12; // the only cycle of a block this slot holds
     reg [511:0] slot12_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot12_st = {slot12_state_7, slot12_state_6, slot12_state_5, slot12_state_4, slot12_state_3, slot12_state_2, slot12_state_1, slot12_state_0};
     wire [575:0] slot12_ky = {slot12_key_8, slot12_key_7, slot12_key_6, slot12_key_5, slot12_key_4, slot12_key_3, slot12_key_2, slot12_key_1, slot12_key_0};
@@ -909,7 +909,7 @@ module skeinhw (
     reg [63:0] slot13_tweak_1;
     reg [63:0] slot13_tweak_2;
     reg slot13_live; // holds a block that has cycles left
-    reg [7:0] slot13_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot13_elapsed = 8'd13; // the only cycle of a block this slot holds
     reg [511:0] slot13_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot13_st = {slot13_state_7, slot13_state_6, slot13_state_5, slot13_state_4, slot13_state_3, slot13_state_2, slot13_state_1, slot13_state_0};
     wire [575:0] slot13_ky = {slot13_key_8, slot13_key_7, slot13_key_6, slot13_key_5, slot13_key_4, slot13_key_3, slot13_key_2, slot13_key_1, slot13_key_0};
@@ -941,7 +941,7 @@ module skeinhw (
     reg [63:0] slot14_tweak_1;
     reg [63:0] slot14_tweak_2;
     reg slot14_live; // holds a block that has cycles left
-    reg [7:0] slot14_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot14_elapsed = 8'd14; // the only cycle of a block this slot holds
     reg [511:0] slot14_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot14_st = {slot14_state_7, slot14_state_6, slot14_state_5, slot14_state_4, slot14_state_3, slot14_state_2, slot14_state_1, slot14_state_0};
     wire [575:0] slot14_ky = {slot14_key_8, slot14_key_7, slot14_key_6, slot14_key_5, slot14_key_4, slot14_key_3, slot14_key_2, slot14_key_1, slot14_key_0};
@@ -973,7 +973,7 @@ module skeinhw (
     reg [63:0] slot15_tweak_1;
     reg [63:0] slot15_tweak_2;
     reg slot15_live; // holds a block that has cycles left
-    reg [7:0] slot15_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot15_elapsed = 8'd15; // the only cycle of a block this slot holds
     reg [511:0] slot15_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot15_st = {slot15_state_7, slot15_state_6, slot15_state_5, slot15_state_4, slot15_state_3, slot15_state_2, slot15_state_1, slot15_state_0};
     wire [575:0] slot15_ky = {slot15_key_8, slot15_key_7, slot15_key_6, slot15_key_5, slot15_key_4, slot15_key_3, slot15_key_2, slot15_key_1, slot15_key_0};
@@ -1005,7 +1005,7 @@ module skeinhw (
     reg [63:0] slot16_tweak_1;
     reg [63:0] slot16_tweak_2;
     reg slot16_live; // holds a block that has cycles left
-    reg [7:0] slot16_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot16_elapsed = 8'd16; // the only cycle of a block this slot holds
     reg [511:0] slot16_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot16_st = {slot16_state_7, slot16_state_6, slot16_state_5, slot16_state_4, slot16_state_3, slot16_state_2, slot16_state_1, slot16_state_0};
     wire [575:0] slot16_ky = {slot16_key_8, slot16_key_7, slot16_key_6, slot16_key_5, slot16_key_4, slot16_key_3, slot16_key_2, slot16_key_1, slot16_key_0};
@@ -1037,7 +1037,7 @@ module skeinhw (
     reg [63:0] slot17_tweak_1;
     reg [63:0] slot17_tweak_2;
     reg slot17_live; // holds a block that has cycles left
-    reg [7:0] slot17_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot17_elapsed = 8'd17; // the only cycle of a block this slot holds
     reg [511:0] slot17_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot17_st = {slot17_state_7, slot17_state_6, slot17_state_5, slot17_state_4, slot17_state_3, slot17_state_2, slot17_state_1, slot17_state_0};
     wire [575:0] slot17_ky = {slot17_key_8, slot17_key_7, slot17_key_6, slot17_key_5, slot17_key_4, slot17_key_3, slot17_key_2, slot17_key_1, slot17_key_0};
@@ -1069,7 +1069,7 @@ module skeinhw (
     reg [63:0] slot18_tweak_1;
     reg [63:0] slot18_tweak_2;
     reg slot18_live; // holds a block that has cycles left
-    reg [7:0] slot18_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot18_elapsed = 8'd18; // the only cycle of a block this slot holds
     reg [511:0] slot18_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot18_st = {slot18_state_7, slot18_state_6, slot18_state_5, slot18_state_4, slot18_state_3, slot18_state_2, slot18_state_1, slot18_state_0};
     wire [575:0] slot18_ky = {slot18_key_8, slot18_key_7, slot18_key_6, slot18_key_5, slot18_key_4, slot18_key_3, slot18_key_2, slot18_key_1, slot18_key_0};
@@ -1101,7 +1101,7 @@ module skeinhw (
     reg [63:0] slot19_tweak_1;
     reg [63:0] slot19_tweak_2;
     reg slot19_live; // holds a block that has cycles left
-    reg [7:0] slot19_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot19_elapsed = 8'd19; // the only cycle of a block this slot holds
     reg [511:0] slot19_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot19_st = {slot19_state_7, slot19_state_6, slot19_state_5, slot19_state_4, slot19_state_3, slot19_state_2, slot19_state_1, slot19_state_0};
     wire [575:0] slot19_ky = {slot19_key_8, slot19_key_7, slot19_key_6, slot19_key_5, slot19_key_4, slot19_key_3, slot19_key_2, slot19_key_1, slot19_key_0};
@@ -1133,7 +1133,7 @@ module skeinhw (
     reg [63:0] slot20_tweak_1;
     reg [63:0] slot20_tweak_2;
     reg slot20_live; // holds a block that has cycles left
-    reg [7:0] slot20_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot20_elapsed = 8'd20; // the only cycle of a block this slot holds
     reg [511:0] slot20_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot20_st = {slot20_state_7, slot20_state_6, slot20_state_5, slot20_state_4, slot20_state_3, slot20_state_2, slot20_state_1, slot20_state_0};
     wire [575:0] slot20_ky = {slot20_key_8, slot20_key_7, slot20_key_6, slot20_key_5, slot20_key_4, slot20_key_3, slot20_key_2, slot20_key_1, slot20_key_0};
@@ -1165,7 +1165,7 @@ module skeinhw (
     reg [63:0] slot21_tweak_1;
     reg [63:0] slot21_tweak_2;
     reg slot21_live; // holds a block that has cycles left
-    reg [7:0] slot21_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot21_elapsed = 8'd21; // the only cycle of a block this slot holds
     reg [511:0] slot21_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot21_st = {slot21_state_7, slot21_state_6, slot21_state_5, slot21_state_4, slot21_state_3, slot21_state_2, slot21_state_1, slot21_state_0};
     wire [575:0] slot21_ky = {slot21_key_8, slot21_key_7, slot21_key_6, slot21_key_5, slot21_key_4, slot21_key_3, slot21_key_2, slot21_key_1, slot21_key_0};
@@ -1197,7 +1197,7 @@ module skeinhw (
     reg [63:0] slot22_tweak_1;
     reg [63:0] slot22_tweak_2;
     reg slot22_live; // holds a block that has cycles left
-    reg [7:0] slot22_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot22_elapsed = 8'd22; // the only cycle of a block this slot holds
     reg [511:0] slot22_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot22_st = {slot22_state_7, slot22_state_6, slot22_state_5, slot22_state_4, slot22_state_3, slot22_state_2, slot22_state_1, slot22_state_0};
     wire [575:0] slot22_ky = {slot22_key_8, slot22_key_7, slot22_key_6, slot22_key_5, slot22_key_4, slot22_key_3, slot22_key_2, slot22_key_1, slot22_key_0};
@@ -1229,7 +1229,7 @@ module skeinhw (
     reg [63:0] slot23_tweak_1;
     reg [63:0] slot23_tweak_2;
     reg slot23_live; // holds a block that has cycles left
-    reg [7:0] slot23_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot23_elapsed = 8'd23; // the only cycle of a block this slot holds
     reg [511:0] slot23_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot23_st = {slot23_state_7, slot23_state_6, slot23_state_5, slot23_state_4, slot23_state_3, slot23_state_2, slot23_state_1, slot23_state_0};
     wire [575:0] slot23_ky = {slot23_key_8, slot23_key_7, slot23_key_6, slot23_key_5, slot23_key_4, slot23_key_3, slot23_key_2, slot23_key_1, slot23_key_0};
@@ -1261,7 +1261,7 @@ module skeinhw (
     reg [63:0] slot24_tweak_1;
     reg [63:0] slot24_tweak_2;
     reg slot24_live; // holds a block that has cycles left
-    reg [7:0] slot24_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot24_elapsed = 8'd24; // the only cycle of a block this slot holds
     reg [511:0] slot24_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot24_st = {slot24_state_7, slot24_state_6, slot24_state_5, slot24_state_4, slot24_state_3, slot24_state_2, slot24_state_1, slot24_state_0};
     wire [575:0] slot24_ky = {slot24_key_8, slot24_key_7, slot24_key_6, slot24_key_5, slot24_key_4, slot24_key_3, slot24_key_2, slot24_key_1, slot24_key_0};
@@ -1293,7 +1293,7 @@ module skeinhw (
     reg [63:0] slot25_tweak_1;
     reg [63:0] slot25_tweak_2;
     reg slot25_live; // holds a block that has cycles left
-    reg [7:0] slot25_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot25_elapsed = 8'd25; // the only cycle of a block this slot holds
     reg [511:0] slot25_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot25_st = {slot25_state_7, slot25_state_6, slot25_state_5, slot25_state_4, slot25_state_3, slot25_state_2, slot25_state_1, slot25_state_0};
     wire [575:0] slot25_ky = {slot25_key_8, slot25_key_7, slot25_key_6, slot25_key_5, slot25_key_4, slot25_key_3, slot25_key_2, slot25_key_1, slot25_key_0};
@@ -1325,7 +1325,7 @@ module skeinhw (
     reg [63:0] slot26_tweak_1;
     reg [63:0] slot26_tweak_2;
     reg slot26_live; // holds a block that has cycles left
-    reg [7:0] slot26_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot26_elapsed = 8'd26; // the only cycle of a block this slot holds
     reg [511:0] slot26_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot26_st = {slot26_state_7, slot26_state_6, slot26_state_5, slot26_state_4, slot26_state_3, slot26_state_2, slot26_state_1, slot26_state_0};
     wire [575:0] slot26_ky = {slot26_key_8, slot26_key_7, slot26_key_6, slot26_key_5, slot26_key_4, slot26_key_3, slot26_key_2, slot26_key_1, slot26_key_0};
@@ -1357,7 +1357,7 @@ module skeinhw (
     reg [63:0] slot27_tweak_1;
     reg [63:0] slot27_tweak_2;
     reg slot27_live; // holds a block that has cycles left
-    reg [7:0] slot27_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot27_elapsed = 8'd27; // the only cycle of a block this slot holds
     reg [511:0] slot27_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot27_st = {slot27_state_7, slot27_state_6, slot27_state_5, slot27_state_4, slot27_state_3, slot27_state_2, slot27_state_1, slot27_state_0};
     wire [575:0] slot27_ky = {slot27_key_8, slot27_key_7, slot27_key_6, slot27_key_5, slot27_key_4, slot27_key_3, slot27_key_2, slot27_key_1, slot27_key_0};
@@ -1389,7 +1389,7 @@ module skeinhw (
     reg [63:0] slot28_tweak_1;
     reg [63:0] slot28_tweak_2;
     reg slot28_live; // holds a block that has cycles left
-    reg [7:0] slot28_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot28_elapsed = 8'd28; // the only cycle of a block this slot holds
     reg [511:0] slot28_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot28_st = {slot28_state_7, slot28_state_6, slot28_state_5, slot28_state_4, slot28_state_3, slot28_state_2, slot28_state_1, slot28_state_0};
     wire [575:0] slot28_ky = {slot28_key_8, slot28_key_7, slot28_key_6, slot28_key_5, slot28_key_4, slot28_key_3, slot28_key_2, slot28_key_1, slot28_key_0};
@@ -1421,7 +1421,7 @@ module skeinhw (
     reg [63:0] slot29_tweak_1;
     reg [63:0] slot29_tweak_2;
     reg slot29_live; // holds a block that has cycles left
-    reg [7:0] slot29_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot29_elapsed = 8'd29; // the only cycle of a block this slot holds
     reg [511:0] slot29_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot29_st = {slot29_state_7, slot29_state_6, slot29_state_5, slot29_state_4, slot29_state_3, slot29_state_2, slot29_state_1, slot29_state_0};
     wire [575:0] slot29_ky = {slot29_key_8, slot29_key_7, slot29_key_6, slot29_key_5, slot29_key_4, slot29_key_3, slot29_key_2, slot29_key_1, slot29_key_0};
@@ -1453,7 +1453,7 @@ module skeinhw (
     reg [63:0] slot30_tweak_1;
     reg [63:0] slot30_tweak_2;
     reg slot30_live; // holds a block that has cycles left
-    reg [7:0] slot30_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot30_elapsed = 8'd30; // the only cycle of a block this slot holds
     reg [511:0] slot30_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot30_st = {slot30_state_7, slot30_state_6, slot30_state_5, slot30_state_4, slot30_state_3, slot30_state_2, slot30_state_1, slot30_state_0};
     wire [575:0] slot30_ky = {slot30_key_8, slot30_key_7, slot30_key_6, slot30_key_5, slot30_key_4, slot30_key_3, slot30_key_2, slot30_key_1, slot30_key_0};
@@ -1485,7 +1485,7 @@ module skeinhw (
     reg [63:0] slot31_tweak_1;
     reg [63:0] slot31_tweak_2;
     reg slot31_live; // holds a block that has cycles left
-    reg [7:0] slot31_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot31_elapsed = 8'd31; // the only cycle of a block this slot holds
     reg [511:0] slot31_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot31_st = {slot31_state_7, slot31_state_6, slot31_state_5, slot31_state_4, slot31_state_3, slot31_state_2, slot31_state_1, slot31_state_0};
     wire [575:0] slot31_ky = {slot31_key_8, slot31_key_7, slot31_key_6, slot31_key_5, slot31_key_4, slot31_key_3, slot31_key_2, slot31_key_1, slot31_key_0};
@@ -1517,7 +1517,7 @@ module skeinhw (
     reg [63:0] slot32_tweak_1;
     reg [63:0] slot32_tweak_2;
     reg slot32_live; // holds a block that has cycles left
-    reg [7:0] slot32_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot32_elapsed = 8'd32; // the only cycle of a block this slot holds
     reg [511:0] slot32_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot32_st = {slot32_state_7, slot32_state_6, slot32_state_5, slot32_state_4, slot32_state_3, slot32_state_2, slot32_state_1, slot32_state_0};
     wire [575:0] slot32_ky = {slot32_key_8, slot32_key_7, slot32_key_6, slot32_key_5, slot32_key_4, slot32_key_3, slot32_key_2, slot32_key_1, slot32_key_0};
@@ -1549,7 +1549,7 @@ module skeinhw (
     reg [63:0] slot33_tweak_1;
     reg [63:0] slot33_tweak_2;
     reg slot33_live; // holds a block that has cycles left
-    reg [7:0] slot33_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot33_elapsed = 8'd33; // the only cycle of a block this slot holds
     reg [511:0] slot33_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot33_st = {slot33_state_7, slot33_state_6, slot33_state_5, slot33_state_4, slot33_state_3, slot33_state_2, slot33_state_1, slot33_state_0};
     wire [575:0] slot33_ky = {slot33_key_8, slot33_key_7, slot33_key_6, slot33_key_5, slot33_key_4, slot33_key_3, slot33_key_2, slot33_key_1, slot33_key_0};
@@ -1581,7 +1581,7 @@ module skeinhw (
     reg [63:0] slot34_tweak_1;
     reg [63:0] slot34_tweak_2;
     reg slot34_live; // holds a block that has cycles left
-    reg [7:0] slot34_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot34_elapsed = 8'd34; // the only cycle of a block this slot holds
     reg [511:0] slot34_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot34_st = {slot34_state_7, slot34_state_6, slot34_state_5, slot34_state_4, slot34_state_3, slot34_state_2, slot34_state_1, slot34_state_0};
     wire [575:0] slot34_ky = {slot34_key_8, slot34_key_7, slot34_key_6, slot34_key_5, slot34_key_4, slot34_key_3, slot34_key_2, slot34_key_1, slot34_key_0};
@@ -1613,7 +1613,7 @@ module skeinhw (
     reg [63:0] slot35_tweak_1;
     reg [63:0] slot35_tweak_2;
     reg slot35_live; // holds a block that has cycles left
-    reg [7:0] slot35_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot35_elapsed = 8'd35; // the only cycle of a block this slot holds
     reg [511:0] slot35_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot35_st = {slot35_state_7, slot35_state_6, slot35_state_5, slot35_state_4, slot35_state_3, slot35_state_2, slot35_state_1, slot35_state_0};
     wire [575:0] slot35_ky = {slot35_key_8, slot35_key_7, slot35_key_6, slot35_key_5, slot35_key_4, slot35_key_3, slot35_key_2, slot35_key_1, slot35_key_0};
@@ -1645,7 +1645,7 @@ module skeinhw (
     reg [63:0] slot36_tweak_1;
     reg [63:0] slot36_tweak_2;
     reg slot36_live; // holds a block that has cycles left
-    reg [7:0] slot36_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot36_elapsed = 8'd36; // the only cycle of a block this slot holds
     reg [511:0] slot36_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot36_st = {slot36_state_7, slot36_state_6, slot36_state_5, slot36_state_4, slot36_state_3, slot36_state_2, slot36_state_1, slot36_state_0};
     wire [575:0] slot36_ky = {slot36_key_8, slot36_key_7, slot36_key_6, slot36_key_5, slot36_key_4, slot36_key_3, slot36_key_2, slot36_key_1, slot36_key_0};
@@ -1677,7 +1677,7 @@ module skeinhw (
     reg [63:0] slot37_tweak_1;
     reg [63:0] slot37_tweak_2;
     reg slot37_live; // holds a block that has cycles left
-    reg [7:0] slot37_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot37_elapsed = 8'd37; // the only cycle of a block this slot holds
     reg [511:0] slot37_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot37_st = {slot37_state_7, slot37_state_6, slot37_state_5, slot37_state_4, slot37_state_3, slot37_state_2, slot37_state_1, slot37_state_0};
     wire [575:0] slot37_ky = {slot37_key_8, slot37_key_7, slot37_key_6, slot37_key_5, slot37_key_4, slot37_key_3, slot37_key_2, slot37_key_1, slot37_key_0};
@@ -1709,7 +1709,7 @@ module skeinhw (
     reg [63:0] slot38_tweak_1;
     reg [63:0] slot38_tweak_2;
     reg slot38_live; // holds a block that has cycles left
-    reg [7:0] slot38_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot38_elapsed = 8'd38; // the only cycle of a block this slot holds
     reg [511:0] slot38_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot38_st = {slot38_state_7, slot38_state_6, slot38_state_5, slot38_state_4, slot38_state_3, slot38_state_2, slot38_state_1, slot38_state_0};
     wire [575:0] slot38_ky = {slot38_key_8, slot38_key_7, slot38_key_6, slot38_key_5, slot38_key_4, slot38_key_3, slot38_key_2, slot38_key_1, slot38_key_0};
@@ -1741,7 +1741,7 @@ module skeinhw (
     reg [63:0] slot39_tweak_1;
     reg [63:0] slot39_tweak_2;
     reg slot39_live; // holds a block that has cycles left
-    reg [7:0] slot39_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot39_elapsed = 8'd39; // the only cycle of a block this slot holds
     reg [511:0] slot39_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot39_st = {slot39_state_7, slot39_state_6, slot39_state_5, slot39_state_4, slot39_state_3, slot39_state_2, slot39_state_1, slot39_state_0};
     wire [575:0] slot39_ky = {slot39_key_8, slot39_key_7, slot39_key_6, slot39_key_5, slot39_key_4, slot39_key_3, slot39_key_2, slot39_key_1, slot39_key_0};
@@ -1773,7 +1773,7 @@ module skeinhw (
     reg [63:0] slot40_tweak_1;
     reg [63:0] slot40_tweak_2;
     reg slot40_live; // holds a block that has cycles left
-    reg [7:0] slot40_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot40_elapsed = 8'd40; // the only cycle of a block this slot holds
     reg [511:0] slot40_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot40_st = {slot40_state_7, slot40_state_6, slot40_state_5, slot40_state_4, slot40_state_3, slot40_state_2, slot40_state_1, slot40_state_0};
     wire [575:0] slot40_ky = {slot40_key_8, slot40_key_7, slot40_key_6, slot40_key_5, slot40_key_4, slot40_key_3, slot40_key_2, slot40_key_1, slot40_key_0};
@@ -1805,7 +1805,7 @@ module skeinhw (
     reg [63:0] slot41_tweak_1;
     reg [63:0] slot41_tweak_2;
     reg slot41_live; // holds a block that has cycles left
-    reg [7:0] slot41_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot41_elapsed = 8'd41; // the only cycle of a block this slot holds
     reg [511:0] slot41_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot41_st = {slot41_state_7, slot41_state_6, slot41_state_5, slot41_state_4, slot41_state_3, slot41_state_2, slot41_state_1, slot41_state_0};
     wire [575:0] slot41_ky = {slot41_key_8, slot41_key_7, slot41_key_6, slot41_key_5, slot41_key_4, slot41_key_3, slot41_key_2, slot41_key_1, slot41_key_0};
@@ -1837,7 +1837,7 @@ module skeinhw (
     reg [63:0] slot42_tweak_1;
     reg [63:0] slot42_tweak_2;
     reg slot42_live; // holds a block that has cycles left
-    reg [7:0] slot42_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot42_elapsed = 8'd42; // the only cycle of a block this slot holds
     reg [511:0] slot42_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot42_st = {slot42_state_7, slot42_state_6, slot42_state_5, slot42_state_4, slot42_state_3, slot42_state_2, slot42_state_1, slot42_state_0};
     wire [575:0] slot42_ky = {slot42_key_8, slot42_key_7, slot42_key_6, slot42_key_5, slot42_key_4, slot42_key_3, slot42_key_2, slot42_key_1, slot42_key_0};
@@ -1869,7 +1869,7 @@ module skeinhw (
     reg [63:0] slot43_tweak_1;
     reg [63:0] slot43_tweak_2;
     reg slot43_live; // holds a block that has cycles left
-    reg [7:0] slot43_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot43_elapsed = 8'd43; // the only cycle of a block this slot holds
     reg [511:0] slot43_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot43_st = {slot43_state_7, slot43_state_6, slot43_state_5, slot43_state_4, slot43_state_3, slot43_state_2, slot43_state_1, slot43_state_0};
     wire [575:0] slot43_ky = {slot43_key_8, slot43_key_7, slot43_key_6, slot43_key_5, slot43_key_4, slot43_key_3, slot43_key_2, slot43_key_1, slot43_key_0};
@@ -1901,7 +1901,7 @@ module skeinhw (
     reg [63:0] slot44_tweak_1;
     reg [63:0] slot44_tweak_2;
     reg slot44_live; // holds a block that has cycles left
-    reg [7:0] slot44_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot44_elapsed = 8'd44; // the only cycle of a block this slot holds
     reg [511:0] slot44_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot44_st = {slot44_state_7, slot44_state_6, slot44_state_5, slot44_state_4, slot44_state_3, slot44_state_2, slot44_state_1, slot44_state_0};
     wire [575:0] slot44_ky = {slot44_key_8, slot44_key_7, slot44_key_6, slot44_key_5, slot44_key_4, slot44_key_3, slot44_key_2, slot44_key_1, slot44_key_0};
@@ -1933,7 +1933,7 @@ module skeinhw (
     reg [63:0] slot45_tweak_1;
     reg [63:0] slot45_tweak_2;
     reg slot45_live; // holds a block that has cycles left
-    reg [7:0] slot45_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot45_elapsed = 8'd45; // the only cycle of a block this slot holds
     reg [511:0] slot45_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot45_st = {slot45_state_7, slot45_state_6, slot45_state_5, slot45_state_4, slot45_state_3, slot45_state_2, slot45_state_1, slot45_state_0};
     wire [575:0] slot45_ky = {slot45_key_8, slot45_key_7, slot45_key_6, slot45_key_5, slot45_key_4, slot45_key_3, slot45_key_2, slot45_key_1, slot45_key_0};
@@ -1965,7 +1965,7 @@ module skeinhw (
     reg [63:0] slot46_tweak_1;
     reg [63:0] slot46_tweak_2;
     reg slot46_live; // holds a block that has cycles left
-    reg [7:0] slot46_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot46_elapsed = 8'd46; // the only cycle of a block this slot holds
     reg [511:0] slot46_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot46_st = {slot46_state_7, slot46_state_6, slot46_state_5, slot46_state_4, slot46_state_3, slot46_state_2, slot46_state_1, slot46_state_0};
     wire [575:0] slot46_ky = {slot46_key_8, slot46_key_7, slot46_key_6, slot46_key_5, slot46_key_4, slot46_key_3, slot46_key_2, slot46_key_1, slot46_key_0};
@@ -1997,7 +1997,7 @@ module skeinhw (
     reg [63:0] slot47_tweak_1;
     reg [63:0] slot47_tweak_2;
     reg slot47_live; // holds a block that has cycles left
-    reg [7:0] slot47_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot47_elapsed = 8'd47; // the only cycle of a block this slot holds
     reg [511:0] slot47_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot47_st = {slot47_state_7, slot47_state_6, slot47_state_5, slot47_state_4, slot47_state_3, slot47_state_2, slot47_state_1, slot47_state_0};
     wire [575:0] slot47_ky = {slot47_key_8, slot47_key_7, slot47_key_6, slot47_key_5, slot47_key_4, slot47_key_3, slot47_key_2, slot47_key_1, slot47_key_0};
@@ -2029,7 +2029,7 @@ module skeinhw (
     reg [63:0] slot48_tweak_1;
     reg [63:0] slot48_tweak_2;
     reg slot48_live; // holds a block that has cycles left
-    reg [7:0] slot48_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot48_elapsed = 8'd48; // the only cycle of a block this slot holds
     reg [511:0] slot48_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot48_st = {slot48_state_7, slot48_state_6, slot48_state_5, slot48_state_4, slot48_state_3, slot48_state_2, slot48_state_1, slot48_state_0};
     wire [575:0] slot48_ky = {slot48_key_8, slot48_key_7, slot48_key_6, slot48_key_5, slot48_key_4, slot48_key_3, slot48_key_2, slot48_key_1, slot48_key_0};
@@ -2061,7 +2061,7 @@ module skeinhw (
     reg [63:0] slot49_tweak_1;
     reg [63:0] slot49_tweak_2;
     reg slot49_live; // holds a block that has cycles left
-    reg [7:0] slot49_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot49_elapsed = 8'd49; // the only cycle of a block this slot holds
     reg [511:0] slot49_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot49_st = {slot49_state_7, slot49_state_6, slot49_state_5, slot49_state_4, slot49_state_3, slot49_state_2, slot49_state_1, slot49_state_0};
     wire [575:0] slot49_ky = {slot49_key_8, slot49_key_7, slot49_key_6, slot49_key_5, slot49_key_4, slot49_key_3, slot49_key_2, slot49_key_1, slot49_key_0};
@@ -2093,7 +2093,7 @@ module skeinhw (
     reg [63:0] slot50_tweak_1;
     reg [63:0] slot50_tweak_2;
     reg slot50_live; // holds a block that has cycles left
-    reg [7:0] slot50_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot50_elapsed = 8'd50; // the only cycle of a block this slot holds
     reg [511:0] slot50_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot50_st = {slot50_state_7, slot50_state_6, slot50_state_5, slot50_state_4, slot50_state_3, slot50_state_2, slot50_state_1, slot50_state_0};
     wire [575:0] slot50_ky = {slot50_key_8, slot50_key_7, slot50_key_6, slot50_key_5, slot50_key_4, slot50_key_3, slot50_key_2, slot50_key_1, slot50_key_0};
@@ -2125,7 +2125,7 @@ module skeinhw (
     reg [63:0] slot51_tweak_1;
     reg [63:0] slot51_tweak_2;
     reg slot51_live; // holds a block that has cycles left
-    reg [7:0] slot51_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot51_elapsed = 8'd51; // the only cycle of a block this slot holds
     reg [511:0] slot51_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot51_st = {slot51_state_7, slot51_state_6, slot51_state_5, slot51_state_4, slot51_state_3, slot51_state_2, slot51_state_1, slot51_state_0};
     wire [575:0] slot51_ky = {slot51_key_8, slot51_key_7, slot51_key_6, slot51_key_5, slot51_key_4, slot51_key_3, slot51_key_2, slot51_key_1, slot51_key_0};
@@ -2157,7 +2157,7 @@ module skeinhw (
     reg [63:0] slot52_tweak_1;
     reg [63:0] slot52_tweak_2;
     reg slot52_live; // holds a block that has cycles left
-    reg [7:0] slot52_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot52_elapsed = 8'd52; // the only cycle of a block this slot holds
     reg [511:0] slot52_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot52_st = {slot52_state_7, slot52_state_6, slot52_state_5, slot52_state_4, slot52_state_3, slot52_state_2, slot52_state_1, slot52_state_0};
     wire [575:0] slot52_ky = {slot52_key_8, slot52_key_7, slot52_key_6, slot52_key_5, slot52_key_4, slot52_key_3, slot52_key_2, slot52_key_1, slot52_key_0};
@@ -2189,7 +2189,7 @@ module skeinhw (
     reg [63:0] slot53_tweak_1;
     reg [63:0] slot53_tweak_2;
     reg slot53_live; // holds a block that has cycles left
-    reg [7:0] slot53_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot53_elapsed = 8'd53; // the only cycle of a block this slot holds
     reg [511:0] slot53_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot53_st = {slot53_state_7, slot53_state_6, slot53_state_5, slot53_state_4, slot53_state_3, slot53_state_2, slot53_state_1, slot53_state_0};
     wire [575:0] slot53_ky = {slot53_key_8, slot53_key_7, slot53_key_6, slot53_key_5, slot53_key_4, slot53_key_3, slot53_key_2, slot53_key_1, slot53_key_0};
@@ -2221,7 +2221,7 @@ module skeinhw (
     reg [63:0] slot54_tweak_1;
     reg [63:0] slot54_tweak_2;
     reg slot54_live; // holds a block that has cycles left
-    reg [7:0] slot54_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot54_elapsed = 8'd54; // the only cycle of a block this slot holds
     reg [511:0] slot54_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot54_st = {slot54_state_7, slot54_state_6, slot54_state_5, slot54_state_4, slot54_state_3, slot54_state_2, slot54_state_1, slot54_state_0};
     wire [575:0] slot54_ky = {slot54_key_8, slot54_key_7, slot54_key_6, slot54_key_5, slot54_key_4, slot54_key_3, slot54_key_2, slot54_key_1, slot54_key_0};
@@ -2253,7 +2253,7 @@ module skeinhw (
     reg [63:0] slot55_tweak_1;
     reg [63:0] slot55_tweak_2;
     reg slot55_live; // holds a block that has cycles left
-    reg [7:0] slot55_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot55_elapsed = 8'd55; // the only cycle of a block this slot holds
     reg [511:0] slot55_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot55_st = {slot55_state_7, slot55_state_6, slot55_state_5, slot55_state_4, slot55_state_3, slot55_state_2, slot55_state_1, slot55_state_0};
     wire [575:0] slot55_ky = {slot55_key_8, slot55_key_7, slot55_key_6, slot55_key_5, slot55_key_4, slot55_key_3, slot55_key_2, slot55_key_1, slot55_key_0};
@@ -2285,7 +2285,7 @@ module skeinhw (
     reg [63:0] slot56_tweak_1;
     reg [63:0] slot56_tweak_2;
     reg slot56_live; // holds a block that has cycles left
-    reg [7:0] slot56_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot56_elapsed = 8'd56; // the only cycle of a block this slot holds
     reg [511:0] slot56_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot56_st = {slot56_state_7, slot56_state_6, slot56_state_5, slot56_state_4, slot56_state_3, slot56_state_2, slot56_state_1, slot56_state_0};
     wire [575:0] slot56_ky = {slot56_key_8, slot56_key_7, slot56_key_6, slot56_key_5, slot56_key_4, slot56_key_3, slot56_key_2, slot56_key_1, slot56_key_0};
@@ -2317,7 +2317,7 @@ module skeinhw (
     reg [63:0] slot57_tweak_1;
     reg [63:0] slot57_tweak_2;
     reg slot57_live; // holds a block that has cycles left
-    reg [7:0] slot57_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot57_elapsed = 8'd57; // the only cycle of a block this slot holds
     reg [511:0] slot57_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot57_st = {slot57_state_7, slot57_state_6, slot57_state_5, slot57_state_4, slot57_state_3, slot57_state_2, slot57_state_1, slot57_state_0};
     wire [575:0] slot57_ky = {slot57_key_8, slot57_key_7, slot57_key_6, slot57_key_5, slot57_key_4, slot57_key_3, slot57_key_2, slot57_key_1, slot57_key_0};
@@ -2349,7 +2349,7 @@ module skeinhw (
     reg [63:0] slot58_tweak_1;
     reg [63:0] slot58_tweak_2;
     reg slot58_live; // holds a block that has cycles left
-    reg [7:0] slot58_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot58_elapsed = 8'd58; // the only cycle of a block this slot holds
     reg [511:0] slot58_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot58_st = {slot58_state_7, slot58_state_6, slot58_state_5, slot58_state_4, slot58_state_3, slot58_state_2, slot58_state_1, slot58_state_0};
     wire [575:0] slot58_ky = {slot58_key_8, slot58_key_7, slot58_key_6, slot58_key_5, slot58_key_4, slot58_key_3, slot58_key_2, slot58_key_1, slot58_key_0};
@@ -2381,7 +2381,7 @@ module skeinhw (
     reg [63:0] slot59_tweak_1;
     reg [63:0] slot59_tweak_2;
     reg slot59_live; // holds a block that has cycles left
-    reg [7:0] slot59_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot59_elapsed = 8'd59; // the only cycle of a block this slot holds
     reg [511:0] slot59_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot59_st = {slot59_state_7, slot59_state_6, slot59_state_5, slot59_state_4, slot59_state_3, slot59_state_2, slot59_state_1, slot59_state_0};
     wire [575:0] slot59_ky = {slot59_key_8, slot59_key_7, slot59_key_6, slot59_key_5, slot59_key_4, slot59_key_3, slot59_key_2, slot59_key_1, slot59_key_0};
@@ -2413,7 +2413,7 @@ module skeinhw (
     reg [63:0] slot60_tweak_1;
     reg [63:0] slot60_tweak_2;
     reg slot60_live; // holds a block that has cycles left
-    reg [7:0] slot60_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot60_elapsed = 8'd60; // the only cycle of a block this slot holds
     reg [511:0] slot60_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot60_st = {slot60_state_7, slot60_state_6, slot60_state_5, slot60_state_4, slot60_state_3, slot60_state_2, slot60_state_1, slot60_state_0};
     wire [575:0] slot60_ky = {slot60_key_8, slot60_key_7, slot60_key_6, slot60_key_5, slot60_key_4, slot60_key_3, slot60_key_2, slot60_key_1, slot60_key_0};
@@ -2445,7 +2445,7 @@ module skeinhw (
     reg [63:0] slot61_tweak_1;
     reg [63:0] slot61_tweak_2;
     reg slot61_live; // holds a block that has cycles left
-    reg [7:0] slot61_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot61_elapsed = 8'd61; // the only cycle of a block this slot holds
     reg [511:0] slot61_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot61_st = {slot61_state_7, slot61_state_6, slot61_state_5, slot61_state_4, slot61_state_3, slot61_state_2, slot61_state_1, slot61_state_0};
     wire [575:0] slot61_ky = {slot61_key_8, slot61_key_7, slot61_key_6, slot61_key_5, slot61_key_4, slot61_key_3, slot61_key_2, slot61_key_1, slot61_key_0};
@@ -2477,7 +2477,7 @@ module skeinhw (
     reg [63:0] slot62_tweak_1;
     reg [63:0] slot62_tweak_2;
     reg slot62_live; // holds a block that has cycles left
-    reg [7:0] slot62_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot62_elapsed = 8'd62; // the only cycle of a block this slot holds
     reg [511:0] slot62_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot62_st = {slot62_state_7, slot62_state_6, slot62_state_5, slot62_state_4, slot62_state_3, slot62_state_2, slot62_state_1, slot62_state_0};
     wire [575:0] slot62_ky = {slot62_key_8, slot62_key_7, slot62_key_6, slot62_key_5, slot62_key_4, slot62_key_3, slot62_key_2, slot62_key_1, slot62_key_0};
@@ -2509,7 +2509,7 @@ module skeinhw (
     reg [63:0] slot63_tweak_1;
     reg [63:0] slot63_tweak_2;
     reg slot63_live; // holds a block that has cycles left
-    reg [7:0] slot63_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot63_elapsed = 8'd63; // the only cycle of a block this slot holds
     reg [511:0] slot63_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot63_st = {slot63_state_7, slot63_state_6, slot63_state_5, slot63_state_4, slot63_state_3, slot63_state_2, slot63_state_1, slot63_state_0};
     wire [575:0] slot63_ky = {slot63_key_8, slot63_key_7, slot63_key_6, slot63_key_5, slot63_key_4, slot63_key_3, slot63_key_2, slot63_key_1, slot63_key_0};
@@ -2541,7 +2541,7 @@ module skeinhw (
     reg [63:0] slot64_tweak_1;
     reg [63:0] slot64_tweak_2;
     reg slot64_live; // holds a block that has cycles left
-    reg [7:0] slot64_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot64_elapsed = 8'd64; // the only cycle of a block this slot holds
     reg [511:0] slot64_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot64_st = {slot64_state_7, slot64_state_6, slot64_state_5, slot64_state_4, slot64_state_3, slot64_state_2, slot64_state_1, slot64_state_0};
     wire [575:0] slot64_ky = {slot64_key_8, slot64_key_7, slot64_key_6, slot64_key_5, slot64_key_4, slot64_key_3, slot64_key_2, slot64_key_1, slot64_key_0};
@@ -2573,7 +2573,7 @@ module skeinhw (
     reg [63:0] slot65_tweak_1;
     reg [63:0] slot65_tweak_2;
     reg slot65_live; // holds a block that has cycles left
-    reg [7:0] slot65_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot65_elapsed = 8'd65; // the only cycle of a block this slot holds
     reg [511:0] slot65_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot65_st = {slot65_state_7, slot65_state_6, slot65_state_5, slot65_state_4, slot65_state_3, slot65_state_2, slot65_state_1, slot65_state_0};
     wire [575:0] slot65_ky = {slot65_key_8, slot65_key_7, slot65_key_6, slot65_key_5, slot65_key_4, slot65_key_3, slot65_key_2, slot65_key_1, slot65_key_0};
@@ -2605,7 +2605,7 @@ module skeinhw (
     reg [63:0] slot66_tweak_1;
     reg [63:0] slot66_tweak_2;
     reg slot66_live; // holds a block that has cycles left
-    reg [7:0] slot66_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot66_elapsed = 8'd66; // the only cycle of a block this slot holds
     reg [511:0] slot66_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot66_st = {slot66_state_7, slot66_state_6, slot66_state_5, slot66_state_4, slot66_state_3, slot66_state_2, slot66_state_1, slot66_state_0};
     wire [575:0] slot66_ky = {slot66_key_8, slot66_key_7, slot66_key_6, slot66_key_5, slot66_key_4, slot66_key_3, slot66_key_2, slot66_key_1, slot66_key_0};
@@ -2637,7 +2637,7 @@ module skeinhw (
     reg [63:0] slot67_tweak_1;
     reg [63:0] slot67_tweak_2;
     reg slot67_live; // holds a block that has cycles left
-    reg [7:0] slot67_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot67_elapsed = 8'd67; // the only cycle of a block this slot holds
     reg [511:0] slot67_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot67_st = {slot67_state_7, slot67_state_6, slot67_state_5, slot67_state_4, slot67_state_3, slot67_state_2, slot67_state_1, slot67_state_0};
     wire [575:0] slot67_ky = {slot67_key_8, slot67_key_7, slot67_key_6, slot67_key_5, slot67_key_4, slot67_key_3, slot67_key_2, slot67_key_1, slot67_key_0};
@@ -2669,7 +2669,7 @@ module skeinhw (
     reg [63:0] slot68_tweak_1;
     reg [63:0] slot68_tweak_2;
     reg slot68_live; // holds a block that has cycles left
-    reg [7:0] slot68_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot68_elapsed = 8'd68; // the only cycle of a block this slot holds
     reg [511:0] slot68_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot68_st = {slot68_state_7, slot68_state_6, slot68_state_5, slot68_state_4, slot68_state_3, slot68_state_2, slot68_state_1, slot68_state_0};
     wire [575:0] slot68_ky = {slot68_key_8, slot68_key_7, slot68_key_6, slot68_key_5, slot68_key_4, slot68_key_3, slot68_key_2, slot68_key_1, slot68_key_0};
@@ -2701,7 +2701,7 @@ module skeinhw (
     reg [63:0] slot69_tweak_1;
     reg [63:0] slot69_tweak_2;
     reg slot69_live; // holds a block that has cycles left
-    reg [7:0] slot69_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot69_elapsed = 8'd69; // the only cycle of a block this slot holds
     reg [511:0] slot69_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot69_st = {slot69_state_7, slot69_state_6, slot69_state_5, slot69_state_4, slot69_state_3, slot69_state_2, slot69_state_1, slot69_state_0};
     wire [575:0] slot69_ky = {slot69_key_8, slot69_key_7, slot69_key_6, slot69_key_5, slot69_key_4, slot69_key_3, slot69_key_2, slot69_key_1, slot69_key_0};
@@ -2733,7 +2733,7 @@ module skeinhw (
     reg [63:0] slot70_tweak_1;
     reg [63:0] slot70_tweak_2;
     reg slot70_live; // holds a block that has cycles left
-    reg [7:0] slot70_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot70_elapsed = 8'd70; // the only cycle of a block this slot holds
     reg [511:0] slot70_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot70_st = {slot70_state_7, slot70_state_6, slot70_state_5, slot70_state_4, slot70_state_3, slot70_state_2, slot70_state_1, slot70_state_0};
     wire [575:0] slot70_ky = {slot70_key_8, slot70_key_7, slot70_key_6, slot70_key_5, slot70_key_4, slot70_key_3, slot70_key_2, slot70_key_1, slot70_key_0};
@@ -2765,7 +2765,7 @@ module skeinhw (
     reg [63:0] slot71_tweak_1;
     reg [63:0] slot71_tweak_2;
     reg slot71_live; // holds a block that has cycles left
-    reg [7:0] slot71_elapsed; // the block's cycle count (its last cycle e)
+    wire [7:0] slot71_elapsed = 8'd71; // the only cycle of a block this slot holds
     reg [511:0] slot71_plain; // the block's plaintext, for the feed-forward
     wire [511:0] slot71_st = {slot71_state_7, slot71_state_6, slot71_state_5, slot71_state_4, slot71_state_3, slot71_state_2, slot71_state_1, slot71_state_0};
     wire [575:0] slot71_ky = {slot71_key_8, slot71_key_7, slot71_key_6, slot71_key_5, slot71_key_4, slot71_key_3, slot71_key_2, slot71_key_1, slot71_key_0};
@@ -3006,13 +3006,13 @@ module skeinhw (
             if (in_valid && in_ready[0] && in_stream == 32'd0) begin
                 b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd0) begin
+            if (iss_valid && iss_stream[6:0] == 7'd0) begin
                 s0_busy <= 1'b1; s0_blk <= s0_blk + 64'd1; s0_kind <= iss_kind; s0_last <= iss_last;
                 if (iss_from_buf) begin
                     b0_full <= 1'b0; s0_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd0) begin
+            if (c_valid && c_stream[6:0] == 7'd0) begin
                 s0_busy <= 1'b0; s0_chain <= c_chain;
                 case (s0_kind)
                     PH_KEY: s0_sq <= s0_last ? SQ_CONFIG : SQ_KEY;
@@ -3034,13 +3034,13 @@ module skeinhw (
             if (in_valid && in_ready[1] && in_stream == 32'd1) begin
                 b1_full <= 1'b1; b1_key <= in_key; b1_first <= in_first; b1_last <= in_last; b1_bitpad <= in_bitpad; b1_bytes <= in_bytes; b1_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd1) begin
+            if (iss_valid && iss_stream[6:0] == 7'd1) begin
                 s1_busy <= 1'b1; s1_blk <= s1_blk + 64'd1; s1_kind <= iss_kind; s1_last <= iss_last;
                 if (iss_from_buf) begin
                     b1_full <= 1'b0; s1_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd1) begin
+            if (c_valid && c_stream[6:0] == 7'd1) begin
                 s1_busy <= 1'b0; s1_chain <= c_chain;
                 case (s1_kind)
                     PH_KEY: s1_sq <= s1_last ? SQ_CONFIG : SQ_KEY;
@@ -3062,13 +3062,13 @@ module skeinhw (
             if (in_valid && in_ready[2] && in_stream == 32'd2) begin
                 b2_full <= 1'b1; b2_key <= in_key; b2_first <= in_first; b2_last <= in_last; b2_bitpad <= in_bitpad; b2_bytes <= in_bytes; b2_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd2) begin
+            if (iss_valid && iss_stream[6:0] == 7'd2) begin
                 s2_busy <= 1'b1; s2_blk <= s2_blk + 64'd1; s2_kind <= iss_kind; s2_last <= iss_last;
                 if (iss_from_buf) begin
                     b2_full <= 1'b0; s2_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd2) begin
+            if (c_valid && c_stream[6:0] == 7'd2) begin
                 s2_busy <= 1'b0; s2_chain <= c_chain;
                 case (s2_kind)
                     PH_KEY: s2_sq <= s2_last ? SQ_CONFIG : SQ_KEY;
@@ -3090,13 +3090,13 @@ module skeinhw (
             if (in_valid && in_ready[3] && in_stream == 32'd3) begin
                 b3_full <= 1'b1; b3_key <= in_key; b3_first <= in_first; b3_last <= in_last; b3_bitpad <= in_bitpad; b3_bytes <= in_bytes; b3_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd3) begin
+            if (iss_valid && iss_stream[6:0] == 7'd3) begin
                 s3_busy <= 1'b1; s3_blk <= s3_blk + 64'd1; s3_kind <= iss_kind; s3_last <= iss_last;
                 if (iss_from_buf) begin
                     b3_full <= 1'b0; s3_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd3) begin
+            if (c_valid && c_stream[6:0] == 7'd3) begin
                 s3_busy <= 1'b0; s3_chain <= c_chain;
                 case (s3_kind)
                     PH_KEY: s3_sq <= s3_last ? SQ_CONFIG : SQ_KEY;
@@ -3118,13 +3118,13 @@ module skeinhw (
             if (in_valid && in_ready[4] && in_stream == 32'd4) begin
                 b4_full <= 1'b1; b4_key <= in_key; b4_first <= in_first; b4_last <= in_last; b4_bitpad <= in_bitpad; b4_bytes <= in_bytes; b4_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd4) begin
+            if (iss_valid && iss_stream[6:0] == 7'd4) begin
                 s4_busy <= 1'b1; s4_blk <= s4_blk + 64'd1; s4_kind <= iss_kind; s4_last <= iss_last;
                 if (iss_from_buf) begin
                     b4_full <= 1'b0; s4_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd4) begin
+            if (c_valid && c_stream[6:0] == 7'd4) begin
                 s4_busy <= 1'b0; s4_chain <= c_chain;
                 case (s4_kind)
                     PH_KEY: s4_sq <= s4_last ? SQ_CONFIG : SQ_KEY;
@@ -3146,13 +3146,13 @@ module skeinhw (
             if (in_valid && in_ready[5] && in_stream == 32'd5) begin
                 b5_full <= 1'b1; b5_key <= in_key; b5_first <= in_first; b5_last <= in_last; b5_bitpad <= in_bitpad; b5_bytes <= in_bytes; b5_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd5) begin
+            if (iss_valid && iss_stream[6:0] == 7'd5) begin
                 s5_busy <= 1'b1; s5_blk <= s5_blk + 64'd1; s5_kind <= iss_kind; s5_last <= iss_last;
                 if (iss_from_buf) begin
                     b5_full <= 1'b0; s5_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd5) begin
+            if (c_valid && c_stream[6:0] == 7'd5) begin
                 s5_busy <= 1'b0; s5_chain <= c_chain;
                 case (s5_kind)
                     PH_KEY: s5_sq <= s5_last ? SQ_CONFIG : SQ_KEY;
@@ -3174,13 +3174,13 @@ module skeinhw (
             if (in_valid && in_ready[6] && in_stream == 32'd6) begin
                 b6_full <= 1'b1; b6_key <= in_key; b6_first <= in_first; b6_last <= in_last; b6_bitpad <= in_bitpad; b6_bytes <= in_bytes; b6_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd6) begin
+            if (iss_valid && iss_stream[6:0] == 7'd6) begin
                 s6_busy <= 1'b1; s6_blk <= s6_blk + 64'd1; s6_kind <= iss_kind; s6_last <= iss_last;
                 if (iss_from_buf) begin
                     b6_full <= 1'b0; s6_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd6) begin
+            if (c_valid && c_stream[6:0] == 7'd6) begin
                 s6_busy <= 1'b0; s6_chain <= c_chain;
                 case (s6_kind)
                     PH_KEY: s6_sq <= s6_last ? SQ_CONFIG : SQ_KEY;
@@ -3202,13 +3202,13 @@ module skeinhw (
             if (in_valid && in_ready[7] && in_stream == 32'd7) begin
                 b7_full <= 1'b1; b7_key <= in_key; b7_first <= in_first; b7_last <= in_last; b7_bitpad <= in_bitpad; b7_bytes <= in_bytes; b7_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd7) begin
+            if (iss_valid && iss_stream[6:0] == 7'd7) begin
                 s7_busy <= 1'b1; s7_blk <= s7_blk + 64'd1; s7_kind <= iss_kind; s7_last <= iss_last;
                 if (iss_from_buf) begin
                     b7_full <= 1'b0; s7_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd7) begin
+            if (c_valid && c_stream[6:0] == 7'd7) begin
                 s7_busy <= 1'b0; s7_chain <= c_chain;
                 case (s7_kind)
                     PH_KEY: s7_sq <= s7_last ? SQ_CONFIG : SQ_KEY;
@@ -3230,13 +3230,13 @@ module skeinhw (
             if (in_valid && in_ready[8] && in_stream == 32'd8) begin
                 b8_full <= 1'b1; b8_key <= in_key; b8_first <= in_first; b8_last <= in_last; b8_bitpad <= in_bitpad; b8_bytes <= in_bytes; b8_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd8) begin
+            if (iss_valid && iss_stream[6:0] == 7'd8) begin
                 s8_busy <= 1'b1; s8_blk <= s8_blk + 64'd1; s8_kind <= iss_kind; s8_last <= iss_last;
                 if (iss_from_buf) begin
                     b8_full <= 1'b0; s8_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd8) begin
+            if (c_valid && c_stream[6:0] == 7'd8) begin
                 s8_busy <= 1'b0; s8_chain <= c_chain;
                 case (s8_kind)
                     PH_KEY: s8_sq <= s8_last ? SQ_CONFIG : SQ_KEY;
@@ -3258,13 +3258,13 @@ module skeinhw (
             if (in_valid && in_ready[9] && in_stream == 32'd9) begin
                 b9_full <= 1'b1; b9_key <= in_key; b9_first <= in_first; b9_last <= in_last; b9_bitpad <= in_bitpad; b9_bytes <= in_bytes; b9_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd9) begin
+            if (iss_valid && iss_stream[6:0] == 7'd9) begin
                 s9_busy <= 1'b1; s9_blk <= s9_blk + 64'd1; s9_kind <= iss_kind; s9_last <= iss_last;
                 if (iss_from_buf) begin
                     b9_full <= 1'b0; s9_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd9) begin
+            if (c_valid && c_stream[6:0] == 7'd9) begin
                 s9_busy <= 1'b0; s9_chain <= c_chain;
                 case (s9_kind)
                     PH_KEY: s9_sq <= s9_last ? SQ_CONFIG : SQ_KEY;
@@ -3286,13 +3286,13 @@ module skeinhw (
             if (in_valid && in_ready[10] && in_stream == 32'd10) begin
                 b10_full <= 1'b1; b10_key <= in_key; b10_first <= in_first; b10_last <= in_last; b10_bitpad <= in_bitpad; b10_bytes <= in_bytes; b10_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd10) begin
+            if (iss_valid && iss_stream[6:0] == 7'd10) begin
                 s10_busy <= 1'b1; s10_blk <= s10_blk + 64'd1; s10_kind <= iss_kind; s10_last <= iss_last;
                 if (iss_from_buf) begin
                     b10_full <= 1'b0; s10_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd10) begin
+            if (c_valid && c_stream[6:0] == 7'd10) begin
                 s10_busy <= 1'b0; s10_chain <= c_chain;
                 case (s10_kind)
                     PH_KEY: s10_sq <= s10_last ? SQ_CONFIG : SQ_KEY;
@@ -3314,13 +3314,13 @@ module skeinhw (
             if (in_valid && in_ready[11] && in_stream == 32'd11) begin
                 b11_full <= 1'b1; b11_key <= in_key; b11_first <= in_first; b11_last <= in_last; b11_bitpad <= in_bitpad; b11_bytes <= in_bytes; b11_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd11) begin
+            if (iss_valid && iss_stream[6:0] == 7'd11) begin
                 s11_busy <= 1'b1; s11_blk <= s11_blk + 64'd1; s11_kind <= iss_kind; s11_last <= iss_last;
                 if (iss_from_buf) begin
                     b11_full <= 1'b0; s11_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd11) begin
+            if (c_valid && c_stream[6:0] == 7'd11) begin
                 s11_busy <= 1'b0; s11_chain <= c_chain;
                 case (s11_kind)
                     PH_KEY: s11_sq <= s11_last ? SQ_CONFIG : SQ_KEY;
@@ -3342,13 +3342,13 @@ module skeinhw (
             if (in_valid && in_ready[12] && in_stream == 32'd12) begin
                 b12_full <= 1'b1; b12_key <= in_key; b12_first <= in_first; b12_last <= in_last; b12_bitpad <= in_bitpad; b12_bytes <= in_bytes; b12_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd12) begin
+            if (iss_valid && iss_stream[6:0] == 7'd12) begin
                 s12_busy <= 1'b1; s12_blk <= s12_blk + 64'd1; s12_kind <= iss_kind; s12_last <= iss_last;
                 if (iss_from_buf) begin
                     b12_full <= 1'b0; s12_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd12) begin
+            if (c_valid && c_stream[6:0] == 7'd12) begin
                 s12_busy <= 1'b0; s12_chain <= c_chain;
                 case (s12_kind)
                     PH_KEY: s12_sq <= s12_last ? SQ_CONFIG : SQ_KEY;
@@ -3370,13 +3370,13 @@ module skeinhw (
             if (in_valid && in_ready[13] && in_stream == 32'd13) begin
                 b13_full <= 1'b1; b13_key <= in_key; b13_first <= in_first; b13_last <= in_last; b13_bitpad <= in_bitpad; b13_bytes <= in_bytes; b13_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd13) begin
+            if (iss_valid && iss_stream[6:0] == 7'd13) begin
                 s13_busy <= 1'b1; s13_blk <= s13_blk + 64'd1; s13_kind <= iss_kind; s13_last <= iss_last;
                 if (iss_from_buf) begin
                     b13_full <= 1'b0; s13_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd13) begin
+            if (c_valid && c_stream[6:0] == 7'd13) begin
                 s13_busy <= 1'b0; s13_chain <= c_chain;
                 case (s13_kind)
                     PH_KEY: s13_sq <= s13_last ? SQ_CONFIG : SQ_KEY;
@@ -3398,13 +3398,13 @@ module skeinhw (
             if (in_valid && in_ready[14] && in_stream == 32'd14) begin
                 b14_full <= 1'b1; b14_key <= in_key; b14_first <= in_first; b14_last <= in_last; b14_bitpad <= in_bitpad; b14_bytes <= in_bytes; b14_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd14) begin
+            if (iss_valid && iss_stream[6:0] == 7'd14) begin
                 s14_busy <= 1'b1; s14_blk <= s14_blk + 64'd1; s14_kind <= iss_kind; s14_last <= iss_last;
                 if (iss_from_buf) begin
                     b14_full <= 1'b0; s14_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd14) begin
+            if (c_valid && c_stream[6:0] == 7'd14) begin
                 s14_busy <= 1'b0; s14_chain <= c_chain;
                 case (s14_kind)
                     PH_KEY: s14_sq <= s14_last ? SQ_CONFIG : SQ_KEY;
@@ -3426,13 +3426,13 @@ module skeinhw (
             if (in_valid && in_ready[15] && in_stream == 32'd15) begin
                 b15_full <= 1'b1; b15_key <= in_key; b15_first <= in_first; b15_last <= in_last; b15_bitpad <= in_bitpad; b15_bytes <= in_bytes; b15_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd15) begin
+            if (iss_valid && iss_stream[6:0] == 7'd15) begin
                 s15_busy <= 1'b1; s15_blk <= s15_blk + 64'd1; s15_kind <= iss_kind; s15_last <= iss_last;
                 if (iss_from_buf) begin
                     b15_full <= 1'b0; s15_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd15) begin
+            if (c_valid && c_stream[6:0] == 7'd15) begin
                 s15_busy <= 1'b0; s15_chain <= c_chain;
                 case (s15_kind)
                     PH_KEY: s15_sq <= s15_last ? SQ_CONFIG : SQ_KEY;
@@ -3454,13 +3454,13 @@ module skeinhw (
             if (in_valid && in_ready[16] && in_stream == 32'd16) begin
                 b16_full <= 1'b1; b16_key <= in_key; b16_first <= in_first; b16_last <= in_last; b16_bitpad <= in_bitpad; b16_bytes <= in_bytes; b16_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd16) begin
+            if (iss_valid && iss_stream[6:0] == 7'd16) begin
                 s16_busy <= 1'b1; s16_blk <= s16_blk + 64'd1; s16_kind <= iss_kind; s16_last <= iss_last;
                 if (iss_from_buf) begin
                     b16_full <= 1'b0; s16_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd16) begin
+            if (c_valid && c_stream[6:0] == 7'd16) begin
                 s16_busy <= 1'b0; s16_chain <= c_chain;
                 case (s16_kind)
                     PH_KEY: s16_sq <= s16_last ? SQ_CONFIG : SQ_KEY;
@@ -3482,13 +3482,13 @@ module skeinhw (
             if (in_valid && in_ready[17] && in_stream == 32'd17) begin
                 b17_full <= 1'b1; b17_key <= in_key; b17_first <= in_first; b17_last <= in_last; b17_bitpad <= in_bitpad; b17_bytes <= in_bytes; b17_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd17) begin
+            if (iss_valid && iss_stream[6:0] == 7'd17) begin
                 s17_busy <= 1'b1; s17_blk <= s17_blk + 64'd1; s17_kind <= iss_kind; s17_last <= iss_last;
                 if (iss_from_buf) begin
                     b17_full <= 1'b0; s17_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd17) begin
+            if (c_valid && c_stream[6:0] == 7'd17) begin
                 s17_busy <= 1'b0; s17_chain <= c_chain;
                 case (s17_kind)
                     PH_KEY: s17_sq <= s17_last ? SQ_CONFIG : SQ_KEY;
@@ -3510,13 +3510,13 @@ module skeinhw (
             if (in_valid && in_ready[18] && in_stream == 32'd18) begin
                 b18_full <= 1'b1; b18_key <= in_key; b18_first <= in_first; b18_last <= in_last; b18_bitpad <= in_bitpad; b18_bytes <= in_bytes; b18_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd18) begin
+            if (iss_valid && iss_stream[6:0] == 7'd18) begin
                 s18_busy <= 1'b1; s18_blk <= s18_blk + 64'd1; s18_kind <= iss_kind; s18_last <= iss_last;
                 if (iss_from_buf) begin
                     b18_full <= 1'b0; s18_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd18) begin
+            if (c_valid && c_stream[6:0] == 7'd18) begin
                 s18_busy <= 1'b0; s18_chain <= c_chain;
                 case (s18_kind)
                     PH_KEY: s18_sq <= s18_last ? SQ_CONFIG : SQ_KEY;
@@ -3538,13 +3538,13 @@ module skeinhw (
             if (in_valid && in_ready[19] && in_stream == 32'd19) begin
                 b19_full <= 1'b1; b19_key <= in_key; b19_first <= in_first; b19_last <= in_last; b19_bitpad <= in_bitpad; b19_bytes <= in_bytes; b19_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd19) begin
+            if (iss_valid && iss_stream[6:0] == 7'd19) begin
                 s19_busy <= 1'b1; s19_blk <= s19_blk + 64'd1; s19_kind <= iss_kind; s19_last <= iss_last;
                 if (iss_from_buf) begin
                     b19_full <= 1'b0; s19_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd19) begin
+            if (c_valid && c_stream[6:0] == 7'd19) begin
                 s19_busy <= 1'b0; s19_chain <= c_chain;
                 case (s19_kind)
                     PH_KEY: s19_sq <= s19_last ? SQ_CONFIG : SQ_KEY;
@@ -3566,13 +3566,13 @@ module skeinhw (
             if (in_valid && in_ready[20] && in_stream == 32'd20) begin
                 b20_full <= 1'b1; b20_key <= in_key; b20_first <= in_first; b20_last <= in_last; b20_bitpad <= in_bitpad; b20_bytes <= in_bytes; b20_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd20) begin
+            if (iss_valid && iss_stream[6:0] == 7'd20) begin
                 s20_busy <= 1'b1; s20_blk <= s20_blk + 64'd1; s20_kind <= iss_kind; s20_last <= iss_last;
                 if (iss_from_buf) begin
                     b20_full <= 1'b0; s20_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd20) begin
+            if (c_valid && c_stream[6:0] == 7'd20) begin
                 s20_busy <= 1'b0; s20_chain <= c_chain;
                 case (s20_kind)
                     PH_KEY: s20_sq <= s20_last ? SQ_CONFIG : SQ_KEY;
@@ -3594,13 +3594,13 @@ module skeinhw (
             if (in_valid && in_ready[21] && in_stream == 32'd21) begin
                 b21_full <= 1'b1; b21_key <= in_key; b21_first <= in_first; b21_last <= in_last; b21_bitpad <= in_bitpad; b21_bytes <= in_bytes; b21_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd21) begin
+            if (iss_valid && iss_stream[6:0] == 7'd21) begin
                 s21_busy <= 1'b1; s21_blk <= s21_blk + 64'd1; s21_kind <= iss_kind; s21_last <= iss_last;
                 if (iss_from_buf) begin
                     b21_full <= 1'b0; s21_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd21) begin
+            if (c_valid && c_stream[6:0] == 7'd21) begin
                 s21_busy <= 1'b0; s21_chain <= c_chain;
                 case (s21_kind)
                     PH_KEY: s21_sq <= s21_last ? SQ_CONFIG : SQ_KEY;
@@ -3622,13 +3622,13 @@ module skeinhw (
             if (in_valid && in_ready[22] && in_stream == 32'd22) begin
                 b22_full <= 1'b1; b22_key <= in_key; b22_first <= in_first; b22_last <= in_last; b22_bitpad <= in_bitpad; b22_bytes <= in_bytes; b22_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd22) begin
+            if (iss_valid && iss_stream[6:0] == 7'd22) begin
                 s22_busy <= 1'b1; s22_blk <= s22_blk + 64'd1; s22_kind <= iss_kind; s22_last <= iss_last;
                 if (iss_from_buf) begin
                     b22_full <= 1'b0; s22_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd22) begin
+            if (c_valid && c_stream[6:0] == 7'd22) begin
                 s22_busy <= 1'b0; s22_chain <= c_chain;
                 case (s22_kind)
                     PH_KEY: s22_sq <= s22_last ? SQ_CONFIG : SQ_KEY;
@@ -3650,13 +3650,13 @@ module skeinhw (
             if (in_valid && in_ready[23] && in_stream == 32'd23) begin
                 b23_full <= 1'b1; b23_key <= in_key; b23_first <= in_first; b23_last <= in_last; b23_bitpad <= in_bitpad; b23_bytes <= in_bytes; b23_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd23) begin
+            if (iss_valid && iss_stream[6:0] == 7'd23) begin
                 s23_busy <= 1'b1; s23_blk <= s23_blk + 64'd1; s23_kind <= iss_kind; s23_last <= iss_last;
                 if (iss_from_buf) begin
                     b23_full <= 1'b0; s23_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd23) begin
+            if (c_valid && c_stream[6:0] == 7'd23) begin
                 s23_busy <= 1'b0; s23_chain <= c_chain;
                 case (s23_kind)
                     PH_KEY: s23_sq <= s23_last ? SQ_CONFIG : SQ_KEY;
@@ -3678,13 +3678,13 @@ module skeinhw (
             if (in_valid && in_ready[24] && in_stream == 32'd24) begin
                 b24_full <= 1'b1; b24_key <= in_key; b24_first <= in_first; b24_last <= in_last; b24_bitpad <= in_bitpad; b24_bytes <= in_bytes; b24_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd24) begin
+            if (iss_valid && iss_stream[6:0] == 7'd24) begin
                 s24_busy <= 1'b1; s24_blk <= s24_blk + 64'd1; s24_kind <= iss_kind; s24_last <= iss_last;
                 if (iss_from_buf) begin
                     b24_full <= 1'b0; s24_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd24) begin
+            if (c_valid && c_stream[6:0] == 7'd24) begin
                 s24_busy <= 1'b0; s24_chain <= c_chain;
                 case (s24_kind)
                     PH_KEY: s24_sq <= s24_last ? SQ_CONFIG : SQ_KEY;
@@ -3706,13 +3706,13 @@ module skeinhw (
             if (in_valid && in_ready[25] && in_stream == 32'd25) begin
                 b25_full <= 1'b1; b25_key <= in_key; b25_first <= in_first; b25_last <= in_last; b25_bitpad <= in_bitpad; b25_bytes <= in_bytes; b25_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd25) begin
+            if (iss_valid && iss_stream[6:0] == 7'd25) begin
                 s25_busy <= 1'b1; s25_blk <= s25_blk + 64'd1; s25_kind <= iss_kind; s25_last <= iss_last;
                 if (iss_from_buf) begin
                     b25_full <= 1'b0; s25_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd25) begin
+            if (c_valid && c_stream[6:0] == 7'd25) begin
                 s25_busy <= 1'b0; s25_chain <= c_chain;
                 case (s25_kind)
                     PH_KEY: s25_sq <= s25_last ? SQ_CONFIG : SQ_KEY;
@@ -3734,13 +3734,13 @@ module skeinhw (
             if (in_valid && in_ready[26] && in_stream == 32'd26) begin
                 b26_full <= 1'b1; b26_key <= in_key; b26_first <= in_first; b26_last <= in_last; b26_bitpad <= in_bitpad; b26_bytes <= in_bytes; b26_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd26) begin
+            if (iss_valid && iss_stream[6:0] == 7'd26) begin
                 s26_busy <= 1'b1; s26_blk <= s26_blk + 64'd1; s26_kind <= iss_kind; s26_last <= iss_last;
                 if (iss_from_buf) begin
                     b26_full <= 1'b0; s26_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd26) begin
+            if (c_valid && c_stream[6:0] == 7'd26) begin
                 s26_busy <= 1'b0; s26_chain <= c_chain;
                 case (s26_kind)
                     PH_KEY: s26_sq <= s26_last ? SQ_CONFIG : SQ_KEY;
@@ -3762,13 +3762,13 @@ module skeinhw (
             if (in_valid && in_ready[27] && in_stream == 32'd27) begin
                 b27_full <= 1'b1; b27_key <= in_key; b27_first <= in_first; b27_last <= in_last; b27_bitpad <= in_bitpad; b27_bytes <= in_bytes; b27_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd27) begin
+            if (iss_valid && iss_stream[6:0] == 7'd27) begin
                 s27_busy <= 1'b1; s27_blk <= s27_blk + 64'd1; s27_kind <= iss_kind; s27_last <= iss_last;
                 if (iss_from_buf) begin
                     b27_full <= 1'b0; s27_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd27) begin
+            if (c_valid && c_stream[6:0] == 7'd27) begin
                 s27_busy <= 1'b0; s27_chain <= c_chain;
                 case (s27_kind)
                     PH_KEY: s27_sq <= s27_last ? SQ_CONFIG : SQ_KEY;
@@ -3790,13 +3790,13 @@ module skeinhw (
             if (in_valid && in_ready[28] && in_stream == 32'd28) begin
                 b28_full <= 1'b1; b28_key <= in_key; b28_first <= in_first; b28_last <= in_last; b28_bitpad <= in_bitpad; b28_bytes <= in_bytes; b28_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd28) begin
+            if (iss_valid && iss_stream[6:0] == 7'd28) begin
                 s28_busy <= 1'b1; s28_blk <= s28_blk + 64'd1; s28_kind <= iss_kind; s28_last <= iss_last;
                 if (iss_from_buf) begin
                     b28_full <= 1'b0; s28_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd28) begin
+            if (c_valid && c_stream[6:0] == 7'd28) begin
                 s28_busy <= 1'b0; s28_chain <= c_chain;
                 case (s28_kind)
                     PH_KEY: s28_sq <= s28_last ? SQ_CONFIG : SQ_KEY;
@@ -3818,13 +3818,13 @@ module skeinhw (
             if (in_valid && in_ready[29] && in_stream == 32'd29) begin
                 b29_full <= 1'b1; b29_key <= in_key; b29_first <= in_first; b29_last <= in_last; b29_bitpad <= in_bitpad; b29_bytes <= in_bytes; b29_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd29) begin
+            if (iss_valid && iss_stream[6:0] == 7'd29) begin
                 s29_busy <= 1'b1; s29_blk <= s29_blk + 64'd1; s29_kind <= iss_kind; s29_last <= iss_last;
                 if (iss_from_buf) begin
                     b29_full <= 1'b0; s29_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd29) begin
+            if (c_valid && c_stream[6:0] == 7'd29) begin
                 s29_busy <= 1'b0; s29_chain <= c_chain;
                 case (s29_kind)
                     PH_KEY: s29_sq <= s29_last ? SQ_CONFIG : SQ_KEY;
@@ -3846,13 +3846,13 @@ module skeinhw (
             if (in_valid && in_ready[30] && in_stream == 32'd30) begin
                 b30_full <= 1'b1; b30_key <= in_key; b30_first <= in_first; b30_last <= in_last; b30_bitpad <= in_bitpad; b30_bytes <= in_bytes; b30_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd30) begin
+            if (iss_valid && iss_stream[6:0] == 7'd30) begin
                 s30_busy <= 1'b1; s30_blk <= s30_blk + 64'd1; s30_kind <= iss_kind; s30_last <= iss_last;
                 if (iss_from_buf) begin
                     b30_full <= 1'b0; s30_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd30) begin
+            if (c_valid && c_stream[6:0] == 7'd30) begin
                 s30_busy <= 1'b0; s30_chain <= c_chain;
                 case (s30_kind)
                     PH_KEY: s30_sq <= s30_last ? SQ_CONFIG : SQ_KEY;
@@ -3874,13 +3874,13 @@ module skeinhw (
             if (in_valid && in_ready[31] && in_stream == 32'd31) begin
                 b31_full <= 1'b1; b31_key <= in_key; b31_first <= in_first; b31_last <= in_last; b31_bitpad <= in_bitpad; b31_bytes <= in_bytes; b31_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd31) begin
+            if (iss_valid && iss_stream[6:0] == 7'd31) begin
                 s31_busy <= 1'b1; s31_blk <= s31_blk + 64'd1; s31_kind <= iss_kind; s31_last <= iss_last;
                 if (iss_from_buf) begin
                     b31_full <= 1'b0; s31_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd31) begin
+            if (c_valid && c_stream[6:0] == 7'd31) begin
                 s31_busy <= 1'b0; s31_chain <= c_chain;
                 case (s31_kind)
                     PH_KEY: s31_sq <= s31_last ? SQ_CONFIG : SQ_KEY;
@@ -3902,13 +3902,13 @@ module skeinhw (
             if (in_valid && in_ready[32] && in_stream == 32'd32) begin
                 b32_full <= 1'b1; b32_key <= in_key; b32_first <= in_first; b32_last <= in_last; b32_bitpad <= in_bitpad; b32_bytes <= in_bytes; b32_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd32) begin
+            if (iss_valid && iss_stream[6:0] == 7'd32) begin
                 s32_busy <= 1'b1; s32_blk <= s32_blk + 64'd1; s32_kind <= iss_kind; s32_last <= iss_last;
                 if (iss_from_buf) begin
                     b32_full <= 1'b0; s32_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd32) begin
+            if (c_valid && c_stream[6:0] == 7'd32) begin
                 s32_busy <= 1'b0; s32_chain <= c_chain;
                 case (s32_kind)
                     PH_KEY: s32_sq <= s32_last ? SQ_CONFIG : SQ_KEY;
@@ -3930,13 +3930,13 @@ module skeinhw (
             if (in_valid && in_ready[33] && in_stream == 32'd33) begin
                 b33_full <= 1'b1; b33_key <= in_key; b33_first <= in_first; b33_last <= in_last; b33_bitpad <= in_bitpad; b33_bytes <= in_bytes; b33_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd33) begin
+            if (iss_valid && iss_stream[6:0] == 7'd33) begin
                 s33_busy <= 1'b1; s33_blk <= s33_blk + 64'd1; s33_kind <= iss_kind; s33_last <= iss_last;
                 if (iss_from_buf) begin
                     b33_full <= 1'b0; s33_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd33) begin
+            if (c_valid && c_stream[6:0] == 7'd33) begin
                 s33_busy <= 1'b0; s33_chain <= c_chain;
                 case (s33_kind)
                     PH_KEY: s33_sq <= s33_last ? SQ_CONFIG : SQ_KEY;
@@ -3958,13 +3958,13 @@ module skeinhw (
             if (in_valid && in_ready[34] && in_stream == 32'd34) begin
                 b34_full <= 1'b1; b34_key <= in_key; b34_first <= in_first; b34_last <= in_last; b34_bitpad <= in_bitpad; b34_bytes <= in_bytes; b34_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd34) begin
+            if (iss_valid && iss_stream[6:0] == 7'd34) begin
                 s34_busy <= 1'b1; s34_blk <= s34_blk + 64'd1; s34_kind <= iss_kind; s34_last <= iss_last;
                 if (iss_from_buf) begin
                     b34_full <= 1'b0; s34_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd34) begin
+            if (c_valid && c_stream[6:0] == 7'd34) begin
                 s34_busy <= 1'b0; s34_chain <= c_chain;
                 case (s34_kind)
                     PH_KEY: s34_sq <= s34_last ? SQ_CONFIG : SQ_KEY;
@@ -3986,13 +3986,13 @@ module skeinhw (
             if (in_valid && in_ready[35] && in_stream == 32'd35) begin
                 b35_full <= 1'b1; b35_key <= in_key; b35_first <= in_first; b35_last <= in_last; b35_bitpad <= in_bitpad; b35_bytes <= in_bytes; b35_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd35) begin
+            if (iss_valid && iss_stream[6:0] == 7'd35) begin
                 s35_busy <= 1'b1; s35_blk <= s35_blk + 64'd1; s35_kind <= iss_kind; s35_last <= iss_last;
                 if (iss_from_buf) begin
                     b35_full <= 1'b0; s35_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd35) begin
+            if (c_valid && c_stream[6:0] == 7'd35) begin
                 s35_busy <= 1'b0; s35_chain <= c_chain;
                 case (s35_kind)
                     PH_KEY: s35_sq <= s35_last ? SQ_CONFIG : SQ_KEY;
@@ -4014,13 +4014,13 @@ module skeinhw (
             if (in_valid && in_ready[36] && in_stream == 32'd36) begin
                 b36_full <= 1'b1; b36_key <= in_key; b36_first <= in_first; b36_last <= in_last; b36_bitpad <= in_bitpad; b36_bytes <= in_bytes; b36_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd36) begin
+            if (iss_valid && iss_stream[6:0] == 7'd36) begin
                 s36_busy <= 1'b1; s36_blk <= s36_blk + 64'd1; s36_kind <= iss_kind; s36_last <= iss_last;
                 if (iss_from_buf) begin
                     b36_full <= 1'b0; s36_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd36) begin
+            if (c_valid && c_stream[6:0] == 7'd36) begin
                 s36_busy <= 1'b0; s36_chain <= c_chain;
                 case (s36_kind)
                     PH_KEY: s36_sq <= s36_last ? SQ_CONFIG : SQ_KEY;
@@ -4042,13 +4042,13 @@ module skeinhw (
             if (in_valid && in_ready[37] && in_stream == 32'd37) begin
                 b37_full <= 1'b1; b37_key <= in_key; b37_first <= in_first; b37_last <= in_last; b37_bitpad <= in_bitpad; b37_bytes <= in_bytes; b37_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd37) begin
+            if (iss_valid && iss_stream[6:0] == 7'd37) begin
                 s37_busy <= 1'b1; s37_blk <= s37_blk + 64'd1; s37_kind <= iss_kind; s37_last <= iss_last;
                 if (iss_from_buf) begin
                     b37_full <= 1'b0; s37_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd37) begin
+            if (c_valid && c_stream[6:0] == 7'd37) begin
                 s37_busy <= 1'b0; s37_chain <= c_chain;
                 case (s37_kind)
                     PH_KEY: s37_sq <= s37_last ? SQ_CONFIG : SQ_KEY;
@@ -4070,13 +4070,13 @@ module skeinhw (
             if (in_valid && in_ready[38] && in_stream == 32'd38) begin
                 b38_full <= 1'b1; b38_key <= in_key; b38_first <= in_first; b38_last <= in_last; b38_bitpad <= in_bitpad; b38_bytes <= in_bytes; b38_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd38) begin
+            if (iss_valid && iss_stream[6:0] == 7'd38) begin
                 s38_busy <= 1'b1; s38_blk <= s38_blk + 64'd1; s38_kind <= iss_kind; s38_last <= iss_last;
                 if (iss_from_buf) begin
                     b38_full <= 1'b0; s38_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd38) begin
+            if (c_valid && c_stream[6:0] == 7'd38) begin
                 s38_busy <= 1'b0; s38_chain <= c_chain;
                 case (s38_kind)
                     PH_KEY: s38_sq <= s38_last ? SQ_CONFIG : SQ_KEY;
@@ -4098,13 +4098,13 @@ module skeinhw (
             if (in_valid && in_ready[39] && in_stream == 32'd39) begin
                 b39_full <= 1'b1; b39_key <= in_key; b39_first <= in_first; b39_last <= in_last; b39_bitpad <= in_bitpad; b39_bytes <= in_bytes; b39_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd39) begin
+            if (iss_valid && iss_stream[6:0] == 7'd39) begin
                 s39_busy <= 1'b1; s39_blk <= s39_blk + 64'd1; s39_kind <= iss_kind; s39_last <= iss_last;
                 if (iss_from_buf) begin
                     b39_full <= 1'b0; s39_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd39) begin
+            if (c_valid && c_stream[6:0] == 7'd39) begin
                 s39_busy <= 1'b0; s39_chain <= c_chain;
                 case (s39_kind)
                     PH_KEY: s39_sq <= s39_last ? SQ_CONFIG : SQ_KEY;
@@ -4126,13 +4126,13 @@ module skeinhw (
             if (in_valid && in_ready[40] && in_stream == 32'd40) begin
                 b40_full <= 1'b1; b40_key <= in_key; b40_first <= in_first; b40_last <= in_last; b40_bitpad <= in_bitpad; b40_bytes <= in_bytes; b40_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd40) begin
+            if (iss_valid && iss_stream[6:0] == 7'd40) begin
                 s40_busy <= 1'b1; s40_blk <= s40_blk + 64'd1; s40_kind <= iss_kind; s40_last <= iss_last;
                 if (iss_from_buf) begin
                     b40_full <= 1'b0; s40_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd40) begin
+            if (c_valid && c_stream[6:0] == 7'd40) begin
                 s40_busy <= 1'b0; s40_chain <= c_chain;
                 case (s40_kind)
                     PH_KEY: s40_sq <= s40_last ? SQ_CONFIG : SQ_KEY;
@@ -4154,13 +4154,13 @@ module skeinhw (
             if (in_valid && in_ready[41] && in_stream == 32'd41) begin
                 b41_full <= 1'b1; b41_key <= in_key; b41_first <= in_first; b41_last <= in_last; b41_bitpad <= in_bitpad; b41_bytes <= in_bytes; b41_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd41) begin
+            if (iss_valid && iss_stream[6:0] == 7'd41) begin
                 s41_busy <= 1'b1; s41_blk <= s41_blk + 64'd1; s41_kind <= iss_kind; s41_last <= iss_last;
                 if (iss_from_buf) begin
                     b41_full <= 1'b0; s41_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd41) begin
+            if (c_valid && c_stream[6:0] == 7'd41) begin
                 s41_busy <= 1'b0; s41_chain <= c_chain;
                 case (s41_kind)
                     PH_KEY: s41_sq <= s41_last ? SQ_CONFIG : SQ_KEY;
@@ -4182,13 +4182,13 @@ module skeinhw (
             if (in_valid && in_ready[42] && in_stream == 32'd42) begin
                 b42_full <= 1'b1; b42_key <= in_key; b42_first <= in_first; b42_last <= in_last; b42_bitpad <= in_bitpad; b42_bytes <= in_bytes; b42_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd42) begin
+            if (iss_valid && iss_stream[6:0] == 7'd42) begin
                 s42_busy <= 1'b1; s42_blk <= s42_blk + 64'd1; s42_kind <= iss_kind; s42_last <= iss_last;
                 if (iss_from_buf) begin
                     b42_full <= 1'b0; s42_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd42) begin
+            if (c_valid && c_stream[6:0] == 7'd42) begin
                 s42_busy <= 1'b0; s42_chain <= c_chain;
                 case (s42_kind)
                     PH_KEY: s42_sq <= s42_last ? SQ_CONFIG : SQ_KEY;
@@ -4210,13 +4210,13 @@ module skeinhw (
             if (in_valid && in_ready[43] && in_stream == 32'd43) begin
                 b43_full <= 1'b1; b43_key <= in_key; b43_first <= in_first; b43_last <= in_last; b43_bitpad <= in_bitpad; b43_bytes <= in_bytes; b43_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd43) begin
+            if (iss_valid && iss_stream[6:0] == 7'd43) begin
                 s43_busy <= 1'b1; s43_blk <= s43_blk + 64'd1; s43_kind <= iss_kind; s43_last <= iss_last;
                 if (iss_from_buf) begin
                     b43_full <= 1'b0; s43_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd43) begin
+            if (c_valid && c_stream[6:0] == 7'd43) begin
                 s43_busy <= 1'b0; s43_chain <= c_chain;
                 case (s43_kind)
                     PH_KEY: s43_sq <= s43_last ? SQ_CONFIG : SQ_KEY;
@@ -4238,13 +4238,13 @@ module skeinhw (
             if (in_valid && in_ready[44] && in_stream == 32'd44) begin
                 b44_full <= 1'b1; b44_key <= in_key; b44_first <= in_first; b44_last <= in_last; b44_bitpad <= in_bitpad; b44_bytes <= in_bytes; b44_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd44) begin
+            if (iss_valid && iss_stream[6:0] == 7'd44) begin
                 s44_busy <= 1'b1; s44_blk <= s44_blk + 64'd1; s44_kind <= iss_kind; s44_last <= iss_last;
                 if (iss_from_buf) begin
                     b44_full <= 1'b0; s44_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd44) begin
+            if (c_valid && c_stream[6:0] == 7'd44) begin
                 s44_busy <= 1'b0; s44_chain <= c_chain;
                 case (s44_kind)
                     PH_KEY: s44_sq <= s44_last ? SQ_CONFIG : SQ_KEY;
@@ -4266,13 +4266,13 @@ module skeinhw (
             if (in_valid && in_ready[45] && in_stream == 32'd45) begin
                 b45_full <= 1'b1; b45_key <= in_key; b45_first <= in_first; b45_last <= in_last; b45_bitpad <= in_bitpad; b45_bytes <= in_bytes; b45_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd45) begin
+            if (iss_valid && iss_stream[6:0] == 7'd45) begin
                 s45_busy <= 1'b1; s45_blk <= s45_blk + 64'd1; s45_kind <= iss_kind; s45_last <= iss_last;
                 if (iss_from_buf) begin
                     b45_full <= 1'b0; s45_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd45) begin
+            if (c_valid && c_stream[6:0] == 7'd45) begin
                 s45_busy <= 1'b0; s45_chain <= c_chain;
                 case (s45_kind)
                     PH_KEY: s45_sq <= s45_last ? SQ_CONFIG : SQ_KEY;
@@ -4294,13 +4294,13 @@ module skeinhw (
             if (in_valid && in_ready[46] && in_stream == 32'd46) begin
                 b46_full <= 1'b1; b46_key <= in_key; b46_first <= in_first; b46_last <= in_last; b46_bitpad <= in_bitpad; b46_bytes <= in_bytes; b46_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd46) begin
+            if (iss_valid && iss_stream[6:0] == 7'd46) begin
                 s46_busy <= 1'b1; s46_blk <= s46_blk + 64'd1; s46_kind <= iss_kind; s46_last <= iss_last;
                 if (iss_from_buf) begin
                     b46_full <= 1'b0; s46_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd46) begin
+            if (c_valid && c_stream[6:0] == 7'd46) begin
                 s46_busy <= 1'b0; s46_chain <= c_chain;
                 case (s46_kind)
                     PH_KEY: s46_sq <= s46_last ? SQ_CONFIG : SQ_KEY;
@@ -4322,13 +4322,13 @@ module skeinhw (
             if (in_valid && in_ready[47] && in_stream == 32'd47) begin
                 b47_full <= 1'b1; b47_key <= in_key; b47_first <= in_first; b47_last <= in_last; b47_bitpad <= in_bitpad; b47_bytes <= in_bytes; b47_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd47) begin
+            if (iss_valid && iss_stream[6:0] == 7'd47) begin
                 s47_busy <= 1'b1; s47_blk <= s47_blk + 64'd1; s47_kind <= iss_kind; s47_last <= iss_last;
                 if (iss_from_buf) begin
                     b47_full <= 1'b0; s47_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd47) begin
+            if (c_valid && c_stream[6:0] == 7'd47) begin
                 s47_busy <= 1'b0; s47_chain <= c_chain;
                 case (s47_kind)
                     PH_KEY: s47_sq <= s47_last ? SQ_CONFIG : SQ_KEY;
@@ -4350,13 +4350,13 @@ module skeinhw (
             if (in_valid && in_ready[48] && in_stream == 32'd48) begin
                 b48_full <= 1'b1; b48_key <= in_key; b48_first <= in_first; b48_last <= in_last; b48_bitpad <= in_bitpad; b48_bytes <= in_bytes; b48_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd48) begin
+            if (iss_valid && iss_stream[6:0] == 7'd48) begin
                 s48_busy <= 1'b1; s48_blk <= s48_blk + 64'd1; s48_kind <= iss_kind; s48_last <= iss_last;
                 if (iss_from_buf) begin
                     b48_full <= 1'b0; s48_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd48) begin
+            if (c_valid && c_stream[6:0] == 7'd48) begin
                 s48_busy <= 1'b0; s48_chain <= c_chain;
                 case (s48_kind)
                     PH_KEY: s48_sq <= s48_last ? SQ_CONFIG : SQ_KEY;
@@ -4378,13 +4378,13 @@ module skeinhw (
             if (in_valid && in_ready[49] && in_stream == 32'd49) begin
                 b49_full <= 1'b1; b49_key <= in_key; b49_first <= in_first; b49_last <= in_last; b49_bitpad <= in_bitpad; b49_bytes <= in_bytes; b49_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd49) begin
+            if (iss_valid && iss_stream[6:0] == 7'd49) begin
                 s49_busy <= 1'b1; s49_blk <= s49_blk + 64'd1; s49_kind <= iss_kind; s49_last <= iss_last;
                 if (iss_from_buf) begin
                     b49_full <= 1'b0; s49_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd49) begin
+            if (c_valid && c_stream[6:0] == 7'd49) begin
                 s49_busy <= 1'b0; s49_chain <= c_chain;
                 case (s49_kind)
                     PH_KEY: s49_sq <= s49_last ? SQ_CONFIG : SQ_KEY;
@@ -4406,13 +4406,13 @@ module skeinhw (
             if (in_valid && in_ready[50] && in_stream == 32'd50) begin
                 b50_full <= 1'b1; b50_key <= in_key; b50_first <= in_first; b50_last <= in_last; b50_bitpad <= in_bitpad; b50_bytes <= in_bytes; b50_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd50) begin
+            if (iss_valid && iss_stream[6:0] == 7'd50) begin
                 s50_busy <= 1'b1; s50_blk <= s50_blk + 64'd1; s50_kind <= iss_kind; s50_last <= iss_last;
                 if (iss_from_buf) begin
                     b50_full <= 1'b0; s50_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd50) begin
+            if (c_valid && c_stream[6:0] == 7'd50) begin
                 s50_busy <= 1'b0; s50_chain <= c_chain;
                 case (s50_kind)
                     PH_KEY: s50_sq <= s50_last ? SQ_CONFIG : SQ_KEY;
@@ -4434,13 +4434,13 @@ module skeinhw (
             if (in_valid && in_ready[51] && in_stream == 32'd51) begin
                 b51_full <= 1'b1; b51_key <= in_key; b51_first <= in_first; b51_last <= in_last; b51_bitpad <= in_bitpad; b51_bytes <= in_bytes; b51_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd51) begin
+            if (iss_valid && iss_stream[6:0] == 7'd51) begin
                 s51_busy <= 1'b1; s51_blk <= s51_blk + 64'd1; s51_kind <= iss_kind; s51_last <= iss_last;
                 if (iss_from_buf) begin
                     b51_full <= 1'b0; s51_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd51) begin
+            if (c_valid && c_stream[6:0] == 7'd51) begin
                 s51_busy <= 1'b0; s51_chain <= c_chain;
                 case (s51_kind)
                     PH_KEY: s51_sq <= s51_last ? SQ_CONFIG : SQ_KEY;
@@ -4462,13 +4462,13 @@ module skeinhw (
             if (in_valid && in_ready[52] && in_stream == 32'd52) begin
                 b52_full <= 1'b1; b52_key <= in_key; b52_first <= in_first; b52_last <= in_last; b52_bitpad <= in_bitpad; b52_bytes <= in_bytes; b52_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd52) begin
+            if (iss_valid && iss_stream[6:0] == 7'd52) begin
                 s52_busy <= 1'b1; s52_blk <= s52_blk + 64'd1; s52_kind <= iss_kind; s52_last <= iss_last;
                 if (iss_from_buf) begin
                     b52_full <= 1'b0; s52_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd52) begin
+            if (c_valid && c_stream[6:0] == 7'd52) begin
                 s52_busy <= 1'b0; s52_chain <= c_chain;
                 case (s52_kind)
                     PH_KEY: s52_sq <= s52_last ? SQ_CONFIG : SQ_KEY;
@@ -4490,13 +4490,13 @@ module skeinhw (
             if (in_valid && in_ready[53] && in_stream == 32'd53) begin
                 b53_full <= 1'b1; b53_key <= in_key; b53_first <= in_first; b53_last <= in_last; b53_bitpad <= in_bitpad; b53_bytes <= in_bytes; b53_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd53) begin
+            if (iss_valid && iss_stream[6:0] == 7'd53) begin
                 s53_busy <= 1'b1; s53_blk <= s53_blk + 64'd1; s53_kind <= iss_kind; s53_last <= iss_last;
                 if (iss_from_buf) begin
                     b53_full <= 1'b0; s53_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd53) begin
+            if (c_valid && c_stream[6:0] == 7'd53) begin
                 s53_busy <= 1'b0; s53_chain <= c_chain;
                 case (s53_kind)
                     PH_KEY: s53_sq <= s53_last ? SQ_CONFIG : SQ_KEY;
@@ -4518,13 +4518,13 @@ module skeinhw (
             if (in_valid && in_ready[54] && in_stream == 32'd54) begin
                 b54_full <= 1'b1; b54_key <= in_key; b54_first <= in_first; b54_last <= in_last; b54_bitpad <= in_bitpad; b54_bytes <= in_bytes; b54_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd54) begin
+            if (iss_valid && iss_stream[6:0] == 7'd54) begin
                 s54_busy <= 1'b1; s54_blk <= s54_blk + 64'd1; s54_kind <= iss_kind; s54_last <= iss_last;
                 if (iss_from_buf) begin
                     b54_full <= 1'b0; s54_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd54) begin
+            if (c_valid && c_stream[6:0] == 7'd54) begin
                 s54_busy <= 1'b0; s54_chain <= c_chain;
                 case (s54_kind)
                     PH_KEY: s54_sq <= s54_last ? SQ_CONFIG : SQ_KEY;
@@ -4546,13 +4546,13 @@ module skeinhw (
             if (in_valid && in_ready[55] && in_stream == 32'd55) begin
                 b55_full <= 1'b1; b55_key <= in_key; b55_first <= in_first; b55_last <= in_last; b55_bitpad <= in_bitpad; b55_bytes <= in_bytes; b55_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd55) begin
+            if (iss_valid && iss_stream[6:0] == 7'd55) begin
                 s55_busy <= 1'b1; s55_blk <= s55_blk + 64'd1; s55_kind <= iss_kind; s55_last <= iss_last;
                 if (iss_from_buf) begin
                     b55_full <= 1'b0; s55_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd55) begin
+            if (c_valid && c_stream[6:0] == 7'd55) begin
                 s55_busy <= 1'b0; s55_chain <= c_chain;
                 case (s55_kind)
                     PH_KEY: s55_sq <= s55_last ? SQ_CONFIG : SQ_KEY;
@@ -4574,13 +4574,13 @@ module skeinhw (
             if (in_valid && in_ready[56] && in_stream == 32'd56) begin
                 b56_full <= 1'b1; b56_key <= in_key; b56_first <= in_first; b56_last <= in_last; b56_bitpad <= in_bitpad; b56_bytes <= in_bytes; b56_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd56) begin
+            if (iss_valid && iss_stream[6:0] == 7'd56) begin
                 s56_busy <= 1'b1; s56_blk <= s56_blk + 64'd1; s56_kind <= iss_kind; s56_last <= iss_last;
                 if (iss_from_buf) begin
                     b56_full <= 1'b0; s56_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd56) begin
+            if (c_valid && c_stream[6:0] == 7'd56) begin
                 s56_busy <= 1'b0; s56_chain <= c_chain;
                 case (s56_kind)
                     PH_KEY: s56_sq <= s56_last ? SQ_CONFIG : SQ_KEY;
@@ -4602,13 +4602,13 @@ module skeinhw (
             if (in_valid && in_ready[57] && in_stream == 32'd57) begin
                 b57_full <= 1'b1; b57_key <= in_key; b57_first <= in_first; b57_last <= in_last; b57_bitpad <= in_bitpad; b57_bytes <= in_bytes; b57_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd57) begin
+            if (iss_valid && iss_stream[6:0] == 7'd57) begin
                 s57_busy <= 1'b1; s57_blk <= s57_blk + 64'd1; s57_kind <= iss_kind; s57_last <= iss_last;
                 if (iss_from_buf) begin
                     b57_full <= 1'b0; s57_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd57) begin
+            if (c_valid && c_stream[6:0] == 7'd57) begin
                 s57_busy <= 1'b0; s57_chain <= c_chain;
                 case (s57_kind)
                     PH_KEY: s57_sq <= s57_last ? SQ_CONFIG : SQ_KEY;
@@ -4630,13 +4630,13 @@ module skeinhw (
             if (in_valid && in_ready[58] && in_stream == 32'd58) begin
                 b58_full <= 1'b1; b58_key <= in_key; b58_first <= in_first; b58_last <= in_last; b58_bitpad <= in_bitpad; b58_bytes <= in_bytes; b58_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd58) begin
+            if (iss_valid && iss_stream[6:0] == 7'd58) begin
                 s58_busy <= 1'b1; s58_blk <= s58_blk + 64'd1; s58_kind <= iss_kind; s58_last <= iss_last;
                 if (iss_from_buf) begin
                     b58_full <= 1'b0; s58_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd58) begin
+            if (c_valid && c_stream[6:0] == 7'd58) begin
                 s58_busy <= 1'b0; s58_chain <= c_chain;
                 case (s58_kind)
                     PH_KEY: s58_sq <= s58_last ? SQ_CONFIG : SQ_KEY;
@@ -4658,13 +4658,13 @@ module skeinhw (
             if (in_valid && in_ready[59] && in_stream == 32'd59) begin
                 b59_full <= 1'b1; b59_key <= in_key; b59_first <= in_first; b59_last <= in_last; b59_bitpad <= in_bitpad; b59_bytes <= in_bytes; b59_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd59) begin
+            if (iss_valid && iss_stream[6:0] == 7'd59) begin
                 s59_busy <= 1'b1; s59_blk <= s59_blk + 64'd1; s59_kind <= iss_kind; s59_last <= iss_last;
                 if (iss_from_buf) begin
                     b59_full <= 1'b0; s59_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd59) begin
+            if (c_valid && c_stream[6:0] == 7'd59) begin
                 s59_busy <= 1'b0; s59_chain <= c_chain;
                 case (s59_kind)
                     PH_KEY: s59_sq <= s59_last ? SQ_CONFIG : SQ_KEY;
@@ -4686,13 +4686,13 @@ module skeinhw (
             if (in_valid && in_ready[60] && in_stream == 32'd60) begin
                 b60_full <= 1'b1; b60_key <= in_key; b60_first <= in_first; b60_last <= in_last; b60_bitpad <= in_bitpad; b60_bytes <= in_bytes; b60_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd60) begin
+            if (iss_valid && iss_stream[6:0] == 7'd60) begin
                 s60_busy <= 1'b1; s60_blk <= s60_blk + 64'd1; s60_kind <= iss_kind; s60_last <= iss_last;
                 if (iss_from_buf) begin
                     b60_full <= 1'b0; s60_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd60) begin
+            if (c_valid && c_stream[6:0] == 7'd60) begin
                 s60_busy <= 1'b0; s60_chain <= c_chain;
                 case (s60_kind)
                     PH_KEY: s60_sq <= s60_last ? SQ_CONFIG : SQ_KEY;
@@ -4714,13 +4714,13 @@ module skeinhw (
             if (in_valid && in_ready[61] && in_stream == 32'd61) begin
                 b61_full <= 1'b1; b61_key <= in_key; b61_first <= in_first; b61_last <= in_last; b61_bitpad <= in_bitpad; b61_bytes <= in_bytes; b61_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd61) begin
+            if (iss_valid && iss_stream[6:0] == 7'd61) begin
                 s61_busy <= 1'b1; s61_blk <= s61_blk + 64'd1; s61_kind <= iss_kind; s61_last <= iss_last;
                 if (iss_from_buf) begin
                     b61_full <= 1'b0; s61_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd61) begin
+            if (c_valid && c_stream[6:0] == 7'd61) begin
                 s61_busy <= 1'b0; s61_chain <= c_chain;
                 case (s61_kind)
                     PH_KEY: s61_sq <= s61_last ? SQ_CONFIG : SQ_KEY;
@@ -4742,13 +4742,13 @@ module skeinhw (
             if (in_valid && in_ready[62] && in_stream == 32'd62) begin
                 b62_full <= 1'b1; b62_key <= in_key; b62_first <= in_first; b62_last <= in_last; b62_bitpad <= in_bitpad; b62_bytes <= in_bytes; b62_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd62) begin
+            if (iss_valid && iss_stream[6:0] == 7'd62) begin
                 s62_busy <= 1'b1; s62_blk <= s62_blk + 64'd1; s62_kind <= iss_kind; s62_last <= iss_last;
                 if (iss_from_buf) begin
                     b62_full <= 1'b0; s62_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd62) begin
+            if (c_valid && c_stream[6:0] == 7'd62) begin
                 s62_busy <= 1'b0; s62_chain <= c_chain;
                 case (s62_kind)
                     PH_KEY: s62_sq <= s62_last ? SQ_CONFIG : SQ_KEY;
@@ -4770,13 +4770,13 @@ module skeinhw (
             if (in_valid && in_ready[63] && in_stream == 32'd63) begin
                 b63_full <= 1'b1; b63_key <= in_key; b63_first <= in_first; b63_last <= in_last; b63_bitpad <= in_bitpad; b63_bytes <= in_bytes; b63_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd63) begin
+            if (iss_valid && iss_stream[6:0] == 7'd63) begin
                 s63_busy <= 1'b1; s63_blk <= s63_blk + 64'd1; s63_kind <= iss_kind; s63_last <= iss_last;
                 if (iss_from_buf) begin
                     b63_full <= 1'b0; s63_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd63) begin
+            if (c_valid && c_stream[6:0] == 7'd63) begin
                 s63_busy <= 1'b0; s63_chain <= c_chain;
                 case (s63_kind)
                     PH_KEY: s63_sq <= s63_last ? SQ_CONFIG : SQ_KEY;
@@ -4798,13 +4798,13 @@ module skeinhw (
             if (in_valid && in_ready[64] && in_stream == 32'd64) begin
                 b64_full <= 1'b1; b64_key <= in_key; b64_first <= in_first; b64_last <= in_last; b64_bitpad <= in_bitpad; b64_bytes <= in_bytes; b64_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd64) begin
+            if (iss_valid && iss_stream[6:0] == 7'd64) begin
                 s64_busy <= 1'b1; s64_blk <= s64_blk + 64'd1; s64_kind <= iss_kind; s64_last <= iss_last;
                 if (iss_from_buf) begin
                     b64_full <= 1'b0; s64_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd64) begin
+            if (c_valid && c_stream[6:0] == 7'd64) begin
                 s64_busy <= 1'b0; s64_chain <= c_chain;
                 case (s64_kind)
                     PH_KEY: s64_sq <= s64_last ? SQ_CONFIG : SQ_KEY;
@@ -4826,13 +4826,13 @@ module skeinhw (
             if (in_valid && in_ready[65] && in_stream == 32'd65) begin
                 b65_full <= 1'b1; b65_key <= in_key; b65_first <= in_first; b65_last <= in_last; b65_bitpad <= in_bitpad; b65_bytes <= in_bytes; b65_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd65) begin
+            if (iss_valid && iss_stream[6:0] == 7'd65) begin
                 s65_busy <= 1'b1; s65_blk <= s65_blk + 64'd1; s65_kind <= iss_kind; s65_last <= iss_last;
                 if (iss_from_buf) begin
                     b65_full <= 1'b0; s65_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd65) begin
+            if (c_valid && c_stream[6:0] == 7'd65) begin
                 s65_busy <= 1'b0; s65_chain <= c_chain;
                 case (s65_kind)
                     PH_KEY: s65_sq <= s65_last ? SQ_CONFIG : SQ_KEY;
@@ -4854,13 +4854,13 @@ module skeinhw (
             if (in_valid && in_ready[66] && in_stream == 32'd66) begin
                 b66_full <= 1'b1; b66_key <= in_key; b66_first <= in_first; b66_last <= in_last; b66_bitpad <= in_bitpad; b66_bytes <= in_bytes; b66_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd66) begin
+            if (iss_valid && iss_stream[6:0] == 7'd66) begin
                 s66_busy <= 1'b1; s66_blk <= s66_blk + 64'd1; s66_kind <= iss_kind; s66_last <= iss_last;
                 if (iss_from_buf) begin
                     b66_full <= 1'b0; s66_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd66) begin
+            if (c_valid && c_stream[6:0] == 7'd66) begin
                 s66_busy <= 1'b0; s66_chain <= c_chain;
                 case (s66_kind)
                     PH_KEY: s66_sq <= s66_last ? SQ_CONFIG : SQ_KEY;
@@ -4882,13 +4882,13 @@ module skeinhw (
             if (in_valid && in_ready[67] && in_stream == 32'd67) begin
                 b67_full <= 1'b1; b67_key <= in_key; b67_first <= in_first; b67_last <= in_last; b67_bitpad <= in_bitpad; b67_bytes <= in_bytes; b67_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd67) begin
+            if (iss_valid && iss_stream[6:0] == 7'd67) begin
                 s67_busy <= 1'b1; s67_blk <= s67_blk + 64'd1; s67_kind <= iss_kind; s67_last <= iss_last;
                 if (iss_from_buf) begin
                     b67_full <= 1'b0; s67_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd67) begin
+            if (c_valid && c_stream[6:0] == 7'd67) begin
                 s67_busy <= 1'b0; s67_chain <= c_chain;
                 case (s67_kind)
                     PH_KEY: s67_sq <= s67_last ? SQ_CONFIG : SQ_KEY;
@@ -4910,13 +4910,13 @@ module skeinhw (
             if (in_valid && in_ready[68] && in_stream == 32'd68) begin
                 b68_full <= 1'b1; b68_key <= in_key; b68_first <= in_first; b68_last <= in_last; b68_bitpad <= in_bitpad; b68_bytes <= in_bytes; b68_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd68) begin
+            if (iss_valid && iss_stream[6:0] == 7'd68) begin
                 s68_busy <= 1'b1; s68_blk <= s68_blk + 64'd1; s68_kind <= iss_kind; s68_last <= iss_last;
                 if (iss_from_buf) begin
                     b68_full <= 1'b0; s68_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd68) begin
+            if (c_valid && c_stream[6:0] == 7'd68) begin
                 s68_busy <= 1'b0; s68_chain <= c_chain;
                 case (s68_kind)
                     PH_KEY: s68_sq <= s68_last ? SQ_CONFIG : SQ_KEY;
@@ -4938,13 +4938,13 @@ module skeinhw (
             if (in_valid && in_ready[69] && in_stream == 32'd69) begin
                 b69_full <= 1'b1; b69_key <= in_key; b69_first <= in_first; b69_last <= in_last; b69_bitpad <= in_bitpad; b69_bytes <= in_bytes; b69_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd69) begin
+            if (iss_valid && iss_stream[6:0] == 7'd69) begin
                 s69_busy <= 1'b1; s69_blk <= s69_blk + 64'd1; s69_kind <= iss_kind; s69_last <= iss_last;
                 if (iss_from_buf) begin
                     b69_full <= 1'b0; s69_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd69) begin
+            if (c_valid && c_stream[6:0] == 7'd69) begin
                 s69_busy <= 1'b0; s69_chain <= c_chain;
                 case (s69_kind)
                     PH_KEY: s69_sq <= s69_last ? SQ_CONFIG : SQ_KEY;
@@ -4966,13 +4966,13 @@ module skeinhw (
             if (in_valid && in_ready[70] && in_stream == 32'd70) begin
                 b70_full <= 1'b1; b70_key <= in_key; b70_first <= in_first; b70_last <= in_last; b70_bitpad <= in_bitpad; b70_bytes <= in_bytes; b70_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd70) begin
+            if (iss_valid && iss_stream[6:0] == 7'd70) begin
                 s70_busy <= 1'b1; s70_blk <= s70_blk + 64'd1; s70_kind <= iss_kind; s70_last <= iss_last;
                 if (iss_from_buf) begin
                     b70_full <= 1'b0; s70_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd70) begin
+            if (c_valid && c_stream[6:0] == 7'd70) begin
                 s70_busy <= 1'b0; s70_chain <= c_chain;
                 case (s70_kind)
                     PH_KEY: s70_sq <= s70_last ? SQ_CONFIG : SQ_KEY;
@@ -4994,13 +4994,13 @@ module skeinhw (
             if (in_valid && in_ready[71] && in_stream == 32'd71) begin
                 b71_full <= 1'b1; b71_key <= in_key; b71_first <= in_first; b71_last <= in_last; b71_bitpad <= in_bitpad; b71_bytes <= in_bytes; b71_data <= in_data;
             end
-            if (iss_valid && iss_stream == 32'd71) begin
+            if (iss_valid && iss_stream[6:0] == 7'd71) begin
                 s71_busy <= 1'b1; s71_blk <= s71_blk + 64'd1; s71_kind <= iss_kind; s71_last <= iss_last;
                 if (iss_from_buf) begin
                     b71_full <= 1'b0; s71_pos <= iss_pos;
                 end
             end
-            if (c_valid && c_stream == 32'd71) begin
+            if (c_valid && c_stream[6:0] == 7'd71) begin
                 s71_busy <= 1'b0; s71_chain <= c_chain;
                 case (s71_kind)
                     PH_KEY: s71_sq <= s71_last ? SQ_CONFIG : SQ_KEY;
@@ -5289,7 +5289,7 @@ module skeinhw (
     end
 
     // ==== slot 0: stage 0 of module 0 (1 round unit(s))
-    reg a0_valid; reg [7:0] a0_e; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
+    reg a0_valid; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
     reg [511:0] a0_st, a0_plain, n0_st; reg [575:0] a0_ky; reg [191:0] a0_tw;
     reg [4:0] c0_k0_sk; reg [7:0] c0_k0_mask;
     reg [2:0] c0_m0_rs; reg [3:0] c0_m0_en;
@@ -5298,11 +5298,11 @@ module skeinhw (
 
     // which block enters slot 0 at the next edge
     always @* begin : arrive0
-        a0_valid = 1'b0; a0_e = 8'd0; a0_stream = 32'd0; a0_phase = PH_IDLE; a0_block = 64'd0;
+        a0_valid = 1'b0; a0_stream = 32'd0; a0_phase = PH_IDLE; a0_block = 64'd0;
         a0_st = {512{1'b0}}; a0_plain = {512{1'b0}}; a0_ky = {576{1'b0}}; a0_tw = 192'd0;
         if (iss_valid) begin
             // a new block: the key is the chaining value and its parity, the tweak extended with t2
-            a0_valid = 1'b1; a0_e = 8'd0; a0_stream = iss_stream; a0_phase = iss_kind; a0_block = iss_blk;
+            a0_valid = 1'b1; a0_stream = iss_stream; a0_phase = iss_kind; a0_block = iss_blk;
             a0_st = iss_data; a0_plain = iss_data; a0_ky = {iss_parity, iss_chain}; a0_tw = {iss_t0 ^ iss_t1, iss_t1, iss_t0};
         end
     end
@@ -5313,11 +5313,8 @@ module skeinhw (
         c0_m0_rs = 3'd0; c0_m0_en = 4'd0;
         c0_p0 = 1'b0;
         c0_round = 8'd0; c0_subkey = 8'd0; c0_done = 1'b0; c0_bmix = 16'd0; c0_bsub = 16'd0; c0_bks = 16'd0; c0_bfs = 16'd0;
-        case (a0_e)
-            // cycle 0: subkey 0, MIX of round 0, permute
-            8'd0: begin c0_k0_sk = 5'd0; c0_k0_mask = 8'hff; c0_m0_rs = 3'd0; c0_m0_en = 4'hf; c0_p0 = 1'b1; c0_round = 8'd1; c0_subkey = 8'd1; c0_bmix = 16'd4; c0_bsub = 16'd8; c0_bks = 16'd3; end // CYCLE e=0
-            default: ;
-        endcase
+        // cycle 0, the only one this slot holds: subkey 0, MIX of round 0, permute
+        if (a0_valid) begin c0_k0_sk = 5'd0; c0_k0_mask = 8'hff; c0_m0_rs = 3'd0; c0_m0_en = 4'hf; c0_p0 = 1'b1; c0_round = 8'd1; c0_subkey = 8'd1; c0_bmix = 16'd4; c0_bsub = 16'd8; c0_bks = 16'd3; end // CYCLE e=0
     end
 
     // slot 0's stage: its round units and key injections in chain order
@@ -5331,7 +5328,6 @@ module skeinhw (
     always @(posedge clk) begin : slot0_regs
         if (rst) begin
             slot0_live <= 1'b0;
-            slot0_elapsed <= 8'd0;
             slot0_plain <= {512{1'b0}};
             slot0_valid <= 1'd0;
             slot0_stream <= 32'd0;
@@ -5363,7 +5359,7 @@ module skeinhw (
             slot0_valid <= a0_valid;
             slot0_live <= a0_valid && !c0_done;
             if (a0_valid) begin
-                slot0_elapsed <= a0_e; slot0_plain <= a0_plain;
+                slot0_plain <= a0_plain;
                 slot0_stream <= a0_stream; slot0_phase <= a0_phase; slot0_block <= a0_block; slot0_round <= c0_round; slot0_subkey <= c0_subkey;
                 slot0_state_0 <= n0_st[0 +: 64];
                 slot0_state_1 <= n0_st[64 +: 64];
@@ -5390,7 +5386,7 @@ module skeinhw (
     end
 
     // ==== slot 1: stage 1 of module 0 (1 round unit(s))
-    reg a1_valid; reg [7:0] a1_e; reg [31:0] a1_stream; reg [2:0] a1_phase; reg [63:0] a1_block;
+    reg a1_valid; reg [31:0] a1_stream; reg [2:0] a1_phase; reg [63:0] a1_block;
     reg [511:0] a1_st, a1_plain, n1_st; reg [575:0] a1_ky; reg [191:0] a1_tw;
     reg [2:0] c1_m0_rs; reg [3:0] c1_m0_en;
     reg c1_p0;
@@ -5398,10 +5394,10 @@ module skeinhw (
 
     // which block enters slot 1 at the next edge
     always @* begin : arrive1
-        a1_valid = 1'b0; a1_e = 8'd0; a1_stream = 32'd0; a1_phase = PH_IDLE; a1_block = 64'd0;
+        a1_valid = 1'b0; a1_stream = 32'd0; a1_phase = PH_IDLE; a1_block = 64'd0;
         a1_st = {512{1'b0}}; a1_plain = {512{1'b0}}; a1_ky = {576{1'b0}}; a1_tw = 192'd0;
         if (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd1) begin
-            a1_valid = 1'b1; a1_e = slot0_elapsed + 8'd1; a1_stream = slot0_stream; a1_phase = slot0_phase; a1_block = slot0_block;
+            a1_valid = 1'b1; a1_stream = slot0_stream; a1_phase = slot0_phase; a1_block = slot0_block;
             a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = slot0_tw;
         end
     end
@@ -5411,11 +5407,8 @@ module skeinhw (
         c1_m0_rs = 3'd0; c1_m0_en = 4'd0;
         c1_p0 = 1'b0;
         c1_round = 8'd0; c1_subkey = 8'd0; c1_done = 1'b0; c1_bmix = 16'd0; c1_bsub = 16'd0; c1_bks = 16'd0; c1_bfs = 16'd0;
-        case (a1_e)
-            // cycle 1: MIX of round 1, permute
-            8'd1: begin c1_m0_rs = 3'd1; c1_m0_en = 4'hf; c1_p0 = 1'b1; c1_round = 8'd2; c1_subkey = 8'd1; c1_bmix = 16'd4; end // CYCLE e=1
-            default: ;
-        endcase
+        // cycle 1, the only one this slot holds: MIX of round 1, permute
+        if (a1_valid) begin c1_m0_rs = 3'd1; c1_m0_en = 4'hf; c1_p0 = 1'b1; c1_round = 8'd2; c1_subkey = 8'd1; c1_bmix = 16'd4; end // CYCLE e=1
     end
 
     // slot 1's stage: its round units and key injections in chain order
@@ -5428,7 +5421,6 @@ module skeinhw (
     always @(posedge clk) begin : slot1_regs
         if (rst) begin
             slot1_live <= 1'b0;
-            slot1_elapsed <= 8'd0;
             slot1_plain <= {512{1'b0}};
             slot1_valid <= 1'd0;
             slot1_stream <= 32'd0;
@@ -5460,7 +5452,7 @@ module skeinhw (
             slot1_valid <= a1_valid;
             slot1_live <= a1_valid && !c1_done;
             if (a1_valid) begin
-                slot1_elapsed <= a1_e; slot1_plain <= a1_plain;
+                slot1_plain <= a1_plain;
                 slot1_stream <= a1_stream; slot1_phase <= a1_phase; slot1_block <= a1_block; slot1_round <= c1_round; slot1_subkey <= c1_subkey;
                 slot1_state_0 <= n1_st[0 +: 64];
                 slot1_state_1 <= n1_st[64 +: 64];
@@ -5487,7 +5479,7 @@ module skeinhw (
     end
 
     // ==== slot 2: stage 2 of module 0 (1 round unit(s))
-    reg a2_valid; reg [7:0] a2_e; reg [31:0] a2_stream; reg [2:0] a2_phase; reg [63:0] a2_block;
+    reg a2_valid; reg [31:0] a2_stream; reg [2:0] a2_phase; reg [63:0] a2_block;
     reg [511:0] a2_st, a2_plain, n2_st; reg [575:0] a2_ky; reg [191:0] a2_tw;
     reg [2:0] c2_m0_rs; reg [3:0] c2_m0_en;
     reg c2_p0;
@@ -5495,10 +5487,10 @@ module skeinhw (
 
     // which block enters slot 2 at the next edge
     always @* begin : arrive2
-        a2_valid = 1'b0; a2_e = 8'd0; a2_stream = 32'd0; a2_phase = PH_IDLE; a2_block = 64'd0;
+        a2_valid = 1'b0; a2_stream = 32'd0; a2_phase = PH_IDLE; a2_block = 64'd0;
         a2_st = {512{1'b0}}; a2_plain = {512{1'b0}}; a2_ky = {576{1'b0}}; a2_tw = 192'd0;
         if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd2) begin
-            a2_valid = 1'b1; a2_e = slot1_elapsed + 8'd1; a2_stream = slot1_stream; a2_phase = slot1_phase; a2_block = slot1_block;
+            a2_valid = 1'b1; a2_stream = slot1_stream; a2_phase = slot1_phase; a2_block = slot1_block;
             a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = slot1_tw;
         end
     end
@@ -5508,11 +5500,8 @@ module skeinhw (
         c2_m0_rs = 3'd0; c2_m0_en = 4'd0;
         c2_p0 = 1'b0;
         c2_round = 8'd0; c2_subkey = 8'd0; c2_done = 1'b0; c2_bmix = 16'd0; c2_bsub = 16'd0; c2_bks = 16'd0; c2_bfs = 16'd0;
-        case (a2_e)
-            // cycle 2: MIX of round 2, permute
-            8'd2: begin c2_m0_rs = 3'd2; c2_m0_en = 4'hf; c2_p0 = 1'b1; c2_round = 8'd3; c2_subkey = 8'd1; c2_bmix = 16'd4; end // CYCLE e=2
-            default: ;
-        endcase
+        // cycle 2, the only one this slot holds: MIX of round 2, permute
+        if (a2_valid) begin c2_m0_rs = 3'd2; c2_m0_en = 4'hf; c2_p0 = 1'b1; c2_round = 8'd3; c2_subkey = 8'd1; c2_bmix = 16'd4; end // CYCLE e=2
     end
 
     // slot 2's stage: its round units and key injections in chain order
@@ -5525,7 +5514,6 @@ module skeinhw (
     always @(posedge clk) begin : slot2_regs
         if (rst) begin
             slot2_live <= 1'b0;
-            slot2_elapsed <= 8'd0;
             slot2_plain <= {512{1'b0}};
             slot2_valid <= 1'd0;
             slot2_stream <= 32'd0;
@@ -5557,7 +5545,7 @@ module skeinhw (
             slot2_valid <= a2_valid;
             slot2_live <= a2_valid && !c2_done;
             if (a2_valid) begin
-                slot2_elapsed <= a2_e; slot2_plain <= a2_plain;
+                slot2_plain <= a2_plain;
                 slot2_stream <= a2_stream; slot2_phase <= a2_phase; slot2_block <= a2_block; slot2_round <= c2_round; slot2_subkey <= c2_subkey;
                 slot2_state_0 <= n2_st[0 +: 64];
                 slot2_state_1 <= n2_st[64 +: 64];
@@ -5584,7 +5572,7 @@ module skeinhw (
     end
 
     // ==== slot 3: stage 3 of module 0 (1 round unit(s))
-    reg a3_valid; reg [7:0] a3_e; reg [31:0] a3_stream; reg [2:0] a3_phase; reg [63:0] a3_block;
+    reg a3_valid; reg [31:0] a3_stream; reg [2:0] a3_phase; reg [63:0] a3_block;
     reg [511:0] a3_st, a3_plain, n3_st; reg [575:0] a3_ky; reg [191:0] a3_tw;
     reg [2:0] c3_m0_rs; reg [3:0] c3_m0_en;
     reg c3_p0;
@@ -5593,10 +5581,10 @@ module skeinhw (
 
     // which block enters slot 3 at the next edge
     always @* begin : arrive3
-        a3_valid = 1'b0; a3_e = 8'd0; a3_stream = 32'd0; a3_phase = PH_IDLE; a3_block = 64'd0;
+        a3_valid = 1'b0; a3_stream = 32'd0; a3_phase = PH_IDLE; a3_block = 64'd0;
         a3_st = {512{1'b0}}; a3_plain = {512{1'b0}}; a3_ky = {576{1'b0}}; a3_tw = 192'd0;
         if (slot2_live && slot_of(slot2_elapsed + 8'd1) == 8'd3) begin
-            a3_valid = 1'b1; a3_e = slot2_elapsed + 8'd1; a3_stream = slot2_stream; a3_phase = slot2_phase; a3_block = slot2_block;
+            a3_valid = 1'b1; a3_stream = slot2_stream; a3_phase = slot2_phase; a3_block = slot2_block;
             a3_st = slot2_st; a3_plain = slot2_plain; a3_ky = slot2_ky; a3_tw = slot2_tw;
         end
     end
@@ -5607,11 +5595,8 @@ module skeinhw (
         c3_p0 = 1'b0;
         c3_k1_sk = 5'd0; c3_k1_mask = 8'd0;
         c3_round = 8'd0; c3_subkey = 8'd0; c3_done = 1'b0; c3_bmix = 16'd0; c3_bsub = 16'd0; c3_bks = 16'd0; c3_bfs = 16'd0;
-        case (a3_e)
-            // cycle 3: MIX of round 3, permute, subkey 1
-            8'd3: begin c3_m0_rs = 3'd3; c3_m0_en = 4'hf; c3_p0 = 1'b1; c3_k1_sk = 5'd1; c3_k1_mask = 8'hff; c3_round = 8'd4; c3_subkey = 8'd2; c3_bmix = 16'd4; c3_bsub = 16'd8; c3_bks = 16'd3; end // CYCLE e=3
-            default: ;
-        endcase
+        // cycle 3, the only one this slot holds: MIX of round 3, permute, subkey 1
+        if (a3_valid) begin c3_m0_rs = 3'd3; c3_m0_en = 4'hf; c3_p0 = 1'b1; c3_k1_sk = 5'd1; c3_k1_mask = 8'hff; c3_round = 8'd4; c3_subkey = 8'd2; c3_bmix = 16'd4; c3_bsub = 16'd8; c3_bks = 16'd3; end // CYCLE e=3
     end
 
     // slot 3's stage: its round units and key injections in chain order
@@ -5625,7 +5610,6 @@ module skeinhw (
     always @(posedge clk) begin : slot3_regs
         if (rst) begin
             slot3_live <= 1'b0;
-            slot3_elapsed <= 8'd0;
             slot3_plain <= {512{1'b0}};
             slot3_valid <= 1'd0;
             slot3_stream <= 32'd0;
@@ -5657,7 +5641,7 @@ module skeinhw (
             slot3_valid <= a3_valid;
             slot3_live <= a3_valid && !c3_done;
             if (a3_valid) begin
-                slot3_elapsed <= a3_e; slot3_plain <= a3_plain;
+                slot3_plain <= a3_plain;
                 slot3_stream <= a3_stream; slot3_phase <= a3_phase; slot3_block <= a3_block; slot3_round <= c3_round; slot3_subkey <= c3_subkey;
                 slot3_state_0 <= n3_st[0 +: 64];
                 slot3_state_1 <= n3_st[64 +: 64];
@@ -5684,7 +5668,7 @@ module skeinhw (
     end
 
     // ==== slot 4: stage 4 of module 0 (1 round unit(s))
-    reg a4_valid; reg [7:0] a4_e; reg [31:0] a4_stream; reg [2:0] a4_phase; reg [63:0] a4_block;
+    reg a4_valid; reg [31:0] a4_stream; reg [2:0] a4_phase; reg [63:0] a4_block;
     reg [511:0] a4_st, a4_plain, n4_st; reg [575:0] a4_ky; reg [191:0] a4_tw;
     reg [2:0] c4_m0_rs; reg [3:0] c4_m0_en;
     reg c4_p0;
@@ -5692,10 +5676,10 @@ module skeinhw (
 
     // which block enters slot 4 at the next edge
     always @* begin : arrive4
-        a4_valid = 1'b0; a4_e = 8'd0; a4_stream = 32'd0; a4_phase = PH_IDLE; a4_block = 64'd0;
+        a4_valid = 1'b0; a4_stream = 32'd0; a4_phase = PH_IDLE; a4_block = 64'd0;
         a4_st = {512{1'b0}}; a4_plain = {512{1'b0}}; a4_ky = {576{1'b0}}; a4_tw = 192'd0;
         if (slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd4) begin
-            a4_valid = 1'b1; a4_e = slot3_elapsed + 8'd1; a4_stream = slot3_stream; a4_phase = slot3_phase; a4_block = slot3_block;
+            a4_valid = 1'b1; a4_stream = slot3_stream; a4_phase = slot3_phase; a4_block = slot3_block;
             a4_st = slot3_st; a4_plain = slot3_plain; a4_ky = slot3_ky; a4_tw = slot3_tw;
         end
     end
@@ -5705,11 +5689,8 @@ module skeinhw (
         c4_m0_rs = 3'd0; c4_m0_en = 4'd0;
         c4_p0 = 1'b0;
         c4_round = 8'd0; c4_subkey = 8'd0; c4_done = 1'b0; c4_bmix = 16'd0; c4_bsub = 16'd0; c4_bks = 16'd0; c4_bfs = 16'd0;
-        case (a4_e)
-            // cycle 4: MIX of round 4, permute
-            8'd4: begin c4_m0_rs = 3'd4; c4_m0_en = 4'hf; c4_p0 = 1'b1; c4_round = 8'd5; c4_subkey = 8'd2; c4_bmix = 16'd4; end // CYCLE e=4
-            default: ;
-        endcase
+        // cycle 4, the only one this slot holds: MIX of round 4, permute
+        if (a4_valid) begin c4_m0_rs = 3'd4; c4_m0_en = 4'hf; c4_p0 = 1'b1; c4_round = 8'd5; c4_subkey = 8'd2; c4_bmix = 16'd4; end // CYCLE e=4
     end
 
     // slot 4's stage: its round units and key injections in chain order
@@ -5722,7 +5703,6 @@ module skeinhw (
     always @(posedge clk) begin : slot4_regs
         if (rst) begin
             slot4_live <= 1'b0;
-            slot4_elapsed <= 8'd0;
             slot4_plain <= {512{1'b0}};
             slot4_valid <= 1'd0;
             slot4_stream <= 32'd0;
@@ -5754,7 +5734,7 @@ module skeinhw (
             slot4_valid <= a4_valid;
             slot4_live <= a4_valid && !c4_done;
             if (a4_valid) begin
-                slot4_elapsed <= a4_e; slot4_plain <= a4_plain;
+                slot4_plain <= a4_plain;
                 slot4_stream <= a4_stream; slot4_phase <= a4_phase; slot4_block <= a4_block; slot4_round <= c4_round; slot4_subkey <= c4_subkey;
                 slot4_state_0 <= n4_st[0 +: 64];
                 slot4_state_1 <= n4_st[64 +: 64];
@@ -5781,7 +5761,7 @@ module skeinhw (
     end
 
     // ==== slot 5: stage 5 of module 0 (1 round unit(s))
-    reg a5_valid; reg [7:0] a5_e; reg [31:0] a5_stream; reg [2:0] a5_phase; reg [63:0] a5_block;
+    reg a5_valid; reg [31:0] a5_stream; reg [2:0] a5_phase; reg [63:0] a5_block;
     reg [511:0] a5_st, a5_plain, n5_st; reg [575:0] a5_ky; reg [191:0] a5_tw;
     reg [2:0] c5_m0_rs; reg [3:0] c5_m0_en;
     reg c5_p0;
@@ -5789,10 +5769,10 @@ module skeinhw (
 
     // which block enters slot 5 at the next edge
     always @* begin : arrive5
-        a5_valid = 1'b0; a5_e = 8'd0; a5_stream = 32'd0; a5_phase = PH_IDLE; a5_block = 64'd0;
+        a5_valid = 1'b0; a5_stream = 32'd0; a5_phase = PH_IDLE; a5_block = 64'd0;
         a5_st = {512{1'b0}}; a5_plain = {512{1'b0}}; a5_ky = {576{1'b0}}; a5_tw = 192'd0;
         if (slot4_live && slot_of(slot4_elapsed + 8'd1) == 8'd5) begin
-            a5_valid = 1'b1; a5_e = slot4_elapsed + 8'd1; a5_stream = slot4_stream; a5_phase = slot4_phase; a5_block = slot4_block;
+            a5_valid = 1'b1; a5_stream = slot4_stream; a5_phase = slot4_phase; a5_block = slot4_block;
             a5_st = slot4_st; a5_plain = slot4_plain; a5_ky = slot4_ky; a5_tw = slot4_tw;
         end
     end
@@ -5802,11 +5782,8 @@ module skeinhw (
         c5_m0_rs = 3'd0; c5_m0_en = 4'd0;
         c5_p0 = 1'b0;
         c5_round = 8'd0; c5_subkey = 8'd0; c5_done = 1'b0; c5_bmix = 16'd0; c5_bsub = 16'd0; c5_bks = 16'd0; c5_bfs = 16'd0;
-        case (a5_e)
-            // cycle 5: MIX of round 5, permute
-            8'd5: begin c5_m0_rs = 3'd5; c5_m0_en = 4'hf; c5_p0 = 1'b1; c5_round = 8'd6; c5_subkey = 8'd2; c5_bmix = 16'd4; end // CYCLE e=5
-            default: ;
-        endcase
+        // cycle 5, the only one this slot holds: MIX of round 5, permute
+        if (a5_valid) begin c5_m0_rs = 3'd5; c5_m0_en = 4'hf; c5_p0 = 1'b1; c5_round = 8'd6; c5_subkey = 8'd2; c5_bmix = 16'd4; end // CYCLE e=5
     end
 
     // slot 5's stage: its round units and key injections in chain order
@@ -5819,7 +5796,6 @@ module skeinhw (
     always @(posedge clk) begin : slot5_regs
         if (rst) begin
             slot5_live <= 1'b0;
-            slot5_elapsed <= 8'd0;
             slot5_plain <= {512{1'b0}};
             slot5_valid <= 1'd0;
             slot5_stream <= 32'd0;
@@ -5851,7 +5827,7 @@ module skeinhw (
             slot5_valid <= a5_valid;
             slot5_live <= a5_valid && !c5_done;
             if (a5_valid) begin
-                slot5_elapsed <= a5_e; slot5_plain <= a5_plain;
+                slot5_plain <= a5_plain;
                 slot5_stream <= a5_stream; slot5_phase <= a5_phase; slot5_block <= a5_block; slot5_round <= c5_round; slot5_subkey <= c5_subkey;
                 slot5_state_0 <= n5_st[0 +: 64];
                 slot5_state_1 <= n5_st[64 +: 64];
@@ -5878,7 +5854,7 @@ module skeinhw (
     end
 
     // ==== slot 6: stage 6 of module 0 (1 round unit(s))
-    reg a6_valid; reg [7:0] a6_e; reg [31:0] a6_stream; reg [2:0] a6_phase; reg [63:0] a6_block;
+    reg a6_valid; reg [31:0] a6_stream; reg [2:0] a6_phase; reg [63:0] a6_block;
     reg [511:0] a6_st, a6_plain, n6_st; reg [575:0] a6_ky; reg [191:0] a6_tw;
     reg [2:0] c6_m0_rs; reg [3:0] c6_m0_en;
     reg c6_p0;
@@ -5886,10 +5862,10 @@ module skeinhw (
 
     // which block enters slot 6 at the next edge
     always @* begin : arrive6
-        a6_valid = 1'b0; a6_e = 8'd0; a6_stream = 32'd0; a6_phase = PH_IDLE; a6_block = 64'd0;
+        a6_valid = 1'b0; a6_stream = 32'd0; a6_phase = PH_IDLE; a6_block = 64'd0;
         a6_st = {512{1'b0}}; a6_plain = {512{1'b0}}; a6_ky = {576{1'b0}}; a6_tw = 192'd0;
         if (slot5_live && slot_of(slot5_elapsed + 8'd1) == 8'd6) begin
-            a6_valid = 1'b1; a6_e = slot5_elapsed + 8'd1; a6_stream = slot5_stream; a6_phase = slot5_phase; a6_block = slot5_block;
+            a6_valid = 1'b1; a6_stream = slot5_stream; a6_phase = slot5_phase; a6_block = slot5_block;
             a6_st = slot5_st; a6_plain = slot5_plain; a6_ky = slot5_ky; a6_tw = slot5_tw;
         end
     end
@@ -5899,11 +5875,8 @@ module skeinhw (
         c6_m0_rs = 3'd0; c6_m0_en = 4'd0;
         c6_p0 = 1'b0;
         c6_round = 8'd0; c6_subkey = 8'd0; c6_done = 1'b0; c6_bmix = 16'd0; c6_bsub = 16'd0; c6_bks = 16'd0; c6_bfs = 16'd0;
-        case (a6_e)
-            // cycle 6: MIX of round 6, permute
-            8'd6: begin c6_m0_rs = 3'd6; c6_m0_en = 4'hf; c6_p0 = 1'b1; c6_round = 8'd7; c6_subkey = 8'd2; c6_bmix = 16'd4; end // CYCLE e=6
-            default: ;
-        endcase
+        // cycle 6, the only one this slot holds: MIX of round 6, permute
+        if (a6_valid) begin c6_m0_rs = 3'd6; c6_m0_en = 4'hf; c6_p0 = 1'b1; c6_round = 8'd7; c6_subkey = 8'd2; c6_bmix = 16'd4; end // CYCLE e=6
     end
 
     // slot 6's stage: its round units and key injections in chain order
@@ -5916,7 +5889,6 @@ module skeinhw (
     always @(posedge clk) begin : slot6_regs
         if (rst) begin
             slot6_live <= 1'b0;
-            slot6_elapsed <= 8'd0;
             slot6_plain <= {512{1'b0}};
             slot6_valid <= 1'd0;
             slot6_stream <= 32'd0;
@@ -5948,7 +5920,7 @@ module skeinhw (
             slot6_valid <= a6_valid;
             slot6_live <= a6_valid && !c6_done;
             if (a6_valid) begin
-                slot6_elapsed <= a6_e; slot6_plain <= a6_plain;
+                slot6_plain <= a6_plain;
                 slot6_stream <= a6_stream; slot6_phase <= a6_phase; slot6_block <= a6_block; slot6_round <= c6_round; slot6_subkey <= c6_subkey;
                 slot6_state_0 <= n6_st[0 +: 64];
                 slot6_state_1 <= n6_st[64 +: 64];
@@ -5975,7 +5947,7 @@ module skeinhw (
     end
 
     // ==== slot 7: stage 7 of module 0 (1 round unit(s))
-    reg a7_valid; reg [7:0] a7_e; reg [31:0] a7_stream; reg [2:0] a7_phase; reg [63:0] a7_block;
+    reg a7_valid; reg [31:0] a7_stream; reg [2:0] a7_phase; reg [63:0] a7_block;
     reg [511:0] a7_st, a7_plain, n7_st; reg [575:0] a7_ky; reg [191:0] a7_tw;
     reg [2:0] c7_m0_rs; reg [3:0] c7_m0_en;
     reg c7_p0;
@@ -5984,10 +5956,10 @@ module skeinhw (
 
     // which block enters slot 7 at the next edge
     always @* begin : arrive7
-        a7_valid = 1'b0; a7_e = 8'd0; a7_stream = 32'd0; a7_phase = PH_IDLE; a7_block = 64'd0;
+        a7_valid = 1'b0; a7_stream = 32'd0; a7_phase = PH_IDLE; a7_block = 64'd0;
         a7_st = {512{1'b0}}; a7_plain = {512{1'b0}}; a7_ky = {576{1'b0}}; a7_tw = 192'd0;
         if (slot6_live && slot_of(slot6_elapsed + 8'd1) == 8'd7) begin
-            a7_valid = 1'b1; a7_e = slot6_elapsed + 8'd1; a7_stream = slot6_stream; a7_phase = slot6_phase; a7_block = slot6_block;
+            a7_valid = 1'b1; a7_stream = slot6_stream; a7_phase = slot6_phase; a7_block = slot6_block;
             a7_st = slot6_st; a7_plain = slot6_plain; a7_ky = slot6_ky; a7_tw = slot6_tw;
         end
     end
@@ -5998,11 +5970,8 @@ module skeinhw (
         c7_p0 = 1'b0;
         c7_k1_sk = 5'd0; c7_k1_mask = 8'd0;
         c7_round = 8'd0; c7_subkey = 8'd0; c7_done = 1'b0; c7_bmix = 16'd0; c7_bsub = 16'd0; c7_bks = 16'd0; c7_bfs = 16'd0;
-        case (a7_e)
-            // cycle 7: MIX of round 7, permute, subkey 2
-            8'd7: begin c7_m0_rs = 3'd7; c7_m0_en = 4'hf; c7_p0 = 1'b1; c7_k1_sk = 5'd2; c7_k1_mask = 8'hff; c7_round = 8'd8; c7_subkey = 8'd3; c7_bmix = 16'd4; c7_bsub = 16'd8; c7_bks = 16'd3; end // CYCLE e=7
-            default: ;
-        endcase
+        // cycle 7, the only one this slot holds: MIX of round 7, permute, subkey 2
+        if (a7_valid) begin c7_m0_rs = 3'd7; c7_m0_en = 4'hf; c7_p0 = 1'b1; c7_k1_sk = 5'd2; c7_k1_mask = 8'hff; c7_round = 8'd8; c7_subkey = 8'd3; c7_bmix = 16'd4; c7_bsub = 16'd8; c7_bks = 16'd3; end // CYCLE e=7
     end
 
     // slot 7's stage: its round units and key injections in chain order
@@ -6016,7 +5985,6 @@ module skeinhw (
     always @(posedge clk) begin : slot7_regs
         if (rst) begin
             slot7_live <= 1'b0;
-            slot7_elapsed <= 8'd0;
             slot7_plain <= {512{1'b0}};
             slot7_valid <= 1'd0;
             slot7_stream <= 32'd0;
@@ -6048,7 +6016,7 @@ module skeinhw (
             slot7_valid <= a7_valid;
             slot7_live <= a7_valid && !c7_done;
             if (a7_valid) begin
-                slot7_elapsed <= a7_e; slot7_plain <= a7_plain;
+                slot7_plain <= a7_plain;
                 slot7_stream <= a7_stream; slot7_phase <= a7_phase; slot7_block <= a7_block; slot7_round <= c7_round; slot7_subkey <= c7_subkey;
                 slot7_state_0 <= n7_st[0 +: 64];
                 slot7_state_1 <= n7_st[64 +: 64];
@@ -6075,7 +6043,7 @@ module skeinhw (
     end
 
     // ==== slot 8: stage 8 of module 0 (1 round unit(s))
-    reg a8_valid; reg [7:0] a8_e; reg [31:0] a8_stream; reg [2:0] a8_phase; reg [63:0] a8_block;
+    reg a8_valid; reg [31:0] a8_stream; reg [2:0] a8_phase; reg [63:0] a8_block;
     reg [511:0] a8_st, a8_plain, n8_st; reg [575:0] a8_ky; reg [191:0] a8_tw;
     reg [2:0] c8_m0_rs; reg [3:0] c8_m0_en;
     reg c8_p0;
@@ -6083,10 +6051,10 @@ module skeinhw (
 
     // which block enters slot 8 at the next edge
     always @* begin : arrive8
-        a8_valid = 1'b0; a8_e = 8'd0; a8_stream = 32'd0; a8_phase = PH_IDLE; a8_block = 64'd0;
+        a8_valid = 1'b0; a8_stream = 32'd0; a8_phase = PH_IDLE; a8_block = 64'd0;
         a8_st = {512{1'b0}}; a8_plain = {512{1'b0}}; a8_ky = {576{1'b0}}; a8_tw = 192'd0;
         if (slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd8) begin
-            a8_valid = 1'b1; a8_e = slot7_elapsed + 8'd1; a8_stream = slot7_stream; a8_phase = slot7_phase; a8_block = slot7_block;
+            a8_valid = 1'b1; a8_stream = slot7_stream; a8_phase = slot7_phase; a8_block = slot7_block;
             a8_st = slot7_st; a8_plain = slot7_plain; a8_ky = slot7_ky; a8_tw = slot7_tw;
         end
     end
@@ -6096,11 +6064,8 @@ module skeinhw (
         c8_m0_rs = 3'd0; c8_m0_en = 4'd0;
         c8_p0 = 1'b0;
         c8_round = 8'd0; c8_subkey = 8'd0; c8_done = 1'b0; c8_bmix = 16'd0; c8_bsub = 16'd0; c8_bks = 16'd0; c8_bfs = 16'd0;
-        case (a8_e)
-            // cycle 8: MIX of round 8, permute
-            8'd8: begin c8_m0_rs = 3'd0; c8_m0_en = 4'hf; c8_p0 = 1'b1; c8_round = 8'd9; c8_subkey = 8'd3; c8_bmix = 16'd4; end // CYCLE e=8
-            default: ;
-        endcase
+        // cycle 8, the only one this slot holds: MIX of round 8, permute
+        if (a8_valid) begin c8_m0_rs = 3'd0; c8_m0_en = 4'hf; c8_p0 = 1'b1; c8_round = 8'd9; c8_subkey = 8'd3; c8_bmix = 16'd4; end // CYCLE e=8
     end
 
     // slot 8's stage: its round units and key injections in chain order
@@ -6113,7 +6078,6 @@ module skeinhw (
     always @(posedge clk) begin : slot8_regs
         if (rst) begin
             slot8_live <= 1'b0;
-            slot8_elapsed <= 8'd0;
             slot8_plain <= {512{1'b0}};
             slot8_valid <= 1'd0;
             slot8_stream <= 32'd0;
@@ -6145,7 +6109,7 @@ module skeinhw (
             slot8_valid <= a8_valid;
             slot8_live <= a8_valid && !c8_done;
             if (a8_valid) begin
-                slot8_elapsed <= a8_e; slot8_plain <= a8_plain;
+                slot8_plain <= a8_plain;
                 slot8_stream <= a8_stream; slot8_phase <= a8_phase; slot8_block <= a8_block; slot8_round <= c8_round; slot8_subkey <= c8_subkey;
                 slot8_state_0 <= n8_st[0 +: 64];
                 slot8_state_1 <= n8_st[64 +: 64];
@@ -6172,7 +6136,7 @@ module skeinhw (
     end
 
     // ==== slot 9: stage 9 of module 0 (1 round unit(s))
-    reg a9_valid; reg [7:0] a9_e; reg [31:0] a9_stream; reg [2:0] a9_phase; reg [63:0] a9_block;
+    reg a9_valid; reg [31:0] a9_stream; reg [2:0] a9_phase; reg [63:0] a9_block;
     reg [511:0] a9_st, a9_plain, n9_st; reg [575:0] a9_ky; reg [191:0] a9_tw;
     reg [2:0] c9_m0_rs; reg [3:0] c9_m0_en;
     reg c9_p0;
@@ -6180,10 +6144,10 @@ module skeinhw (
 
     // which block enters slot 9 at the next edge
     always @* begin : arrive9
-        a9_valid = 1'b0; a9_e = 8'd0; a9_stream = 32'd0; a9_phase = PH_IDLE; a9_block = 64'd0;
+        a9_valid = 1'b0; a9_stream = 32'd0; a9_phase = PH_IDLE; a9_block = 64'd0;
         a9_st = {512{1'b0}}; a9_plain = {512{1'b0}}; a9_ky = {576{1'b0}}; a9_tw = 192'd0;
         if (slot8_live && slot_of(slot8_elapsed + 8'd1) == 8'd9) begin
-            a9_valid = 1'b1; a9_e = slot8_elapsed + 8'd1; a9_stream = slot8_stream; a9_phase = slot8_phase; a9_block = slot8_block;
+            a9_valid = 1'b1; a9_stream = slot8_stream; a9_phase = slot8_phase; a9_block = slot8_block;
             a9_st = slot8_st; a9_plain = slot8_plain; a9_ky = slot8_ky; a9_tw = slot8_tw;
         end
     end
@@ -6193,11 +6157,8 @@ module skeinhw (
         c9_m0_rs = 3'd0; c9_m0_en = 4'd0;
         c9_p0 = 1'b0;
         c9_round = 8'd0; c9_subkey = 8'd0; c9_done = 1'b0; c9_bmix = 16'd0; c9_bsub = 16'd0; c9_bks = 16'd0; c9_bfs = 16'd0;
-        case (a9_e)
-            // cycle 9: MIX of round 9, permute
-            8'd9: begin c9_m0_rs = 3'd1; c9_m0_en = 4'hf; c9_p0 = 1'b1; c9_round = 8'd10; c9_subkey = 8'd3; c9_bmix = 16'd4; end // CYCLE e=9
-            default: ;
-        endcase
+        // cycle 9, the only one this slot holds: MIX of round 9, permute
+        if (a9_valid) begin c9_m0_rs = 3'd1; c9_m0_en = 4'hf; c9_p0 = 1'b1; c9_round = 8'd10; c9_subkey = 8'd3; c9_bmix = 16'd4; end // CYCLE e=9
     end
 
     // slot 9's stage: its round units and key injections in chain order
@@ -6210,7 +6171,6 @@ module skeinhw (
     always @(posedge clk) begin : slot9_regs
         if (rst) begin
             slot9_live <= 1'b0;
-            slot9_elapsed <= 8'd0;
             slot9_plain <= {512{1'b0}};
             slot9_valid <= 1'd0;
             slot9_stream <= 32'd0;
@@ -6242,7 +6202,7 @@ module skeinhw (
             slot9_valid <= a9_valid;
             slot9_live <= a9_valid && !c9_done;
             if (a9_valid) begin
-                slot9_elapsed <= a9_e; slot9_plain <= a9_plain;
+                slot9_plain <= a9_plain;
                 slot9_stream <= a9_stream; slot9_phase <= a9_phase; slot9_block <= a9_block; slot9_round <= c9_round; slot9_subkey <= c9_subkey;
                 slot9_state_0 <= n9_st[0 +: 64];
                 slot9_state_1 <= n9_st[64 +: 64];
@@ -6269,7 +6229,7 @@ module skeinhw (
     end
 
     // ==== slot 10: stage 10 of module 0 (1 round unit(s))
-    reg a10_valid; reg [7:0] a10_e; reg [31:0] a10_stream; reg [2:0] a10_phase; reg [63:0] a10_block;
+    reg a10_valid; reg [31:0] a10_stream; reg [2:0] a10_phase; reg [63:0] a10_block;
     reg [511:0] a10_st, a10_plain, n10_st; reg [575:0] a10_ky; reg [191:0] a10_tw;
     reg [2:0] c10_m0_rs; reg [3:0] c10_m0_en;
     reg c10_p0;
@@ -6277,10 +6237,10 @@ module skeinhw (
 
     // which block enters slot 10 at the next edge
     always @* begin : arrive10
-        a10_valid = 1'b0; a10_e = 8'd0; a10_stream = 32'd0; a10_phase = PH_IDLE; a10_block = 64'd0;
+        a10_valid = 1'b0; a10_stream = 32'd0; a10_phase = PH_IDLE; a10_block = 64'd0;
         a10_st = {512{1'b0}}; a10_plain = {512{1'b0}}; a10_ky = {576{1'b0}}; a10_tw = 192'd0;
         if (slot9_live && slot_of(slot9_elapsed + 8'd1) == 8'd10) begin
-            a10_valid = 1'b1; a10_e = slot9_elapsed + 8'd1; a10_stream = slot9_stream; a10_phase = slot9_phase; a10_block = slot9_block;
+            a10_valid = 1'b1; a10_stream = slot9_stream; a10_phase = slot9_phase; a10_block = slot9_block;
             a10_st = slot9_st; a10_plain = slot9_plain; a10_ky = slot9_ky; a10_tw = slot9_tw;
         end
     end
@@ -6290,11 +6250,8 @@ module skeinhw (
         c10_m0_rs = 3'd0; c10_m0_en = 4'd0;
         c10_p0 = 1'b0;
         c10_round = 8'd0; c10_subkey = 8'd0; c10_done = 1'b0; c10_bmix = 16'd0; c10_bsub = 16'd0; c10_bks = 16'd0; c10_bfs = 16'd0;
-        case (a10_e)
-            // cycle 10: MIX of round 10, permute
-            8'd10: begin c10_m0_rs = 3'd2; c10_m0_en = 4'hf; c10_p0 = 1'b1; c10_round = 8'd11; c10_subkey = 8'd3; c10_bmix = 16'd4; end // CYCLE e=10
-            default: ;
-        endcase
+        // cycle 10, the only one this slot holds: MIX of round 10, permute
+        if (a10_valid) begin c10_m0_rs = 3'd2; c10_m0_en = 4'hf; c10_p0 = 1'b1; c10_round = 8'd11; c10_subkey = 8'd3; c10_bmix = 16'd4; end // CYCLE e=10
     end
 
     // slot 10's stage: its round units and key injections in chain order
@@ -6307,7 +6264,6 @@ module skeinhw (
     always @(posedge clk) begin : slot10_regs
         if (rst) begin
             slot10_live <= 1'b0;
-            slot10_elapsed <= 8'd0;
             slot10_plain <= {512{1'b0}};
             slot10_valid <= 1'd0;
             slot10_stream <= 32'd0;
@@ -6339,7 +6295,7 @@ module skeinhw (
             slot10_valid <= a10_valid;
             slot10_live <= a10_valid && !c10_done;
             if (a10_valid) begin
-                slot10_elapsed <= a10_e; slot10_plain <= a10_plain;
+                slot10_plain <= a10_plain;
                 slot10_stream <= a10_stream; slot10_phase <= a10_phase; slot10_block <= a10_block; slot10_round <= c10_round; slot10_subkey <= c10_subkey;
                 slot10_state_0 <= n10_st[0 +: 64];
                 slot10_state_1 <= n10_st[64 +: 64];
@@ -6366,7 +6322,7 @@ module skeinhw (
     end
 
     // ==== slot 11: stage 11 of module 0 (1 round unit(s))
-    reg a11_valid; reg [7:0] a11_e; reg [31:0] a11_stream; reg [2:0] a11_phase; reg [63:0] a11_block;
+    reg a11_valid; reg [31:0] a11_stream; reg [2:0] a11_phase; reg [63:0] a11_block;
     reg [511:0] a11_st, a11_plain, n11_st; reg [575:0] a11_ky; reg [191:0] a11_tw;
     reg [2:0] c11_m0_rs; reg [3:0] c11_m0_en;
     reg c11_p0;
@@ -6375,10 +6331,10 @@ module skeinhw (
 
     // which block enters slot 11 at the next edge
     always @* begin : arrive11
-        a11_valid = 1'b0; a11_e = 8'd0; a11_stream = 32'd0; a11_phase = PH_IDLE; a11_block = 64'd0;
+        a11_valid = 1'b0; a11_stream = 32'd0; a11_phase = PH_IDLE; a11_block = 64'd0;
         a11_st = {512{1'b0}}; a11_plain = {512{1'b0}}; a11_ky = {576{1'b0}}; a11_tw = 192'd0;
         if (slot10_live && slot_of(slot10_elapsed + 8'd1) == 8'd11) begin
-            a11_valid = 1'b1; a11_e = slot10_elapsed + 8'd1; a11_stream = slot10_stream; a11_phase = slot10_phase; a11_block = slot10_block;
+            a11_valid = 1'b1; a11_stream = slot10_stream; a11_phase = slot10_phase; a11_block = slot10_block;
             a11_st = slot10_st; a11_plain = slot10_plain; a11_ky = slot10_ky; a11_tw = slot10_tw;
         end
     end
@@ -6389,11 +6345,8 @@ module skeinhw (
         c11_p0 = 1'b0;
         c11_k1_sk = 5'd0; c11_k1_mask = 8'd0;
         c11_round = 8'd0; c11_subkey = 8'd0; c11_done = 1'b0; c11_bmix = 16'd0; c11_bsub = 16'd0; c11_bks = 16'd0; c11_bfs = 16'd0;
-        case (a11_e)
-            // cycle 11: MIX of round 11, permute, subkey 3
-            8'd11: begin c11_m0_rs = 3'd3; c11_m0_en = 4'hf; c11_p0 = 1'b1; c11_k1_sk = 5'd3; c11_k1_mask = 8'hff; c11_round = 8'd12; c11_subkey = 8'd4; c11_bmix = 16'd4; c11_bsub = 16'd8; c11_bks = 16'd3; end // CYCLE e=11
-            default: ;
-        endcase
+        // cycle 11, the only one this slot holds: MIX of round 11, permute, subkey 3
+        if (a11_valid) begin c11_m0_rs = 3'd3; c11_m0_en = 4'hf; c11_p0 = 1'b1; c11_k1_sk = 5'd3; c11_k1_mask = 8'hff; c11_round = 8'd12; c11_subkey = 8'd4; c11_bmix = 16'd4; c11_bsub = 16'd8; c11_bks = 16'd3; end // CYCLE e=11
     end
 
     // slot 11's stage: its round units and key injections in chain order
@@ -6407,7 +6360,6 @@ module skeinhw (
     always @(posedge clk) begin : slot11_regs
         if (rst) begin
             slot11_live <= 1'b0;
-            slot11_elapsed <= 8'd0;
             slot11_plain <= {512{1'b0}};
             slot11_valid <= 1'd0;
             slot11_stream <= 32'd0;
@@ -6439,7 +6391,7 @@ module skeinhw (
             slot11_valid <= a11_valid;
             slot11_live <= a11_valid && !c11_done;
             if (a11_valid) begin
-                slot11_elapsed <= a11_e; slot11_plain <= a11_plain;
+                slot11_plain <= a11_plain;
                 slot11_stream <= a11_stream; slot11_phase <= a11_phase; slot11_block <= a11_block; slot11_round <= c11_round; slot11_subkey <= c11_subkey;
                 slot11_state_0 <= n11_st[0 +: 64];
                 slot11_state_1 <= n11_st[64 +: 64];
@@ -6466,7 +6418,7 @@ module skeinhw (
     end
 
     // ==== slot 12: stage 12 of module 0 (1 round unit(s))
-    reg a12_valid; reg [7:0] a12_e; reg [31:0] a12_stream; reg [2:0] a12_phase; reg [63:0] a12_block;
+    reg a12_valid; reg [31:0] a12_stream; reg [2:0] a12_phase; reg [63:0] a12_block;
     reg [511:0] a12_st, a12_plain, n12_st; reg [575:0] a12_ky; reg [191:0] a12_tw;
     reg [2:0] c12_m0_rs; reg [3:0] c12_m0_en;
     reg c12_p0;
@@ -6474,10 +6426,10 @@ module skeinhw (
 
     // which block enters slot 12 at the next edge
     always @* begin : arrive12
-        a12_valid = 1'b0; a12_e = 8'd0; a12_stream = 32'd0; a12_phase = PH_IDLE; a12_block = 64'd0;
+        a12_valid = 1'b0; a12_stream = 32'd0; a12_phase = PH_IDLE; a12_block = 64'd0;
         a12_st = {512{1'b0}}; a12_plain = {512{1'b0}}; a12_ky = {576{1'b0}}; a12_tw = 192'd0;
         if (slot11_live && slot_of(slot11_elapsed + 8'd1) == 8'd12) begin
-            a12_valid = 1'b1; a12_e = slot11_elapsed + 8'd1; a12_stream = slot11_stream; a12_phase = slot11_phase; a12_block = slot11_block;
+            a12_valid = 1'b1; a12_stream = slot11_stream; a12_phase = slot11_phase; a12_block = slot11_block;
             a12_st = slot11_st; a12_plain = slot11_plain; a12_ky = slot11_ky; a12_tw = slot11_tw;
         end
     end
@@ -6487,11 +6439,8 @@ module skeinhw (
         c12_m0_rs = 3'd0; c12_m0_en = 4'd0;
         c12_p0 = 1'b0;
         c12_round = 8'd0; c12_subkey = 8'd0; c12_done = 1'b0; c12_bmix = 16'd0; c12_bsub = 16'd0; c12_bks = 16'd0; c12_bfs = 16'd0;
-        case (a12_e)
-            // cycle 12: MIX of round 12, permute
-            8'd12: begin c12_m0_rs = 3'd4; c12_m0_en = 4'hf; c12_p0 = 1'b1; c12_round = 8'd13; c12_subkey = 8'd4; c12_bmix = 16'd4; end // CYCLE e=12
-            default: ;
-        endcase
+        // cycle 12, the only one this slot holds: MIX of round 12, permute
+        if (a12_valid) begin c12_m0_rs = 3'd4; c12_m0_en = 4'hf; c12_p0 = 1'b1; c12_round = 8'd13; c12_subkey = 8'd4; c12_bmix = 16'd4; end // CYCLE e=12
     end
 
     // slot 12's stage: its round units and key injections in chain order
@@ -6504,7 +6453,6 @@ module skeinhw (
     always @(posedge clk) begin : slot12_regs
         if (rst) begin
             slot12_live <= 1'b0;
-            slot12_elapsed <= 8'd0;
             slot12_plain <= {512{1'b0}};
             slot12_valid <= 1'd0;
             slot12_stream <= 32'd0;
@@ -6536,7 +6484,7 @@ module skeinhw (
             slot12_valid <= a12_valid;
             slot12_live <= a12_valid && !c12_done;
             if (a12_valid) begin
-                slot12_elapsed <= a12_e; slot12_plain <= a12_plain;
+                slot12_plain <= a12_plain;
                 slot12_stream <= a12_stream; slot12_phase <= a12_phase; slot12_block <= a12_block; slot12_round <= c12_round; slot12_subkey <= c12_subkey;
                 slot12_state_0 <= n12_st[0 +: 64];
                 slot12_state_1 <= n12_st[64 +: 64];
@@ -6563,7 +6511,7 @@ module skeinhw (
     end
 
     // ==== slot 13: stage 13 of module 0 (1 round unit(s))
-    reg a13_valid; reg [7:0] a13_e; reg [31:0] a13_stream; reg [2:0] a13_phase; reg [63:0] a13_block;
+    reg a13_valid; reg [31:0] a13_stream; reg [2:0] a13_phase; reg [63:0] a13_block;
     reg [511:0] a13_st, a13_plain, n13_st; reg [575:0] a13_ky; reg [191:0] a13_tw;
     reg [2:0] c13_m0_rs; reg [3:0] c13_m0_en;
     reg c13_p0;
@@ -6571,10 +6519,10 @@ module skeinhw (
 
     // which block enters slot 13 at the next edge
     always @* begin : arrive13
-        a13_valid = 1'b0; a13_e = 8'd0; a13_stream = 32'd0; a13_phase = PH_IDLE; a13_block = 64'd0;
+        a13_valid = 1'b0; a13_stream = 32'd0; a13_phase = PH_IDLE; a13_block = 64'd0;
         a13_st = {512{1'b0}}; a13_plain = {512{1'b0}}; a13_ky = {576{1'b0}}; a13_tw = 192'd0;
         if (slot12_live && slot_of(slot12_elapsed + 8'd1) == 8'd13) begin
-            a13_valid = 1'b1; a13_e = slot12_elapsed + 8'd1; a13_stream = slot12_stream; a13_phase = slot12_phase; a13_block = slot12_block;
+            a13_valid = 1'b1; a13_stream = slot12_stream; a13_phase = slot12_phase; a13_block = slot12_block;
             a13_st = slot12_st; a13_plain = slot12_plain; a13_ky = slot12_ky; a13_tw = slot12_tw;
         end
     end
@@ -6584,11 +6532,8 @@ module skeinhw (
         c13_m0_rs = 3'd0; c13_m0_en = 4'd0;
         c13_p0 = 1'b0;
         c13_round = 8'd0; c13_subkey = 8'd0; c13_done = 1'b0; c13_bmix = 16'd0; c13_bsub = 16'd0; c13_bks = 16'd0; c13_bfs = 16'd0;
-        case (a13_e)
-            // cycle 13: MIX of round 13, permute
-            8'd13: begin c13_m0_rs = 3'd5; c13_m0_en = 4'hf; c13_p0 = 1'b1; c13_round = 8'd14; c13_subkey = 8'd4; c13_bmix = 16'd4; end // CYCLE e=13
-            default: ;
-        endcase
+        // cycle 13, the only one this slot holds: MIX of round 13, permute
+        if (a13_valid) begin c13_m0_rs = 3'd5; c13_m0_en = 4'hf; c13_p0 = 1'b1; c13_round = 8'd14; c13_subkey = 8'd4; c13_bmix = 16'd4; end // CYCLE e=13
     end
 
     // slot 13's stage: its round units and key injections in chain order
@@ -6601,7 +6546,6 @@ module skeinhw (
     always @(posedge clk) begin : slot13_regs
         if (rst) begin
             slot13_live <= 1'b0;
-            slot13_elapsed <= 8'd0;
             slot13_plain <= {512{1'b0}};
             slot13_valid <= 1'd0;
             slot13_stream <= 32'd0;
@@ -6633,7 +6577,7 @@ module skeinhw (
             slot13_valid <= a13_valid;
             slot13_live <= a13_valid && !c13_done;
             if (a13_valid) begin
-                slot13_elapsed <= a13_e; slot13_plain <= a13_plain;
+                slot13_plain <= a13_plain;
                 slot13_stream <= a13_stream; slot13_phase <= a13_phase; slot13_block <= a13_block; slot13_round <= c13_round; slot13_subkey <= c13_subkey;
                 slot13_state_0 <= n13_st[0 +: 64];
                 slot13_state_1 <= n13_st[64 +: 64];
@@ -6660,7 +6604,7 @@ module skeinhw (
     end
 
     // ==== slot 14: stage 14 of module 0 (1 round unit(s))
-    reg a14_valid; reg [7:0] a14_e; reg [31:0] a14_stream; reg [2:0] a14_phase; reg [63:0] a14_block;
+    reg a14_valid; reg [31:0] a14_stream; reg [2:0] a14_phase; reg [63:0] a14_block;
     reg [511:0] a14_st, a14_plain, n14_st; reg [575:0] a14_ky; reg [191:0] a14_tw;
     reg [2:0] c14_m0_rs; reg [3:0] c14_m0_en;
     reg c14_p0;
@@ -6668,10 +6612,10 @@ module skeinhw (
 
     // which block enters slot 14 at the next edge
     always @* begin : arrive14
-        a14_valid = 1'b0; a14_e = 8'd0; a14_stream = 32'd0; a14_phase = PH_IDLE; a14_block = 64'd0;
+        a14_valid = 1'b0; a14_stream = 32'd0; a14_phase = PH_IDLE; a14_block = 64'd0;
         a14_st = {512{1'b0}}; a14_plain = {512{1'b0}}; a14_ky = {576{1'b0}}; a14_tw = 192'd0;
         if (slot13_live && slot_of(slot13_elapsed + 8'd1) == 8'd14) begin
-            a14_valid = 1'b1; a14_e = slot13_elapsed + 8'd1; a14_stream = slot13_stream; a14_phase = slot13_phase; a14_block = slot13_block;
+            a14_valid = 1'b1; a14_stream = slot13_stream; a14_phase = slot13_phase; a14_block = slot13_block;
             a14_st = slot13_st; a14_plain = slot13_plain; a14_ky = slot13_ky; a14_tw = slot13_tw;
         end
     end
@@ -6681,11 +6625,8 @@ module skeinhw (
         c14_m0_rs = 3'd0; c14_m0_en = 4'd0;
         c14_p0 = 1'b0;
         c14_round = 8'd0; c14_subkey = 8'd0; c14_done = 1'b0; c14_bmix = 16'd0; c14_bsub = 16'd0; c14_bks = 16'd0; c14_bfs = 16'd0;
-        case (a14_e)
-            // cycle 14: MIX of round 14, permute
-            8'd14: begin c14_m0_rs = 3'd6; c14_m0_en = 4'hf; c14_p0 = 1'b1; c14_round = 8'd15; c14_subkey = 8'd4; c14_bmix = 16'd4; end // CYCLE e=14
-            default: ;
-        endcase
+        // cycle 14, the only one this slot holds: MIX of round 14, permute
+        if (a14_valid) begin c14_m0_rs = 3'd6; c14_m0_en = 4'hf; c14_p0 = 1'b1; c14_round = 8'd15; c14_subkey = 8'd4; c14_bmix = 16'd4; end // CYCLE e=14
     end
 
     // slot 14's stage: its round units and key injections in chain order
@@ -6698,7 +6639,6 @@ module skeinhw (
     always @(posedge clk) begin : slot14_regs
         if (rst) begin
             slot14_live <= 1'b0;
-            slot14_elapsed <= 8'd0;
             slot14_plain <= {512{1'b0}};
             slot14_valid <= 1'd0;
             slot14_stream <= 32'd0;
@@ -6730,7 +6670,7 @@ module skeinhw (
             slot14_valid <= a14_valid;
             slot14_live <= a14_valid && !c14_done;
             if (a14_valid) begin
-                slot14_elapsed <= a14_e; slot14_plain <= a14_plain;
+                slot14_plain <= a14_plain;
                 slot14_stream <= a14_stream; slot14_phase <= a14_phase; slot14_block <= a14_block; slot14_round <= c14_round; slot14_subkey <= c14_subkey;
                 slot14_state_0 <= n14_st[0 +: 64];
                 slot14_state_1 <= n14_st[64 +: 64];
@@ -6757,7 +6697,7 @@ module skeinhw (
     end
 
     // ==== slot 15: stage 15 of module 0 (1 round unit(s))
-    reg a15_valid; reg [7:0] a15_e; reg [31:0] a15_stream; reg [2:0] a15_phase; reg [63:0] a15_block;
+    reg a15_valid; reg [31:0] a15_stream; reg [2:0] a15_phase; reg [63:0] a15_block;
     reg [511:0] a15_st, a15_plain, n15_st; reg [575:0] a15_ky; reg [191:0] a15_tw;
     reg [2:0] c15_m0_rs; reg [3:0] c15_m0_en;
     reg c15_p0;
@@ -6766,10 +6706,10 @@ module skeinhw (
 
     // which block enters slot 15 at the next edge
     always @* begin : arrive15
-        a15_valid = 1'b0; a15_e = 8'd0; a15_stream = 32'd0; a15_phase = PH_IDLE; a15_block = 64'd0;
+        a15_valid = 1'b0; a15_stream = 32'd0; a15_phase = PH_IDLE; a15_block = 64'd0;
         a15_st = {512{1'b0}}; a15_plain = {512{1'b0}}; a15_ky = {576{1'b0}}; a15_tw = 192'd0;
         if (slot14_live && slot_of(slot14_elapsed + 8'd1) == 8'd15) begin
-            a15_valid = 1'b1; a15_e = slot14_elapsed + 8'd1; a15_stream = slot14_stream; a15_phase = slot14_phase; a15_block = slot14_block;
+            a15_valid = 1'b1; a15_stream = slot14_stream; a15_phase = slot14_phase; a15_block = slot14_block;
             a15_st = slot14_st; a15_plain = slot14_plain; a15_ky = slot14_ky; a15_tw = slot14_tw;
         end
     end
@@ -6780,11 +6720,8 @@ module skeinhw (
         c15_p0 = 1'b0;
         c15_k1_sk = 5'd0; c15_k1_mask = 8'd0;
         c15_round = 8'd0; c15_subkey = 8'd0; c15_done = 1'b0; c15_bmix = 16'd0; c15_bsub = 16'd0; c15_bks = 16'd0; c15_bfs = 16'd0;
-        case (a15_e)
-            // cycle 15: MIX of round 15, permute, subkey 4
-            8'd15: begin c15_m0_rs = 3'd7; c15_m0_en = 4'hf; c15_p0 = 1'b1; c15_k1_sk = 5'd4; c15_k1_mask = 8'hff; c15_round = 8'd16; c15_subkey = 8'd5; c15_bmix = 16'd4; c15_bsub = 16'd8; c15_bks = 16'd3; end // CYCLE e=15
-            default: ;
-        endcase
+        // cycle 15, the only one this slot holds: MIX of round 15, permute, subkey 4
+        if (a15_valid) begin c15_m0_rs = 3'd7; c15_m0_en = 4'hf; c15_p0 = 1'b1; c15_k1_sk = 5'd4; c15_k1_mask = 8'hff; c15_round = 8'd16; c15_subkey = 8'd5; c15_bmix = 16'd4; c15_bsub = 16'd8; c15_bks = 16'd3; end // CYCLE e=15
     end
 
     // slot 15's stage: its round units and key injections in chain order
@@ -6798,7 +6735,6 @@ module skeinhw (
     always @(posedge clk) begin : slot15_regs
         if (rst) begin
             slot15_live <= 1'b0;
-            slot15_elapsed <= 8'd0;
             slot15_plain <= {512{1'b0}};
             slot15_valid <= 1'd0;
             slot15_stream <= 32'd0;
@@ -6830,7 +6766,7 @@ module skeinhw (
             slot15_valid <= a15_valid;
             slot15_live <= a15_valid && !c15_done;
             if (a15_valid) begin
-                slot15_elapsed <= a15_e; slot15_plain <= a15_plain;
+                slot15_plain <= a15_plain;
                 slot15_stream <= a15_stream; slot15_phase <= a15_phase; slot15_block <= a15_block; slot15_round <= c15_round; slot15_subkey <= c15_subkey;
                 slot15_state_0 <= n15_st[0 +: 64];
                 slot15_state_1 <= n15_st[64 +: 64];
@@ -6857,7 +6793,7 @@ module skeinhw (
     end
 
     // ==== slot 16: stage 16 of module 0 (1 round unit(s))
-    reg a16_valid; reg [7:0] a16_e; reg [31:0] a16_stream; reg [2:0] a16_phase; reg [63:0] a16_block;
+    reg a16_valid; reg [31:0] a16_stream; reg [2:0] a16_phase; reg [63:0] a16_block;
     reg [511:0] a16_st, a16_plain, n16_st; reg [575:0] a16_ky; reg [191:0] a16_tw;
     reg [2:0] c16_m0_rs; reg [3:0] c16_m0_en;
     reg c16_p0;
@@ -6865,10 +6801,10 @@ module skeinhw (
 
     // which block enters slot 16 at the next edge
     always @* begin : arrive16
-        a16_valid = 1'b0; a16_e = 8'd0; a16_stream = 32'd0; a16_phase = PH_IDLE; a16_block = 64'd0;
+        a16_valid = 1'b0; a16_stream = 32'd0; a16_phase = PH_IDLE; a16_block = 64'd0;
         a16_st = {512{1'b0}}; a16_plain = {512{1'b0}}; a16_ky = {576{1'b0}}; a16_tw = 192'd0;
         if (slot15_live && slot_of(slot15_elapsed + 8'd1) == 8'd16) begin
-            a16_valid = 1'b1; a16_e = slot15_elapsed + 8'd1; a16_stream = slot15_stream; a16_phase = slot15_phase; a16_block = slot15_block;
+            a16_valid = 1'b1; a16_stream = slot15_stream; a16_phase = slot15_phase; a16_block = slot15_block;
             a16_st = slot15_st; a16_plain = slot15_plain; a16_ky = slot15_ky; a16_tw = slot15_tw;
         end
     end
@@ -6878,11 +6814,8 @@ module skeinhw (
         c16_m0_rs = 3'd0; c16_m0_en = 4'd0;
         c16_p0 = 1'b0;
         c16_round = 8'd0; c16_subkey = 8'd0; c16_done = 1'b0; c16_bmix = 16'd0; c16_bsub = 16'd0; c16_bks = 16'd0; c16_bfs = 16'd0;
-        case (a16_e)
-            // cycle 16: MIX of round 16, permute
-            8'd16: begin c16_m0_rs = 3'd0; c16_m0_en = 4'hf; c16_p0 = 1'b1; c16_round = 8'd17; c16_subkey = 8'd5; c16_bmix = 16'd4; end // CYCLE e=16
-            default: ;
-        endcase
+        // cycle 16, the only one this slot holds: MIX of round 16, permute
+        if (a16_valid) begin c16_m0_rs = 3'd0; c16_m0_en = 4'hf; c16_p0 = 1'b1; c16_round = 8'd17; c16_subkey = 8'd5; c16_bmix = 16'd4; end // CYCLE e=16
     end
 
     // slot 16's stage: its round units and key injections in chain order
@@ -6895,7 +6828,6 @@ module skeinhw (
     always @(posedge clk) begin : slot16_regs
         if (rst) begin
             slot16_live <= 1'b0;
-            slot16_elapsed <= 8'd0;
             slot16_plain <= {512{1'b0}};
             slot16_valid <= 1'd0;
             slot16_stream <= 32'd0;
@@ -6927,7 +6859,7 @@ module skeinhw (
             slot16_valid <= a16_valid;
             slot16_live <= a16_valid && !c16_done;
             if (a16_valid) begin
-                slot16_elapsed <= a16_e; slot16_plain <= a16_plain;
+                slot16_plain <= a16_plain;
                 slot16_stream <= a16_stream; slot16_phase <= a16_phase; slot16_block <= a16_block; slot16_round <= c16_round; slot16_subkey <= c16_subkey;
                 slot16_state_0 <= n16_st[0 +: 64];
                 slot16_state_1 <= n16_st[64 +: 64];
@@ -6954,7 +6886,7 @@ module skeinhw (
     end
 
     // ==== slot 17: stage 17 of module 0 (1 round unit(s))
-    reg a17_valid; reg [7:0] a17_e; reg [31:0] a17_stream; reg [2:0] a17_phase; reg [63:0] a17_block;
+    reg a17_valid; reg [31:0] a17_stream; reg [2:0] a17_phase; reg [63:0] a17_block;
     reg [511:0] a17_st, a17_plain, n17_st; reg [575:0] a17_ky; reg [191:0] a17_tw;
     reg [2:0] c17_m0_rs; reg [3:0] c17_m0_en;
     reg c17_p0;
@@ -6962,10 +6894,10 @@ module skeinhw (
 
     // which block enters slot 17 at the next edge
     always @* begin : arrive17
-        a17_valid = 1'b0; a17_e = 8'd0; a17_stream = 32'd0; a17_phase = PH_IDLE; a17_block = 64'd0;
+        a17_valid = 1'b0; a17_stream = 32'd0; a17_phase = PH_IDLE; a17_block = 64'd0;
         a17_st = {512{1'b0}}; a17_plain = {512{1'b0}}; a17_ky = {576{1'b0}}; a17_tw = 192'd0;
         if (slot16_live && slot_of(slot16_elapsed + 8'd1) == 8'd17) begin
-            a17_valid = 1'b1; a17_e = slot16_elapsed + 8'd1; a17_stream = slot16_stream; a17_phase = slot16_phase; a17_block = slot16_block;
+            a17_valid = 1'b1; a17_stream = slot16_stream; a17_phase = slot16_phase; a17_block = slot16_block;
             a17_st = slot16_st; a17_plain = slot16_plain; a17_ky = slot16_ky; a17_tw = slot16_tw;
         end
     end
@@ -6975,11 +6907,8 @@ module skeinhw (
         c17_m0_rs = 3'd0; c17_m0_en = 4'd0;
         c17_p0 = 1'b0;
         c17_round = 8'd0; c17_subkey = 8'd0; c17_done = 1'b0; c17_bmix = 16'd0; c17_bsub = 16'd0; c17_bks = 16'd0; c17_bfs = 16'd0;
-        case (a17_e)
-            // cycle 17: MIX of round 17, permute
-            8'd17: begin c17_m0_rs = 3'd1; c17_m0_en = 4'hf; c17_p0 = 1'b1; c17_round = 8'd18; c17_subkey = 8'd5; c17_bmix = 16'd4; end // CYCLE e=17
-            default: ;
-        endcase
+        // cycle 17, the only one this slot holds: MIX of round 17, permute
+        if (a17_valid) begin c17_m0_rs = 3'd1; c17_m0_en = 4'hf; c17_p0 = 1'b1; c17_round = 8'd18; c17_subkey = 8'd5; c17_bmix = 16'd4; end // CYCLE e=17
     end
 
     // slot 17's stage: its round units and key injections in chain order
@@ -6992,7 +6921,6 @@ module skeinhw (
     always @(posedge clk) begin : slot17_regs
         if (rst) begin
             slot17_live <= 1'b0;
-            slot17_elapsed <= 8'd0;
             slot17_plain <= {512{1'b0}};
             slot17_valid <= 1'd0;
             slot17_stream <= 32'd0;
@@ -7024,7 +6952,7 @@ module skeinhw (
             slot17_valid <= a17_valid;
             slot17_live <= a17_valid && !c17_done;
             if (a17_valid) begin
-                slot17_elapsed <= a17_e; slot17_plain <= a17_plain;
+                slot17_plain <= a17_plain;
                 slot17_stream <= a17_stream; slot17_phase <= a17_phase; slot17_block <= a17_block; slot17_round <= c17_round; slot17_subkey <= c17_subkey;
                 slot17_state_0 <= n17_st[0 +: 64];
                 slot17_state_1 <= n17_st[64 +: 64];
@@ -7051,7 +6979,7 @@ module skeinhw (
     end
 
     // ==== slot 18: stage 18 of module 0 (1 round unit(s))
-    reg a18_valid; reg [7:0] a18_e; reg [31:0] a18_stream; reg [2:0] a18_phase; reg [63:0] a18_block;
+    reg a18_valid; reg [31:0] a18_stream; reg [2:0] a18_phase; reg [63:0] a18_block;
     reg [511:0] a18_st, a18_plain, n18_st; reg [575:0] a18_ky; reg [191:0] a18_tw;
     reg [2:0] c18_m0_rs; reg [3:0] c18_m0_en;
     reg c18_p0;
@@ -7059,10 +6987,10 @@ module skeinhw (
 
     // which block enters slot 18 at the next edge
     always @* begin : arrive18
-        a18_valid = 1'b0; a18_e = 8'd0; a18_stream = 32'd0; a18_phase = PH_IDLE; a18_block = 64'd0;
+        a18_valid = 1'b0; a18_stream = 32'd0; a18_phase = PH_IDLE; a18_block = 64'd0;
         a18_st = {512{1'b0}}; a18_plain = {512{1'b0}}; a18_ky = {576{1'b0}}; a18_tw = 192'd0;
         if (slot17_live && slot_of(slot17_elapsed + 8'd1) == 8'd18) begin
-            a18_valid = 1'b1; a18_e = slot17_elapsed + 8'd1; a18_stream = slot17_stream; a18_phase = slot17_phase; a18_block = slot17_block;
+            a18_valid = 1'b1; a18_stream = slot17_stream; a18_phase = slot17_phase; a18_block = slot17_block;
             a18_st = slot17_st; a18_plain = slot17_plain; a18_ky = slot17_ky; a18_tw = slot17_tw;
         end
     end
@@ -7072,11 +7000,8 @@ module skeinhw (
         c18_m0_rs = 3'd0; c18_m0_en = 4'd0;
         c18_p0 = 1'b0;
         c18_round = 8'd0; c18_subkey = 8'd0; c18_done = 1'b0; c18_bmix = 16'd0; c18_bsub = 16'd0; c18_bks = 16'd0; c18_bfs = 16'd0;
-        case (a18_e)
-            // cycle 18: MIX of round 18, permute
-            8'd18: begin c18_m0_rs = 3'd2; c18_m0_en = 4'hf; c18_p0 = 1'b1; c18_round = 8'd19; c18_subkey = 8'd5; c18_bmix = 16'd4; end // CYCLE e=18
-            default: ;
-        endcase
+        // cycle 18, the only one this slot holds: MIX of round 18, permute
+        if (a18_valid) begin c18_m0_rs = 3'd2; c18_m0_en = 4'hf; c18_p0 = 1'b1; c18_round = 8'd19; c18_subkey = 8'd5; c18_bmix = 16'd4; end // CYCLE e=18
     end
 
     // slot 18's stage: its round units and key injections in chain order
@@ -7089,7 +7014,6 @@ module skeinhw (
     always @(posedge clk) begin : slot18_regs
         if (rst) begin
             slot18_live <= 1'b0;
-            slot18_elapsed <= 8'd0;
             slot18_plain <= {512{1'b0}};
             slot18_valid <= 1'd0;
             slot18_stream <= 32'd0;
@@ -7121,7 +7045,7 @@ module skeinhw (
             slot18_valid <= a18_valid;
             slot18_live <= a18_valid && !c18_done;
             if (a18_valid) begin
-                slot18_elapsed <= a18_e; slot18_plain <= a18_plain;
+                slot18_plain <= a18_plain;
                 slot18_stream <= a18_stream; slot18_phase <= a18_phase; slot18_block <= a18_block; slot18_round <= c18_round; slot18_subkey <= c18_subkey;
                 slot18_state_0 <= n18_st[0 +: 64];
                 slot18_state_1 <= n18_st[64 +: 64];
@@ -7148,7 +7072,7 @@ module skeinhw (
     end
 
     // ==== slot 19: stage 19 of module 0 (1 round unit(s))
-    reg a19_valid; reg [7:0] a19_e; reg [31:0] a19_stream; reg [2:0] a19_phase; reg [63:0] a19_block;
+    reg a19_valid; reg [31:0] a19_stream; reg [2:0] a19_phase; reg [63:0] a19_block;
     reg [511:0] a19_st, a19_plain, n19_st; reg [575:0] a19_ky; reg [191:0] a19_tw;
     reg [2:0] c19_m0_rs; reg [3:0] c19_m0_en;
     reg c19_p0;
@@ -7157,10 +7081,10 @@ module skeinhw (
 
     // which block enters slot 19 at the next edge
     always @* begin : arrive19
-        a19_valid = 1'b0; a19_e = 8'd0; a19_stream = 32'd0; a19_phase = PH_IDLE; a19_block = 64'd0;
+        a19_valid = 1'b0; a19_stream = 32'd0; a19_phase = PH_IDLE; a19_block = 64'd0;
         a19_st = {512{1'b0}}; a19_plain = {512{1'b0}}; a19_ky = {576{1'b0}}; a19_tw = 192'd0;
         if (slot18_live && slot_of(slot18_elapsed + 8'd1) == 8'd19) begin
-            a19_valid = 1'b1; a19_e = slot18_elapsed + 8'd1; a19_stream = slot18_stream; a19_phase = slot18_phase; a19_block = slot18_block;
+            a19_valid = 1'b1; a19_stream = slot18_stream; a19_phase = slot18_phase; a19_block = slot18_block;
             a19_st = slot18_st; a19_plain = slot18_plain; a19_ky = slot18_ky; a19_tw = slot18_tw;
         end
     end
@@ -7171,11 +7095,8 @@ module skeinhw (
         c19_p0 = 1'b0;
         c19_k1_sk = 5'd0; c19_k1_mask = 8'd0;
         c19_round = 8'd0; c19_subkey = 8'd0; c19_done = 1'b0; c19_bmix = 16'd0; c19_bsub = 16'd0; c19_bks = 16'd0; c19_bfs = 16'd0;
-        case (a19_e)
-            // cycle 19: MIX of round 19, permute, subkey 5
-            8'd19: begin c19_m0_rs = 3'd3; c19_m0_en = 4'hf; c19_p0 = 1'b1; c19_k1_sk = 5'd5; c19_k1_mask = 8'hff; c19_round = 8'd20; c19_subkey = 8'd6; c19_bmix = 16'd4; c19_bsub = 16'd8; c19_bks = 16'd3; end // CYCLE e=19
-            default: ;
-        endcase
+        // cycle 19, the only one this slot holds: MIX of round 19, permute, subkey 5
+        if (a19_valid) begin c19_m0_rs = 3'd3; c19_m0_en = 4'hf; c19_p0 = 1'b1; c19_k1_sk = 5'd5; c19_k1_mask = 8'hff; c19_round = 8'd20; c19_subkey = 8'd6; c19_bmix = 16'd4; c19_bsub = 16'd8; c19_bks = 16'd3; end // CYCLE e=19
     end
 
     // slot 19's stage: its round units and key injections in chain order
@@ -7189,7 +7110,6 @@ module skeinhw (
     always @(posedge clk) begin : slot19_regs
         if (rst) begin
             slot19_live <= 1'b0;
-            slot19_elapsed <= 8'd0;
             slot19_plain <= {512{1'b0}};
             slot19_valid <= 1'd0;
             slot19_stream <= 32'd0;
@@ -7221,7 +7141,7 @@ module skeinhw (
             slot19_valid <= a19_valid;
             slot19_live <= a19_valid && !c19_done;
             if (a19_valid) begin
-                slot19_elapsed <= a19_e; slot19_plain <= a19_plain;
+                slot19_plain <= a19_plain;
                 slot19_stream <= a19_stream; slot19_phase <= a19_phase; slot19_block <= a19_block; slot19_round <= c19_round; slot19_subkey <= c19_subkey;
                 slot19_state_0 <= n19_st[0 +: 64];
                 slot19_state_1 <= n19_st[64 +: 64];
@@ -7248,7 +7168,7 @@ module skeinhw (
     end
 
     // ==== slot 20: stage 20 of module 0 (1 round unit(s))
-    reg a20_valid; reg [7:0] a20_e; reg [31:0] a20_stream; reg [2:0] a20_phase; reg [63:0] a20_block;
+    reg a20_valid; reg [31:0] a20_stream; reg [2:0] a20_phase; reg [63:0] a20_block;
     reg [511:0] a20_st, a20_plain, n20_st; reg [575:0] a20_ky; reg [191:0] a20_tw;
     reg [2:0] c20_m0_rs; reg [3:0] c20_m0_en;
     reg c20_p0;
@@ -7256,10 +7176,10 @@ module skeinhw (
 
     // which block enters slot 20 at the next edge
     always @* begin : arrive20
-        a20_valid = 1'b0; a20_e = 8'd0; a20_stream = 32'd0; a20_phase = PH_IDLE; a20_block = 64'd0;
+        a20_valid = 1'b0; a20_stream = 32'd0; a20_phase = PH_IDLE; a20_block = 64'd0;
         a20_st = {512{1'b0}}; a20_plain = {512{1'b0}}; a20_ky = {576{1'b0}}; a20_tw = 192'd0;
         if (slot19_live && slot_of(slot19_elapsed + 8'd1) == 8'd20) begin
-            a20_valid = 1'b1; a20_e = slot19_elapsed + 8'd1; a20_stream = slot19_stream; a20_phase = slot19_phase; a20_block = slot19_block;
+            a20_valid = 1'b1; a20_stream = slot19_stream; a20_phase = slot19_phase; a20_block = slot19_block;
             a20_st = slot19_st; a20_plain = slot19_plain; a20_ky = slot19_ky; a20_tw = slot19_tw;
         end
     end
@@ -7269,11 +7189,8 @@ module skeinhw (
         c20_m0_rs = 3'd0; c20_m0_en = 4'd0;
         c20_p0 = 1'b0;
         c20_round = 8'd0; c20_subkey = 8'd0; c20_done = 1'b0; c20_bmix = 16'd0; c20_bsub = 16'd0; c20_bks = 16'd0; c20_bfs = 16'd0;
-        case (a20_e)
-            // cycle 20: MIX of round 20, permute
-            8'd20: begin c20_m0_rs = 3'd4; c20_m0_en = 4'hf; c20_p0 = 1'b1; c20_round = 8'd21; c20_subkey = 8'd6; c20_bmix = 16'd4; end // CYCLE e=20
-            default: ;
-        endcase
+        // cycle 20, the only one this slot holds: MIX of round 20, permute
+        if (a20_valid) begin c20_m0_rs = 3'd4; c20_m0_en = 4'hf; c20_p0 = 1'b1; c20_round = 8'd21; c20_subkey = 8'd6; c20_bmix = 16'd4; end // CYCLE e=20
     end
 
     // slot 20's stage: its round units and key injections in chain order
@@ -7286,7 +7203,6 @@ module skeinhw (
     always @(posedge clk) begin : slot20_regs
         if (rst) begin
             slot20_live <= 1'b0;
-            slot20_elapsed <= 8'd0;
             slot20_plain <= {512{1'b0}};
             slot20_valid <= 1'd0;
             slot20_stream <= 32'd0;
@@ -7318,7 +7234,7 @@ module skeinhw (
             slot20_valid <= a20_valid;
             slot20_live <= a20_valid && !c20_done;
             if (a20_valid) begin
-                slot20_elapsed <= a20_e; slot20_plain <= a20_plain;
+                slot20_plain <= a20_plain;
                 slot20_stream <= a20_stream; slot20_phase <= a20_phase; slot20_block <= a20_block; slot20_round <= c20_round; slot20_subkey <= c20_subkey;
                 slot20_state_0 <= n20_st[0 +: 64];
                 slot20_state_1 <= n20_st[64 +: 64];
@@ -7345,7 +7261,7 @@ module skeinhw (
     end
 
     // ==== slot 21: stage 21 of module 0 (1 round unit(s))
-    reg a21_valid; reg [7:0] a21_e; reg [31:0] a21_stream; reg [2:0] a21_phase; reg [63:0] a21_block;
+    reg a21_valid; reg [31:0] a21_stream; reg [2:0] a21_phase; reg [63:0] a21_block;
     reg [511:0] a21_st, a21_plain, n21_st; reg [575:0] a21_ky; reg [191:0] a21_tw;
     reg [2:0] c21_m0_rs; reg [3:0] c21_m0_en;
     reg c21_p0;
@@ -7353,10 +7269,10 @@ module skeinhw (
 
     // which block enters slot 21 at the next edge
     always @* begin : arrive21
-        a21_valid = 1'b0; a21_e = 8'd0; a21_stream = 32'd0; a21_phase = PH_IDLE; a21_block = 64'd0;
+        a21_valid = 1'b0; a21_stream = 32'd0; a21_phase = PH_IDLE; a21_block = 64'd0;
         a21_st = {512{1'b0}}; a21_plain = {512{1'b0}}; a21_ky = {576{1'b0}}; a21_tw = 192'd0;
         if (slot20_live && slot_of(slot20_elapsed + 8'd1) == 8'd21) begin
-            a21_valid = 1'b1; a21_e = slot20_elapsed + 8'd1; a21_stream = slot20_stream; a21_phase = slot20_phase; a21_block = slot20_block;
+            a21_valid = 1'b1; a21_stream = slot20_stream; a21_phase = slot20_phase; a21_block = slot20_block;
             a21_st = slot20_st; a21_plain = slot20_plain; a21_ky = slot20_ky; a21_tw = slot20_tw;
         end
     end
@@ -7366,11 +7282,8 @@ module skeinhw (
         c21_m0_rs = 3'd0; c21_m0_en = 4'd0;
         c21_p0 = 1'b0;
         c21_round = 8'd0; c21_subkey = 8'd0; c21_done = 1'b0; c21_bmix = 16'd0; c21_bsub = 16'd0; c21_bks = 16'd0; c21_bfs = 16'd0;
-        case (a21_e)
-            // cycle 21: MIX of round 21, permute
-            8'd21: begin c21_m0_rs = 3'd5; c21_m0_en = 4'hf; c21_p0 = 1'b1; c21_round = 8'd22; c21_subkey = 8'd6; c21_bmix = 16'd4; end // CYCLE e=21
-            default: ;
-        endcase
+        // cycle 21, the only one this slot holds: MIX of round 21, permute
+        if (a21_valid) begin c21_m0_rs = 3'd5; c21_m0_en = 4'hf; c21_p0 = 1'b1; c21_round = 8'd22; c21_subkey = 8'd6; c21_bmix = 16'd4; end // CYCLE e=21
     end
 
     // slot 21's stage: its round units and key injections in chain order
@@ -7383,7 +7296,6 @@ module skeinhw (
     always @(posedge clk) begin : slot21_regs
         if (rst) begin
             slot21_live <= 1'b0;
-            slot21_elapsed <= 8'd0;
             slot21_plain <= {512{1'b0}};
             slot21_valid <= 1'd0;
             slot21_stream <= 32'd0;
@@ -7415,7 +7327,7 @@ module skeinhw (
             slot21_valid <= a21_valid;
             slot21_live <= a21_valid && !c21_done;
             if (a21_valid) begin
-                slot21_elapsed <= a21_e; slot21_plain <= a21_plain;
+                slot21_plain <= a21_plain;
                 slot21_stream <= a21_stream; slot21_phase <= a21_phase; slot21_block <= a21_block; slot21_round <= c21_round; slot21_subkey <= c21_subkey;
                 slot21_state_0 <= n21_st[0 +: 64];
                 slot21_state_1 <= n21_st[64 +: 64];
@@ -7442,7 +7354,7 @@ module skeinhw (
     end
 
     // ==== slot 22: stage 22 of module 0 (1 round unit(s))
-    reg a22_valid; reg [7:0] a22_e; reg [31:0] a22_stream; reg [2:0] a22_phase; reg [63:0] a22_block;
+    reg a22_valid; reg [31:0] a22_stream; reg [2:0] a22_phase; reg [63:0] a22_block;
     reg [511:0] a22_st, a22_plain, n22_st; reg [575:0] a22_ky; reg [191:0] a22_tw;
     reg [2:0] c22_m0_rs; reg [3:0] c22_m0_en;
     reg c22_p0;
@@ -7450,10 +7362,10 @@ module skeinhw (
 
     // which block enters slot 22 at the next edge
     always @* begin : arrive22
-        a22_valid = 1'b0; a22_e = 8'd0; a22_stream = 32'd0; a22_phase = PH_IDLE; a22_block = 64'd0;
+        a22_valid = 1'b0; a22_stream = 32'd0; a22_phase = PH_IDLE; a22_block = 64'd0;
         a22_st = {512{1'b0}}; a22_plain = {512{1'b0}}; a22_ky = {576{1'b0}}; a22_tw = 192'd0;
         if (slot21_live && slot_of(slot21_elapsed + 8'd1) == 8'd22) begin
-            a22_valid = 1'b1; a22_e = slot21_elapsed + 8'd1; a22_stream = slot21_stream; a22_phase = slot21_phase; a22_block = slot21_block;
+            a22_valid = 1'b1; a22_stream = slot21_stream; a22_phase = slot21_phase; a22_block = slot21_block;
             a22_st = slot21_st; a22_plain = slot21_plain; a22_ky = slot21_ky; a22_tw = slot21_tw;
         end
     end
@@ -7463,11 +7375,8 @@ module skeinhw (
         c22_m0_rs = 3'd0; c22_m0_en = 4'd0;
         c22_p0 = 1'b0;
         c22_round = 8'd0; c22_subkey = 8'd0; c22_done = 1'b0; c22_bmix = 16'd0; c22_bsub = 16'd0; c22_bks = 16'd0; c22_bfs = 16'd0;
-        case (a22_e)
-            // cycle 22: MIX of round 22, permute
-            8'd22: begin c22_m0_rs = 3'd6; c22_m0_en = 4'hf; c22_p0 = 1'b1; c22_round = 8'd23; c22_subkey = 8'd6; c22_bmix = 16'd4; end // CYCLE e=22
-            default: ;
-        endcase
+        // cycle 22, the only one this slot holds: MIX of round 22, permute
+        if (a22_valid) begin c22_m0_rs = 3'd6; c22_m0_en = 4'hf; c22_p0 = 1'b1; c22_round = 8'd23; c22_subkey = 8'd6; c22_bmix = 16'd4; end // CYCLE e=22
     end
 
     // slot 22's stage: its round units and key injections in chain order
@@ -7480,7 +7389,6 @@ module skeinhw (
     always @(posedge clk) begin : slot22_regs
         if (rst) begin
             slot22_live <= 1'b0;
-            slot22_elapsed <= 8'd0;
             slot22_plain <= {512{1'b0}};
             slot22_valid <= 1'd0;
             slot22_stream <= 32'd0;
@@ -7512,7 +7420,7 @@ module skeinhw (
             slot22_valid <= a22_valid;
             slot22_live <= a22_valid && !c22_done;
             if (a22_valid) begin
-                slot22_elapsed <= a22_e; slot22_plain <= a22_plain;
+                slot22_plain <= a22_plain;
                 slot22_stream <= a22_stream; slot22_phase <= a22_phase; slot22_block <= a22_block; slot22_round <= c22_round; slot22_subkey <= c22_subkey;
                 slot22_state_0 <= n22_st[0 +: 64];
                 slot22_state_1 <= n22_st[64 +: 64];
@@ -7539,7 +7447,7 @@ module skeinhw (
     end
 
     // ==== slot 23: stage 23 of module 0 (1 round unit(s))
-    reg a23_valid; reg [7:0] a23_e; reg [31:0] a23_stream; reg [2:0] a23_phase; reg [63:0] a23_block;
+    reg a23_valid; reg [31:0] a23_stream; reg [2:0] a23_phase; reg [63:0] a23_block;
     reg [511:0] a23_st, a23_plain, n23_st; reg [575:0] a23_ky; reg [191:0] a23_tw;
     reg [2:0] c23_m0_rs; reg [3:0] c23_m0_en;
     reg c23_p0;
@@ -7548,10 +7456,10 @@ module skeinhw (
 
     // which block enters slot 23 at the next edge
     always @* begin : arrive23
-        a23_valid = 1'b0; a23_e = 8'd0; a23_stream = 32'd0; a23_phase = PH_IDLE; a23_block = 64'd0;
+        a23_valid = 1'b0; a23_stream = 32'd0; a23_phase = PH_IDLE; a23_block = 64'd0;
         a23_st = {512{1'b0}}; a23_plain = {512{1'b0}}; a23_ky = {576{1'b0}}; a23_tw = 192'd0;
         if (slot22_live && slot_of(slot22_elapsed + 8'd1) == 8'd23) begin
-            a23_valid = 1'b1; a23_e = slot22_elapsed + 8'd1; a23_stream = slot22_stream; a23_phase = slot22_phase; a23_block = slot22_block;
+            a23_valid = 1'b1; a23_stream = slot22_stream; a23_phase = slot22_phase; a23_block = slot22_block;
             a23_st = slot22_st; a23_plain = slot22_plain; a23_ky = slot22_ky; a23_tw = slot22_tw;
         end
     end
@@ -7562,11 +7470,8 @@ module skeinhw (
         c23_p0 = 1'b0;
         c23_k1_sk = 5'd0; c23_k1_mask = 8'd0;
         c23_round = 8'd0; c23_subkey = 8'd0; c23_done = 1'b0; c23_bmix = 16'd0; c23_bsub = 16'd0; c23_bks = 16'd0; c23_bfs = 16'd0;
-        case (a23_e)
-            // cycle 23: MIX of round 23, permute, subkey 6
-            8'd23: begin c23_m0_rs = 3'd7; c23_m0_en = 4'hf; c23_p0 = 1'b1; c23_k1_sk = 5'd6; c23_k1_mask = 8'hff; c23_round = 8'd24; c23_subkey = 8'd7; c23_bmix = 16'd4; c23_bsub = 16'd8; c23_bks = 16'd3; end // CYCLE e=23
-            default: ;
-        endcase
+        // cycle 23, the only one this slot holds: MIX of round 23, permute, subkey 6
+        if (a23_valid) begin c23_m0_rs = 3'd7; c23_m0_en = 4'hf; c23_p0 = 1'b1; c23_k1_sk = 5'd6; c23_k1_mask = 8'hff; c23_round = 8'd24; c23_subkey = 8'd7; c23_bmix = 16'd4; c23_bsub = 16'd8; c23_bks = 16'd3; end // CYCLE e=23
     end
 
     // slot 23's stage: its round units and key injections in chain order
@@ -7580,7 +7485,6 @@ module skeinhw (
     always @(posedge clk) begin : slot23_regs
         if (rst) begin
             slot23_live <= 1'b0;
-            slot23_elapsed <= 8'd0;
             slot23_plain <= {512{1'b0}};
             slot23_valid <= 1'd0;
             slot23_stream <= 32'd0;
@@ -7612,7 +7516,7 @@ module skeinhw (
             slot23_valid <= a23_valid;
             slot23_live <= a23_valid && !c23_done;
             if (a23_valid) begin
-                slot23_elapsed <= a23_e; slot23_plain <= a23_plain;
+                slot23_plain <= a23_plain;
                 slot23_stream <= a23_stream; slot23_phase <= a23_phase; slot23_block <= a23_block; slot23_round <= c23_round; slot23_subkey <= c23_subkey;
                 slot23_state_0 <= n23_st[0 +: 64];
                 slot23_state_1 <= n23_st[64 +: 64];
@@ -7639,7 +7543,7 @@ module skeinhw (
     end
 
     // ==== slot 24: stage 24 of module 0 (1 round unit(s))
-    reg a24_valid; reg [7:0] a24_e; reg [31:0] a24_stream; reg [2:0] a24_phase; reg [63:0] a24_block;
+    reg a24_valid; reg [31:0] a24_stream; reg [2:0] a24_phase; reg [63:0] a24_block;
     reg [511:0] a24_st, a24_plain, n24_st; reg [575:0] a24_ky; reg [191:0] a24_tw;
     reg [2:0] c24_m0_rs; reg [3:0] c24_m0_en;
     reg c24_p0;
@@ -7647,10 +7551,10 @@ module skeinhw (
 
     // which block enters slot 24 at the next edge
     always @* begin : arrive24
-        a24_valid = 1'b0; a24_e = 8'd0; a24_stream = 32'd0; a24_phase = PH_IDLE; a24_block = 64'd0;
+        a24_valid = 1'b0; a24_stream = 32'd0; a24_phase = PH_IDLE; a24_block = 64'd0;
         a24_st = {512{1'b0}}; a24_plain = {512{1'b0}}; a24_ky = {576{1'b0}}; a24_tw = 192'd0;
         if (slot23_live && slot_of(slot23_elapsed + 8'd1) == 8'd24) begin
-            a24_valid = 1'b1; a24_e = slot23_elapsed + 8'd1; a24_stream = slot23_stream; a24_phase = slot23_phase; a24_block = slot23_block;
+            a24_valid = 1'b1; a24_stream = slot23_stream; a24_phase = slot23_phase; a24_block = slot23_block;
             a24_st = slot23_st; a24_plain = slot23_plain; a24_ky = slot23_ky; a24_tw = slot23_tw;
         end
     end
@@ -7660,11 +7564,8 @@ module skeinhw (
         c24_m0_rs = 3'd0; c24_m0_en = 4'd0;
         c24_p0 = 1'b0;
         c24_round = 8'd0; c24_subkey = 8'd0; c24_done = 1'b0; c24_bmix = 16'd0; c24_bsub = 16'd0; c24_bks = 16'd0; c24_bfs = 16'd0;
-        case (a24_e)
-            // cycle 24: MIX of round 24, permute
-            8'd24: begin c24_m0_rs = 3'd0; c24_m0_en = 4'hf; c24_p0 = 1'b1; c24_round = 8'd25; c24_subkey = 8'd7; c24_bmix = 16'd4; end // CYCLE e=24
-            default: ;
-        endcase
+        // cycle 24, the only one this slot holds: MIX of round 24, permute
+        if (a24_valid) begin c24_m0_rs = 3'd0; c24_m0_en = 4'hf; c24_p0 = 1'b1; c24_round = 8'd25; c24_subkey = 8'd7; c24_bmix = 16'd4; end // CYCLE e=24
     end
 
     // slot 24's stage: its round units and key injections in chain order
@@ -7677,7 +7578,6 @@ module skeinhw (
     always @(posedge clk) begin : slot24_regs
         if (rst) begin
             slot24_live <= 1'b0;
-            slot24_elapsed <= 8'd0;
             slot24_plain <= {512{1'b0}};
             slot24_valid <= 1'd0;
             slot24_stream <= 32'd0;
@@ -7709,7 +7609,7 @@ module skeinhw (
             slot24_valid <= a24_valid;
             slot24_live <= a24_valid && !c24_done;
             if (a24_valid) begin
-                slot24_elapsed <= a24_e; slot24_plain <= a24_plain;
+                slot24_plain <= a24_plain;
                 slot24_stream <= a24_stream; slot24_phase <= a24_phase; slot24_block <= a24_block; slot24_round <= c24_round; slot24_subkey <= c24_subkey;
                 slot24_state_0 <= n24_st[0 +: 64];
                 slot24_state_1 <= n24_st[64 +: 64];
@@ -7736,7 +7636,7 @@ module skeinhw (
     end
 
     // ==== slot 25: stage 25 of module 0 (1 round unit(s))
-    reg a25_valid; reg [7:0] a25_e; reg [31:0] a25_stream; reg [2:0] a25_phase; reg [63:0] a25_block;
+    reg a25_valid; reg [31:0] a25_stream; reg [2:0] a25_phase; reg [63:0] a25_block;
     reg [511:0] a25_st, a25_plain, n25_st; reg [575:0] a25_ky; reg [191:0] a25_tw;
     reg [2:0] c25_m0_rs; reg [3:0] c25_m0_en;
     reg c25_p0;
@@ -7744,10 +7644,10 @@ module skeinhw (
 
     // which block enters slot 25 at the next edge
     always @* begin : arrive25
-        a25_valid = 1'b0; a25_e = 8'd0; a25_stream = 32'd0; a25_phase = PH_IDLE; a25_block = 64'd0;
+        a25_valid = 1'b0; a25_stream = 32'd0; a25_phase = PH_IDLE; a25_block = 64'd0;
         a25_st = {512{1'b0}}; a25_plain = {512{1'b0}}; a25_ky = {576{1'b0}}; a25_tw = 192'd0;
         if (slot24_live && slot_of(slot24_elapsed + 8'd1) == 8'd25) begin
-            a25_valid = 1'b1; a25_e = slot24_elapsed + 8'd1; a25_stream = slot24_stream; a25_phase = slot24_phase; a25_block = slot24_block;
+            a25_valid = 1'b1; a25_stream = slot24_stream; a25_phase = slot24_phase; a25_block = slot24_block;
             a25_st = slot24_st; a25_plain = slot24_plain; a25_ky = slot24_ky; a25_tw = slot24_tw;
         end
     end
@@ -7757,11 +7657,8 @@ module skeinhw (
         c25_m0_rs = 3'd0; c25_m0_en = 4'd0;
         c25_p0 = 1'b0;
         c25_round = 8'd0; c25_subkey = 8'd0; c25_done = 1'b0; c25_bmix = 16'd0; c25_bsub = 16'd0; c25_bks = 16'd0; c25_bfs = 16'd0;
-        case (a25_e)
-            // cycle 25: MIX of round 25, permute
-            8'd25: begin c25_m0_rs = 3'd1; c25_m0_en = 4'hf; c25_p0 = 1'b1; c25_round = 8'd26; c25_subkey = 8'd7; c25_bmix = 16'd4; end // CYCLE e=25
-            default: ;
-        endcase
+        // cycle 25, the only one this slot holds: MIX of round 25, permute
+        if (a25_valid) begin c25_m0_rs = 3'd1; c25_m0_en = 4'hf; c25_p0 = 1'b1; c25_round = 8'd26; c25_subkey = 8'd7; c25_bmix = 16'd4; end // CYCLE e=25
     end
 
     // slot 25's stage: its round units and key injections in chain order
@@ -7774,7 +7671,6 @@ module skeinhw (
     always @(posedge clk) begin : slot25_regs
         if (rst) begin
             slot25_live <= 1'b0;
-            slot25_elapsed <= 8'd0;
             slot25_plain <= {512{1'b0}};
             slot25_valid <= 1'd0;
             slot25_stream <= 32'd0;
@@ -7806,7 +7702,7 @@ module skeinhw (
             slot25_valid <= a25_valid;
             slot25_live <= a25_valid && !c25_done;
             if (a25_valid) begin
-                slot25_elapsed <= a25_e; slot25_plain <= a25_plain;
+                slot25_plain <= a25_plain;
                 slot25_stream <= a25_stream; slot25_phase <= a25_phase; slot25_block <= a25_block; slot25_round <= c25_round; slot25_subkey <= c25_subkey;
                 slot25_state_0 <= n25_st[0 +: 64];
                 slot25_state_1 <= n25_st[64 +: 64];
@@ -7833,7 +7729,7 @@ module skeinhw (
     end
 
     // ==== slot 26: stage 26 of module 0 (1 round unit(s))
-    reg a26_valid; reg [7:0] a26_e; reg [31:0] a26_stream; reg [2:0] a26_phase; reg [63:0] a26_block;
+    reg a26_valid; reg [31:0] a26_stream; reg [2:0] a26_phase; reg [63:0] a26_block;
     reg [511:0] a26_st, a26_plain, n26_st; reg [575:0] a26_ky; reg [191:0] a26_tw;
     reg [2:0] c26_m0_rs; reg [3:0] c26_m0_en;
     reg c26_p0;
@@ -7841,10 +7737,10 @@ module skeinhw (
 
     // which block enters slot 26 at the next edge
     always @* begin : arrive26
-        a26_valid = 1'b0; a26_e = 8'd0; a26_stream = 32'd0; a26_phase = PH_IDLE; a26_block = 64'd0;
+        a26_valid = 1'b0; a26_stream = 32'd0; a26_phase = PH_IDLE; a26_block = 64'd0;
         a26_st = {512{1'b0}}; a26_plain = {512{1'b0}}; a26_ky = {576{1'b0}}; a26_tw = 192'd0;
         if (slot25_live && slot_of(slot25_elapsed + 8'd1) == 8'd26) begin
-            a26_valid = 1'b1; a26_e = slot25_elapsed + 8'd1; a26_stream = slot25_stream; a26_phase = slot25_phase; a26_block = slot25_block;
+            a26_valid = 1'b1; a26_stream = slot25_stream; a26_phase = slot25_phase; a26_block = slot25_block;
             a26_st = slot25_st; a26_plain = slot25_plain; a26_ky = slot25_ky; a26_tw = slot25_tw;
         end
     end
@@ -7854,11 +7750,8 @@ module skeinhw (
         c26_m0_rs = 3'd0; c26_m0_en = 4'd0;
         c26_p0 = 1'b0;
         c26_round = 8'd0; c26_subkey = 8'd0; c26_done = 1'b0; c26_bmix = 16'd0; c26_bsub = 16'd0; c26_bks = 16'd0; c26_bfs = 16'd0;
-        case (a26_e)
-            // cycle 26: MIX of round 26, permute
-            8'd26: begin c26_m0_rs = 3'd2; c26_m0_en = 4'hf; c26_p0 = 1'b1; c26_round = 8'd27; c26_subkey = 8'd7; c26_bmix = 16'd4; end // CYCLE e=26
-            default: ;
-        endcase
+        // cycle 26, the only one this slot holds: MIX of round 26, permute
+        if (a26_valid) begin c26_m0_rs = 3'd2; c26_m0_en = 4'hf; c26_p0 = 1'b1; c26_round = 8'd27; c26_subkey = 8'd7; c26_bmix = 16'd4; end // CYCLE e=26
     end
 
     // slot 26's stage: its round units and key injections in chain order
@@ -7871,7 +7764,6 @@ module skeinhw (
     always @(posedge clk) begin : slot26_regs
         if (rst) begin
             slot26_live <= 1'b0;
-            slot26_elapsed <= 8'd0;
             slot26_plain <= {512{1'b0}};
             slot26_valid <= 1'd0;
             slot26_stream <= 32'd0;
@@ -7903,7 +7795,7 @@ module skeinhw (
             slot26_valid <= a26_valid;
             slot26_live <= a26_valid && !c26_done;
             if (a26_valid) begin
-                slot26_elapsed <= a26_e; slot26_plain <= a26_plain;
+                slot26_plain <= a26_plain;
                 slot26_stream <= a26_stream; slot26_phase <= a26_phase; slot26_block <= a26_block; slot26_round <= c26_round; slot26_subkey <= c26_subkey;
                 slot26_state_0 <= n26_st[0 +: 64];
                 slot26_state_1 <= n26_st[64 +: 64];
@@ -7930,7 +7822,7 @@ module skeinhw (
     end
 
     // ==== slot 27: stage 27 of module 0 (1 round unit(s))
-    reg a27_valid; reg [7:0] a27_e; reg [31:0] a27_stream; reg [2:0] a27_phase; reg [63:0] a27_block;
+    reg a27_valid; reg [31:0] a27_stream; reg [2:0] a27_phase; reg [63:0] a27_block;
     reg [511:0] a27_st, a27_plain, n27_st; reg [575:0] a27_ky; reg [191:0] a27_tw;
     reg [2:0] c27_m0_rs; reg [3:0] c27_m0_en;
     reg c27_p0;
@@ -7939,10 +7831,10 @@ module skeinhw (
 
     // which block enters slot 27 at the next edge
     always @* begin : arrive27
-        a27_valid = 1'b0; a27_e = 8'd0; a27_stream = 32'd0; a27_phase = PH_IDLE; a27_block = 64'd0;
+        a27_valid = 1'b0; a27_stream = 32'd0; a27_phase = PH_IDLE; a27_block = 64'd0;
         a27_st = {512{1'b0}}; a27_plain = {512{1'b0}}; a27_ky = {576{1'b0}}; a27_tw = 192'd0;
         if (slot26_live && slot_of(slot26_elapsed + 8'd1) == 8'd27) begin
-            a27_valid = 1'b1; a27_e = slot26_elapsed + 8'd1; a27_stream = slot26_stream; a27_phase = slot26_phase; a27_block = slot26_block;
+            a27_valid = 1'b1; a27_stream = slot26_stream; a27_phase = slot26_phase; a27_block = slot26_block;
             a27_st = slot26_st; a27_plain = slot26_plain; a27_ky = slot26_ky; a27_tw = slot26_tw;
         end
     end
@@ -7953,11 +7845,8 @@ module skeinhw (
         c27_p0 = 1'b0;
         c27_k1_sk = 5'd0; c27_k1_mask = 8'd0;
         c27_round = 8'd0; c27_subkey = 8'd0; c27_done = 1'b0; c27_bmix = 16'd0; c27_bsub = 16'd0; c27_bks = 16'd0; c27_bfs = 16'd0;
-        case (a27_e)
-            // cycle 27: MIX of round 27, permute, subkey 7
-            8'd27: begin c27_m0_rs = 3'd3; c27_m0_en = 4'hf; c27_p0 = 1'b1; c27_k1_sk = 5'd7; c27_k1_mask = 8'hff; c27_round = 8'd28; c27_subkey = 8'd8; c27_bmix = 16'd4; c27_bsub = 16'd8; c27_bks = 16'd3; end // CYCLE e=27
-            default: ;
-        endcase
+        // cycle 27, the only one this slot holds: MIX of round 27, permute, subkey 7
+        if (a27_valid) begin c27_m0_rs = 3'd3; c27_m0_en = 4'hf; c27_p0 = 1'b1; c27_k1_sk = 5'd7; c27_k1_mask = 8'hff; c27_round = 8'd28; c27_subkey = 8'd8; c27_bmix = 16'd4; c27_bsub = 16'd8; c27_bks = 16'd3; end // CYCLE e=27
     end
 
     // slot 27's stage: its round units and key injections in chain order
@@ -7971,7 +7860,6 @@ module skeinhw (
     always @(posedge clk) begin : slot27_regs
         if (rst) begin
             slot27_live <= 1'b0;
-            slot27_elapsed <= 8'd0;
             slot27_plain <= {512{1'b0}};
             slot27_valid <= 1'd0;
             slot27_stream <= 32'd0;
@@ -8003,7 +7891,7 @@ module skeinhw (
             slot27_valid <= a27_valid;
             slot27_live <= a27_valid && !c27_done;
             if (a27_valid) begin
-                slot27_elapsed <= a27_e; slot27_plain <= a27_plain;
+                slot27_plain <= a27_plain;
                 slot27_stream <= a27_stream; slot27_phase <= a27_phase; slot27_block <= a27_block; slot27_round <= c27_round; slot27_subkey <= c27_subkey;
                 slot27_state_0 <= n27_st[0 +: 64];
                 slot27_state_1 <= n27_st[64 +: 64];
@@ -8030,7 +7918,7 @@ module skeinhw (
     end
 
     // ==== slot 28: stage 28 of module 0 (1 round unit(s))
-    reg a28_valid; reg [7:0] a28_e; reg [31:0] a28_stream; reg [2:0] a28_phase; reg [63:0] a28_block;
+    reg a28_valid; reg [31:0] a28_stream; reg [2:0] a28_phase; reg [63:0] a28_block;
     reg [511:0] a28_st, a28_plain, n28_st; reg [575:0] a28_ky; reg [191:0] a28_tw;
     reg [2:0] c28_m0_rs; reg [3:0] c28_m0_en;
     reg c28_p0;
@@ -8038,10 +7926,10 @@ module skeinhw (
 
     // which block enters slot 28 at the next edge
     always @* begin : arrive28
-        a28_valid = 1'b0; a28_e = 8'd0; a28_stream = 32'd0; a28_phase = PH_IDLE; a28_block = 64'd0;
+        a28_valid = 1'b0; a28_stream = 32'd0; a28_phase = PH_IDLE; a28_block = 64'd0;
         a28_st = {512{1'b0}}; a28_plain = {512{1'b0}}; a28_ky = {576{1'b0}}; a28_tw = 192'd0;
         if (slot27_live && slot_of(slot27_elapsed + 8'd1) == 8'd28) begin
-            a28_valid = 1'b1; a28_e = slot27_elapsed + 8'd1; a28_stream = slot27_stream; a28_phase = slot27_phase; a28_block = slot27_block;
+            a28_valid = 1'b1; a28_stream = slot27_stream; a28_phase = slot27_phase; a28_block = slot27_block;
             a28_st = slot27_st; a28_plain = slot27_plain; a28_ky = slot27_ky; a28_tw = slot27_tw;
         end
     end
@@ -8051,11 +7939,8 @@ module skeinhw (
         c28_m0_rs = 3'd0; c28_m0_en = 4'd0;
         c28_p0 = 1'b0;
         c28_round = 8'd0; c28_subkey = 8'd0; c28_done = 1'b0; c28_bmix = 16'd0; c28_bsub = 16'd0; c28_bks = 16'd0; c28_bfs = 16'd0;
-        case (a28_e)
-            // cycle 28: MIX of round 28, permute
-            8'd28: begin c28_m0_rs = 3'd4; c28_m0_en = 4'hf; c28_p0 = 1'b1; c28_round = 8'd29; c28_subkey = 8'd8; c28_bmix = 16'd4; end // CYCLE e=28
-            default: ;
-        endcase
+        // cycle 28, the only one this slot holds: MIX of round 28, permute
+        if (a28_valid) begin c28_m0_rs = 3'd4; c28_m0_en = 4'hf; c28_p0 = 1'b1; c28_round = 8'd29; c28_subkey = 8'd8; c28_bmix = 16'd4; end // CYCLE e=28
     end
 
     // slot 28's stage: its round units and key injections in chain order
@@ -8068,7 +7953,6 @@ module skeinhw (
     always @(posedge clk) begin : slot28_regs
         if (rst) begin
             slot28_live <= 1'b0;
-            slot28_elapsed <= 8'd0;
             slot28_plain <= {512{1'b0}};
             slot28_valid <= 1'd0;
             slot28_stream <= 32'd0;
@@ -8100,7 +7984,7 @@ module skeinhw (
             slot28_valid <= a28_valid;
             slot28_live <= a28_valid && !c28_done;
             if (a28_valid) begin
-                slot28_elapsed <= a28_e; slot28_plain <= a28_plain;
+                slot28_plain <= a28_plain;
                 slot28_stream <= a28_stream; slot28_phase <= a28_phase; slot28_block <= a28_block; slot28_round <= c28_round; slot28_subkey <= c28_subkey;
                 slot28_state_0 <= n28_st[0 +: 64];
                 slot28_state_1 <= n28_st[64 +: 64];
@@ -8127,7 +8011,7 @@ module skeinhw (
     end
 
     // ==== slot 29: stage 29 of module 0 (1 round unit(s))
-    reg a29_valid; reg [7:0] a29_e; reg [31:0] a29_stream; reg [2:0] a29_phase; reg [63:0] a29_block;
+    reg a29_valid; reg [31:0] a29_stream; reg [2:0] a29_phase; reg [63:0] a29_block;
     reg [511:0] a29_st, a29_plain, n29_st; reg [575:0] a29_ky; reg [191:0] a29_tw;
     reg [2:0] c29_m0_rs; reg [3:0] c29_m0_en;
     reg c29_p0;
@@ -8135,10 +8019,10 @@ module skeinhw (
 
     // which block enters slot 29 at the next edge
     always @* begin : arrive29
-        a29_valid = 1'b0; a29_e = 8'd0; a29_stream = 32'd0; a29_phase = PH_IDLE; a29_block = 64'd0;
+        a29_valid = 1'b0; a29_stream = 32'd0; a29_phase = PH_IDLE; a29_block = 64'd0;
         a29_st = {512{1'b0}}; a29_plain = {512{1'b0}}; a29_ky = {576{1'b0}}; a29_tw = 192'd0;
         if (slot28_live && slot_of(slot28_elapsed + 8'd1) == 8'd29) begin
-            a29_valid = 1'b1; a29_e = slot28_elapsed + 8'd1; a29_stream = slot28_stream; a29_phase = slot28_phase; a29_block = slot28_block;
+            a29_valid = 1'b1; a29_stream = slot28_stream; a29_phase = slot28_phase; a29_block = slot28_block;
             a29_st = slot28_st; a29_plain = slot28_plain; a29_ky = slot28_ky; a29_tw = slot28_tw;
         end
     end
@@ -8148,11 +8032,8 @@ module skeinhw (
         c29_m0_rs = 3'd0; c29_m0_en = 4'd0;
         c29_p0 = 1'b0;
         c29_round = 8'd0; c29_subkey = 8'd0; c29_done = 1'b0; c29_bmix = 16'd0; c29_bsub = 16'd0; c29_bks = 16'd0; c29_bfs = 16'd0;
-        case (a29_e)
-            // cycle 29: MIX of round 29, permute
-            8'd29: begin c29_m0_rs = 3'd5; c29_m0_en = 4'hf; c29_p0 = 1'b1; c29_round = 8'd30; c29_subkey = 8'd8; c29_bmix = 16'd4; end // CYCLE e=29
-            default: ;
-        endcase
+        // cycle 29, the only one this slot holds: MIX of round 29, permute
+        if (a29_valid) begin c29_m0_rs = 3'd5; c29_m0_en = 4'hf; c29_p0 = 1'b1; c29_round = 8'd30; c29_subkey = 8'd8; c29_bmix = 16'd4; end // CYCLE e=29
     end
 
     // slot 29's stage: its round units and key injections in chain order
@@ -8165,7 +8046,6 @@ module skeinhw (
     always @(posedge clk) begin : slot29_regs
         if (rst) begin
             slot29_live <= 1'b0;
-            slot29_elapsed <= 8'd0;
             slot29_plain <= {512{1'b0}};
             slot29_valid <= 1'd0;
             slot29_stream <= 32'd0;
@@ -8197,7 +8077,7 @@ module skeinhw (
             slot29_valid <= a29_valid;
             slot29_live <= a29_valid && !c29_done;
             if (a29_valid) begin
-                slot29_elapsed <= a29_e; slot29_plain <= a29_plain;
+                slot29_plain <= a29_plain;
                 slot29_stream <= a29_stream; slot29_phase <= a29_phase; slot29_block <= a29_block; slot29_round <= c29_round; slot29_subkey <= c29_subkey;
                 slot29_state_0 <= n29_st[0 +: 64];
                 slot29_state_1 <= n29_st[64 +: 64];
@@ -8224,7 +8104,7 @@ module skeinhw (
     end
 
     // ==== slot 30: stage 30 of module 0 (1 round unit(s))
-    reg a30_valid; reg [7:0] a30_e; reg [31:0] a30_stream; reg [2:0] a30_phase; reg [63:0] a30_block;
+    reg a30_valid; reg [31:0] a30_stream; reg [2:0] a30_phase; reg [63:0] a30_block;
     reg [511:0] a30_st, a30_plain, n30_st; reg [575:0] a30_ky; reg [191:0] a30_tw;
     reg [2:0] c30_m0_rs; reg [3:0] c30_m0_en;
     reg c30_p0;
@@ -8232,10 +8112,10 @@ module skeinhw (
 
     // which block enters slot 30 at the next edge
     always @* begin : arrive30
-        a30_valid = 1'b0; a30_e = 8'd0; a30_stream = 32'd0; a30_phase = PH_IDLE; a30_block = 64'd0;
+        a30_valid = 1'b0; a30_stream = 32'd0; a30_phase = PH_IDLE; a30_block = 64'd0;
         a30_st = {512{1'b0}}; a30_plain = {512{1'b0}}; a30_ky = {576{1'b0}}; a30_tw = 192'd0;
         if (slot29_live && slot_of(slot29_elapsed + 8'd1) == 8'd30) begin
-            a30_valid = 1'b1; a30_e = slot29_elapsed + 8'd1; a30_stream = slot29_stream; a30_phase = slot29_phase; a30_block = slot29_block;
+            a30_valid = 1'b1; a30_stream = slot29_stream; a30_phase = slot29_phase; a30_block = slot29_block;
             a30_st = slot29_st; a30_plain = slot29_plain; a30_ky = slot29_ky; a30_tw = slot29_tw;
         end
     end
@@ -8245,11 +8125,8 @@ module skeinhw (
         c30_m0_rs = 3'd0; c30_m0_en = 4'd0;
         c30_p0 = 1'b0;
         c30_round = 8'd0; c30_subkey = 8'd0; c30_done = 1'b0; c30_bmix = 16'd0; c30_bsub = 16'd0; c30_bks = 16'd0; c30_bfs = 16'd0;
-        case (a30_e)
-            // cycle 30: MIX of round 30, permute
-            8'd30: begin c30_m0_rs = 3'd6; c30_m0_en = 4'hf; c30_p0 = 1'b1; c30_round = 8'd31; c30_subkey = 8'd8; c30_bmix = 16'd4; end // CYCLE e=30
-            default: ;
-        endcase
+        // cycle 30, the only one this slot holds: MIX of round 30, permute
+        if (a30_valid) begin c30_m0_rs = 3'd6; c30_m0_en = 4'hf; c30_p0 = 1'b1; c30_round = 8'd31; c30_subkey = 8'd8; c30_bmix = 16'd4; end // CYCLE e=30
     end
 
     // slot 30's stage: its round units and key injections in chain order
@@ -8262,7 +8139,6 @@ module skeinhw (
     always @(posedge clk) begin : slot30_regs
         if (rst) begin
             slot30_live <= 1'b0;
-            slot30_elapsed <= 8'd0;
             slot30_plain <= {512{1'b0}};
             slot30_valid <= 1'd0;
             slot30_stream <= 32'd0;
@@ -8294,7 +8170,7 @@ module skeinhw (
             slot30_valid <= a30_valid;
             slot30_live <= a30_valid && !c30_done;
             if (a30_valid) begin
-                slot30_elapsed <= a30_e; slot30_plain <= a30_plain;
+                slot30_plain <= a30_plain;
                 slot30_stream <= a30_stream; slot30_phase <= a30_phase; slot30_block <= a30_block; slot30_round <= c30_round; slot30_subkey <= c30_subkey;
                 slot30_state_0 <= n30_st[0 +: 64];
                 slot30_state_1 <= n30_st[64 +: 64];
@@ -8321,7 +8197,7 @@ module skeinhw (
     end
 
     // ==== slot 31: stage 31 of module 0 (1 round unit(s))
-    reg a31_valid; reg [7:0] a31_e; reg [31:0] a31_stream; reg [2:0] a31_phase; reg [63:0] a31_block;
+    reg a31_valid; reg [31:0] a31_stream; reg [2:0] a31_phase; reg [63:0] a31_block;
     reg [511:0] a31_st, a31_plain, n31_st; reg [575:0] a31_ky; reg [191:0] a31_tw;
     reg [2:0] c31_m0_rs; reg [3:0] c31_m0_en;
     reg c31_p0;
@@ -8330,10 +8206,10 @@ module skeinhw (
 
     // which block enters slot 31 at the next edge
     always @* begin : arrive31
-        a31_valid = 1'b0; a31_e = 8'd0; a31_stream = 32'd0; a31_phase = PH_IDLE; a31_block = 64'd0;
+        a31_valid = 1'b0; a31_stream = 32'd0; a31_phase = PH_IDLE; a31_block = 64'd0;
         a31_st = {512{1'b0}}; a31_plain = {512{1'b0}}; a31_ky = {576{1'b0}}; a31_tw = 192'd0;
         if (slot30_live && slot_of(slot30_elapsed + 8'd1) == 8'd31) begin
-            a31_valid = 1'b1; a31_e = slot30_elapsed + 8'd1; a31_stream = slot30_stream; a31_phase = slot30_phase; a31_block = slot30_block;
+            a31_valid = 1'b1; a31_stream = slot30_stream; a31_phase = slot30_phase; a31_block = slot30_block;
             a31_st = slot30_st; a31_plain = slot30_plain; a31_ky = slot30_ky; a31_tw = slot30_tw;
         end
     end
@@ -8344,11 +8220,8 @@ module skeinhw (
         c31_p0 = 1'b0;
         c31_k1_sk = 5'd0; c31_k1_mask = 8'd0;
         c31_round = 8'd0; c31_subkey = 8'd0; c31_done = 1'b0; c31_bmix = 16'd0; c31_bsub = 16'd0; c31_bks = 16'd0; c31_bfs = 16'd0;
-        case (a31_e)
-            // cycle 31: MIX of round 31, permute, subkey 8
-            8'd31: begin c31_m0_rs = 3'd7; c31_m0_en = 4'hf; c31_p0 = 1'b1; c31_k1_sk = 5'd8; c31_k1_mask = 8'hff; c31_round = 8'd32; c31_subkey = 8'd9; c31_bmix = 16'd4; c31_bsub = 16'd8; c31_bks = 16'd3; end // CYCLE e=31
-            default: ;
-        endcase
+        // cycle 31, the only one this slot holds: MIX of round 31, permute, subkey 8
+        if (a31_valid) begin c31_m0_rs = 3'd7; c31_m0_en = 4'hf; c31_p0 = 1'b1; c31_k1_sk = 5'd8; c31_k1_mask = 8'hff; c31_round = 8'd32; c31_subkey = 8'd9; c31_bmix = 16'd4; c31_bsub = 16'd8; c31_bks = 16'd3; end // CYCLE e=31
     end
 
     // slot 31's stage: its round units and key injections in chain order
@@ -8362,7 +8235,6 @@ module skeinhw (
     always @(posedge clk) begin : slot31_regs
         if (rst) begin
             slot31_live <= 1'b0;
-            slot31_elapsed <= 8'd0;
             slot31_plain <= {512{1'b0}};
             slot31_valid <= 1'd0;
             slot31_stream <= 32'd0;
@@ -8394,7 +8266,7 @@ module skeinhw (
             slot31_valid <= a31_valid;
             slot31_live <= a31_valid && !c31_done;
             if (a31_valid) begin
-                slot31_elapsed <= a31_e; slot31_plain <= a31_plain;
+                slot31_plain <= a31_plain;
                 slot31_stream <= a31_stream; slot31_phase <= a31_phase; slot31_block <= a31_block; slot31_round <= c31_round; slot31_subkey <= c31_subkey;
                 slot31_state_0 <= n31_st[0 +: 64];
                 slot31_state_1 <= n31_st[64 +: 64];
@@ -8421,7 +8293,7 @@ module skeinhw (
     end
 
     // ==== slot 32: stage 32 of module 0 (1 round unit(s))
-    reg a32_valid; reg [7:0] a32_e; reg [31:0] a32_stream; reg [2:0] a32_phase; reg [63:0] a32_block;
+    reg a32_valid; reg [31:0] a32_stream; reg [2:0] a32_phase; reg [63:0] a32_block;
     reg [511:0] a32_st, a32_plain, n32_st; reg [575:0] a32_ky; reg [191:0] a32_tw;
     reg [2:0] c32_m0_rs; reg [3:0] c32_m0_en;
     reg c32_p0;
@@ -8429,10 +8301,10 @@ module skeinhw (
 
     // which block enters slot 32 at the next edge
     always @* begin : arrive32
-        a32_valid = 1'b0; a32_e = 8'd0; a32_stream = 32'd0; a32_phase = PH_IDLE; a32_block = 64'd0;
+        a32_valid = 1'b0; a32_stream = 32'd0; a32_phase = PH_IDLE; a32_block = 64'd0;
         a32_st = {512{1'b0}}; a32_plain = {512{1'b0}}; a32_ky = {576{1'b0}}; a32_tw = 192'd0;
         if (slot31_live && slot_of(slot31_elapsed + 8'd1) == 8'd32) begin
-            a32_valid = 1'b1; a32_e = slot31_elapsed + 8'd1; a32_stream = slot31_stream; a32_phase = slot31_phase; a32_block = slot31_block;
+            a32_valid = 1'b1; a32_stream = slot31_stream; a32_phase = slot31_phase; a32_block = slot31_block;
             a32_st = slot31_st; a32_plain = slot31_plain; a32_ky = slot31_ky; a32_tw = slot31_tw;
         end
     end
@@ -8442,11 +8314,8 @@ module skeinhw (
         c32_m0_rs = 3'd0; c32_m0_en = 4'd0;
         c32_p0 = 1'b0;
         c32_round = 8'd0; c32_subkey = 8'd0; c32_done = 1'b0; c32_bmix = 16'd0; c32_bsub = 16'd0; c32_bks = 16'd0; c32_bfs = 16'd0;
-        case (a32_e)
-            // cycle 32: MIX of round 32, permute
-            8'd32: begin c32_m0_rs = 3'd0; c32_m0_en = 4'hf; c32_p0 = 1'b1; c32_round = 8'd33; c32_subkey = 8'd9; c32_bmix = 16'd4; end // CYCLE e=32
-            default: ;
-        endcase
+        // cycle 32, the only one this slot holds: MIX of round 32, permute
+        if (a32_valid) begin c32_m0_rs = 3'd0; c32_m0_en = 4'hf; c32_p0 = 1'b1; c32_round = 8'd33; c32_subkey = 8'd9; c32_bmix = 16'd4; end // CYCLE e=32
     end
 
     // slot 32's stage: its round units and key injections in chain order
@@ -8459,7 +8328,6 @@ module skeinhw (
     always @(posedge clk) begin : slot32_regs
         if (rst) begin
             slot32_live <= 1'b0;
-            slot32_elapsed <= 8'd0;
             slot32_plain <= {512{1'b0}};
             slot32_valid <= 1'd0;
             slot32_stream <= 32'd0;
@@ -8491,7 +8359,7 @@ module skeinhw (
             slot32_valid <= a32_valid;
             slot32_live <= a32_valid && !c32_done;
             if (a32_valid) begin
-                slot32_elapsed <= a32_e; slot32_plain <= a32_plain;
+                slot32_plain <= a32_plain;
                 slot32_stream <= a32_stream; slot32_phase <= a32_phase; slot32_block <= a32_block; slot32_round <= c32_round; slot32_subkey <= c32_subkey;
                 slot32_state_0 <= n32_st[0 +: 64];
                 slot32_state_1 <= n32_st[64 +: 64];
@@ -8518,7 +8386,7 @@ module skeinhw (
     end
 
     // ==== slot 33: stage 33 of module 0 (1 round unit(s))
-    reg a33_valid; reg [7:0] a33_e; reg [31:0] a33_stream; reg [2:0] a33_phase; reg [63:0] a33_block;
+    reg a33_valid; reg [31:0] a33_stream; reg [2:0] a33_phase; reg [63:0] a33_block;
     reg [511:0] a33_st, a33_plain, n33_st; reg [575:0] a33_ky; reg [191:0] a33_tw;
     reg [2:0] c33_m0_rs; reg [3:0] c33_m0_en;
     reg c33_p0;
@@ -8526,10 +8394,10 @@ module skeinhw (
 
     // which block enters slot 33 at the next edge
     always @* begin : arrive33
-        a33_valid = 1'b0; a33_e = 8'd0; a33_stream = 32'd0; a33_phase = PH_IDLE; a33_block = 64'd0;
+        a33_valid = 1'b0; a33_stream = 32'd0; a33_phase = PH_IDLE; a33_block = 64'd0;
         a33_st = {512{1'b0}}; a33_plain = {512{1'b0}}; a33_ky = {576{1'b0}}; a33_tw = 192'd0;
         if (slot32_live && slot_of(slot32_elapsed + 8'd1) == 8'd33) begin
-            a33_valid = 1'b1; a33_e = slot32_elapsed + 8'd1; a33_stream = slot32_stream; a33_phase = slot32_phase; a33_block = slot32_block;
+            a33_valid = 1'b1; a33_stream = slot32_stream; a33_phase = slot32_phase; a33_block = slot32_block;
             a33_st = slot32_st; a33_plain = slot32_plain; a33_ky = slot32_ky; a33_tw = slot32_tw;
         end
     end
@@ -8539,11 +8407,8 @@ module skeinhw (
         c33_m0_rs = 3'd0; c33_m0_en = 4'd0;
         c33_p0 = 1'b0;
         c33_round = 8'd0; c33_subkey = 8'd0; c33_done = 1'b0; c33_bmix = 16'd0; c33_bsub = 16'd0; c33_bks = 16'd0; c33_bfs = 16'd0;
-        case (a33_e)
-            // cycle 33: MIX of round 33, permute
-            8'd33: begin c33_m0_rs = 3'd1; c33_m0_en = 4'hf; c33_p0 = 1'b1; c33_round = 8'd34; c33_subkey = 8'd9; c33_bmix = 16'd4; end // CYCLE e=33
-            default: ;
-        endcase
+        // cycle 33, the only one this slot holds: MIX of round 33, permute
+        if (a33_valid) begin c33_m0_rs = 3'd1; c33_m0_en = 4'hf; c33_p0 = 1'b1; c33_round = 8'd34; c33_subkey = 8'd9; c33_bmix = 16'd4; end // CYCLE e=33
     end
 
     // slot 33's stage: its round units and key injections in chain order
@@ -8556,7 +8421,6 @@ module skeinhw (
     always @(posedge clk) begin : slot33_regs
         if (rst) begin
             slot33_live <= 1'b0;
-            slot33_elapsed <= 8'd0;
             slot33_plain <= {512{1'b0}};
             slot33_valid <= 1'd0;
             slot33_stream <= 32'd0;
@@ -8588,7 +8452,7 @@ module skeinhw (
             slot33_valid <= a33_valid;
             slot33_live <= a33_valid && !c33_done;
             if (a33_valid) begin
-                slot33_elapsed <= a33_e; slot33_plain <= a33_plain;
+                slot33_plain <= a33_plain;
                 slot33_stream <= a33_stream; slot33_phase <= a33_phase; slot33_block <= a33_block; slot33_round <= c33_round; slot33_subkey <= c33_subkey;
                 slot33_state_0 <= n33_st[0 +: 64];
                 slot33_state_1 <= n33_st[64 +: 64];
@@ -8615,7 +8479,7 @@ module skeinhw (
     end
 
     // ==== slot 34: stage 34 of module 0 (1 round unit(s))
-    reg a34_valid; reg [7:0] a34_e; reg [31:0] a34_stream; reg [2:0] a34_phase; reg [63:0] a34_block;
+    reg a34_valid; reg [31:0] a34_stream; reg [2:0] a34_phase; reg [63:0] a34_block;
     reg [511:0] a34_st, a34_plain, n34_st; reg [575:0] a34_ky; reg [191:0] a34_tw;
     reg [2:0] c34_m0_rs; reg [3:0] c34_m0_en;
     reg c34_p0;
@@ -8623,10 +8487,10 @@ module skeinhw (
 
     // which block enters slot 34 at the next edge
     always @* begin : arrive34
-        a34_valid = 1'b0; a34_e = 8'd0; a34_stream = 32'd0; a34_phase = PH_IDLE; a34_block = 64'd0;
+        a34_valid = 1'b0; a34_stream = 32'd0; a34_phase = PH_IDLE; a34_block = 64'd0;
         a34_st = {512{1'b0}}; a34_plain = {512{1'b0}}; a34_ky = {576{1'b0}}; a34_tw = 192'd0;
         if (slot33_live && slot_of(slot33_elapsed + 8'd1) == 8'd34) begin
-            a34_valid = 1'b1; a34_e = slot33_elapsed + 8'd1; a34_stream = slot33_stream; a34_phase = slot33_phase; a34_block = slot33_block;
+            a34_valid = 1'b1; a34_stream = slot33_stream; a34_phase = slot33_phase; a34_block = slot33_block;
             a34_st = slot33_st; a34_plain = slot33_plain; a34_ky = slot33_ky; a34_tw = slot33_tw;
         end
     end
@@ -8636,11 +8500,8 @@ module skeinhw (
         c34_m0_rs = 3'd0; c34_m0_en = 4'd0;
         c34_p0 = 1'b0;
         c34_round = 8'd0; c34_subkey = 8'd0; c34_done = 1'b0; c34_bmix = 16'd0; c34_bsub = 16'd0; c34_bks = 16'd0; c34_bfs = 16'd0;
-        case (a34_e)
-            // cycle 34: MIX of round 34, permute
-            8'd34: begin c34_m0_rs = 3'd2; c34_m0_en = 4'hf; c34_p0 = 1'b1; c34_round = 8'd35; c34_subkey = 8'd9; c34_bmix = 16'd4; end // CYCLE e=34
-            default: ;
-        endcase
+        // cycle 34, the only one this slot holds: MIX of round 34, permute
+        if (a34_valid) begin c34_m0_rs = 3'd2; c34_m0_en = 4'hf; c34_p0 = 1'b1; c34_round = 8'd35; c34_subkey = 8'd9; c34_bmix = 16'd4; end // CYCLE e=34
     end
 
     // slot 34's stage: its round units and key injections in chain order
@@ -8653,7 +8514,6 @@ module skeinhw (
     always @(posedge clk) begin : slot34_regs
         if (rst) begin
             slot34_live <= 1'b0;
-            slot34_elapsed <= 8'd0;
             slot34_plain <= {512{1'b0}};
             slot34_valid <= 1'd0;
             slot34_stream <= 32'd0;
@@ -8685,7 +8545,7 @@ module skeinhw (
             slot34_valid <= a34_valid;
             slot34_live <= a34_valid && !c34_done;
             if (a34_valid) begin
-                slot34_elapsed <= a34_e; slot34_plain <= a34_plain;
+                slot34_plain <= a34_plain;
                 slot34_stream <= a34_stream; slot34_phase <= a34_phase; slot34_block <= a34_block; slot34_round <= c34_round; slot34_subkey <= c34_subkey;
                 slot34_state_0 <= n34_st[0 +: 64];
                 slot34_state_1 <= n34_st[64 +: 64];
@@ -8712,7 +8572,7 @@ module skeinhw (
     end
 
     // ==== slot 35: stage 35 of module 0 (1 round unit(s))
-    reg a35_valid; reg [7:0] a35_e; reg [31:0] a35_stream; reg [2:0] a35_phase; reg [63:0] a35_block;
+    reg a35_valid; reg [31:0] a35_stream; reg [2:0] a35_phase; reg [63:0] a35_block;
     reg [511:0] a35_st, a35_plain, n35_st; reg [575:0] a35_ky; reg [191:0] a35_tw;
     reg [2:0] c35_m0_rs; reg [3:0] c35_m0_en;
     reg c35_p0;
@@ -8721,10 +8581,10 @@ module skeinhw (
 
     // which block enters slot 35 at the next edge
     always @* begin : arrive35
-        a35_valid = 1'b0; a35_e = 8'd0; a35_stream = 32'd0; a35_phase = PH_IDLE; a35_block = 64'd0;
+        a35_valid = 1'b0; a35_stream = 32'd0; a35_phase = PH_IDLE; a35_block = 64'd0;
         a35_st = {512{1'b0}}; a35_plain = {512{1'b0}}; a35_ky = {576{1'b0}}; a35_tw = 192'd0;
         if (slot34_live && slot_of(slot34_elapsed + 8'd1) == 8'd35) begin
-            a35_valid = 1'b1; a35_e = slot34_elapsed + 8'd1; a35_stream = slot34_stream; a35_phase = slot34_phase; a35_block = slot34_block;
+            a35_valid = 1'b1; a35_stream = slot34_stream; a35_phase = slot34_phase; a35_block = slot34_block;
             a35_st = slot34_st; a35_plain = slot34_plain; a35_ky = slot34_ky; a35_tw = slot34_tw;
         end
     end
@@ -8735,11 +8595,8 @@ module skeinhw (
         c35_p0 = 1'b0;
         c35_k1_sk = 5'd0; c35_k1_mask = 8'd0;
         c35_round = 8'd0; c35_subkey = 8'd0; c35_done = 1'b0; c35_bmix = 16'd0; c35_bsub = 16'd0; c35_bks = 16'd0; c35_bfs = 16'd0;
-        case (a35_e)
-            // cycle 35: MIX of round 35, permute, subkey 9
-            8'd35: begin c35_m0_rs = 3'd3; c35_m0_en = 4'hf; c35_p0 = 1'b1; c35_k1_sk = 5'd9; c35_k1_mask = 8'hff; c35_round = 8'd36; c35_subkey = 8'd10; c35_bmix = 16'd4; c35_bsub = 16'd8; c35_bks = 16'd3; end // CYCLE e=35
-            default: ;
-        endcase
+        // cycle 35, the only one this slot holds: MIX of round 35, permute, subkey 9
+        if (a35_valid) begin c35_m0_rs = 3'd3; c35_m0_en = 4'hf; c35_p0 = 1'b1; c35_k1_sk = 5'd9; c35_k1_mask = 8'hff; c35_round = 8'd36; c35_subkey = 8'd10; c35_bmix = 16'd4; c35_bsub = 16'd8; c35_bks = 16'd3; end // CYCLE e=35
     end
 
     // slot 35's stage: its round units and key injections in chain order
@@ -8753,7 +8610,6 @@ module skeinhw (
     always @(posedge clk) begin : slot35_regs
         if (rst) begin
             slot35_live <= 1'b0;
-            slot35_elapsed <= 8'd0;
             slot35_plain <= {512{1'b0}};
             slot35_valid <= 1'd0;
             slot35_stream <= 32'd0;
@@ -8785,7 +8641,7 @@ module skeinhw (
             slot35_valid <= a35_valid;
             slot35_live <= a35_valid && !c35_done;
             if (a35_valid) begin
-                slot35_elapsed <= a35_e; slot35_plain <= a35_plain;
+                slot35_plain <= a35_plain;
                 slot35_stream <= a35_stream; slot35_phase <= a35_phase; slot35_block <= a35_block; slot35_round <= c35_round; slot35_subkey <= c35_subkey;
                 slot35_state_0 <= n35_st[0 +: 64];
                 slot35_state_1 <= n35_st[64 +: 64];
@@ -8812,7 +8668,7 @@ module skeinhw (
     end
 
     // ==== slot 36: stage 36 of module 0 (1 round unit(s))
-    reg a36_valid; reg [7:0] a36_e; reg [31:0] a36_stream; reg [2:0] a36_phase; reg [63:0] a36_block;
+    reg a36_valid; reg [31:0] a36_stream; reg [2:0] a36_phase; reg [63:0] a36_block;
     reg [511:0] a36_st, a36_plain, n36_st; reg [575:0] a36_ky; reg [191:0] a36_tw;
     reg [2:0] c36_m0_rs; reg [3:0] c36_m0_en;
     reg c36_p0;
@@ -8820,10 +8676,10 @@ module skeinhw (
 
     // which block enters slot 36 at the next edge
     always @* begin : arrive36
-        a36_valid = 1'b0; a36_e = 8'd0; a36_stream = 32'd0; a36_phase = PH_IDLE; a36_block = 64'd0;
+        a36_valid = 1'b0; a36_stream = 32'd0; a36_phase = PH_IDLE; a36_block = 64'd0;
         a36_st = {512{1'b0}}; a36_plain = {512{1'b0}}; a36_ky = {576{1'b0}}; a36_tw = 192'd0;
         if (slot35_live && slot_of(slot35_elapsed + 8'd1) == 8'd36) begin
-            a36_valid = 1'b1; a36_e = slot35_elapsed + 8'd1; a36_stream = slot35_stream; a36_phase = slot35_phase; a36_block = slot35_block;
+            a36_valid = 1'b1; a36_stream = slot35_stream; a36_phase = slot35_phase; a36_block = slot35_block;
             a36_st = slot35_st; a36_plain = slot35_plain; a36_ky = slot35_ky; a36_tw = slot35_tw;
         end
     end
@@ -8833,11 +8689,8 @@ module skeinhw (
         c36_m0_rs = 3'd0; c36_m0_en = 4'd0;
         c36_p0 = 1'b0;
         c36_round = 8'd0; c36_subkey = 8'd0; c36_done = 1'b0; c36_bmix = 16'd0; c36_bsub = 16'd0; c36_bks = 16'd0; c36_bfs = 16'd0;
-        case (a36_e)
-            // cycle 36: MIX of round 36, permute
-            8'd36: begin c36_m0_rs = 3'd4; c36_m0_en = 4'hf; c36_p0 = 1'b1; c36_round = 8'd37; c36_subkey = 8'd10; c36_bmix = 16'd4; end // CYCLE e=36
-            default: ;
-        endcase
+        // cycle 36, the only one this slot holds: MIX of round 36, permute
+        if (a36_valid) begin c36_m0_rs = 3'd4; c36_m0_en = 4'hf; c36_p0 = 1'b1; c36_round = 8'd37; c36_subkey = 8'd10; c36_bmix = 16'd4; end // CYCLE e=36
     end
 
     // slot 36's stage: its round units and key injections in chain order
@@ -8850,7 +8703,6 @@ module skeinhw (
     always @(posedge clk) begin : slot36_regs
         if (rst) begin
             slot36_live <= 1'b0;
-            slot36_elapsed <= 8'd0;
             slot36_plain <= {512{1'b0}};
             slot36_valid <= 1'd0;
             slot36_stream <= 32'd0;
@@ -8882,7 +8734,7 @@ module skeinhw (
             slot36_valid <= a36_valid;
             slot36_live <= a36_valid && !c36_done;
             if (a36_valid) begin
-                slot36_elapsed <= a36_e; slot36_plain <= a36_plain;
+                slot36_plain <= a36_plain;
                 slot36_stream <= a36_stream; slot36_phase <= a36_phase; slot36_block <= a36_block; slot36_round <= c36_round; slot36_subkey <= c36_subkey;
                 slot36_state_0 <= n36_st[0 +: 64];
                 slot36_state_1 <= n36_st[64 +: 64];
@@ -8909,7 +8761,7 @@ module skeinhw (
     end
 
     // ==== slot 37: stage 37 of module 0 (1 round unit(s))
-    reg a37_valid; reg [7:0] a37_e; reg [31:0] a37_stream; reg [2:0] a37_phase; reg [63:0] a37_block;
+    reg a37_valid; reg [31:0] a37_stream; reg [2:0] a37_phase; reg [63:0] a37_block;
     reg [511:0] a37_st, a37_plain, n37_st; reg [575:0] a37_ky; reg [191:0] a37_tw;
     reg [2:0] c37_m0_rs; reg [3:0] c37_m0_en;
     reg c37_p0;
@@ -8917,10 +8769,10 @@ module skeinhw (
 
     // which block enters slot 37 at the next edge
     always @* begin : arrive37
-        a37_valid = 1'b0; a37_e = 8'd0; a37_stream = 32'd0; a37_phase = PH_IDLE; a37_block = 64'd0;
+        a37_valid = 1'b0; a37_stream = 32'd0; a37_phase = PH_IDLE; a37_block = 64'd0;
         a37_st = {512{1'b0}}; a37_plain = {512{1'b0}}; a37_ky = {576{1'b0}}; a37_tw = 192'd0;
         if (slot36_live && slot_of(slot36_elapsed + 8'd1) == 8'd37) begin
-            a37_valid = 1'b1; a37_e = slot36_elapsed + 8'd1; a37_stream = slot36_stream; a37_phase = slot36_phase; a37_block = slot36_block;
+            a37_valid = 1'b1; a37_stream = slot36_stream; a37_phase = slot36_phase; a37_block = slot36_block;
             a37_st = slot36_st; a37_plain = slot36_plain; a37_ky = slot36_ky; a37_tw = slot36_tw;
         end
     end
@@ -8930,11 +8782,8 @@ module skeinhw (
         c37_m0_rs = 3'd0; c37_m0_en = 4'd0;
         c37_p0 = 1'b0;
         c37_round = 8'd0; c37_subkey = 8'd0; c37_done = 1'b0; c37_bmix = 16'd0; c37_bsub = 16'd0; c37_bks = 16'd0; c37_bfs = 16'd0;
-        case (a37_e)
-            // cycle 37: MIX of round 37, permute
-            8'd37: begin c37_m0_rs = 3'd5; c37_m0_en = 4'hf; c37_p0 = 1'b1; c37_round = 8'd38; c37_subkey = 8'd10; c37_bmix = 16'd4; end // CYCLE e=37
-            default: ;
-        endcase
+        // cycle 37, the only one this slot holds: MIX of round 37, permute
+        if (a37_valid) begin c37_m0_rs = 3'd5; c37_m0_en = 4'hf; c37_p0 = 1'b1; c37_round = 8'd38; c37_subkey = 8'd10; c37_bmix = 16'd4; end // CYCLE e=37
     end
 
     // slot 37's stage: its round units and key injections in chain order
@@ -8947,7 +8796,6 @@ module skeinhw (
     always @(posedge clk) begin : slot37_regs
         if (rst) begin
             slot37_live <= 1'b0;
-            slot37_elapsed <= 8'd0;
             slot37_plain <= {512{1'b0}};
             slot37_valid <= 1'd0;
             slot37_stream <= 32'd0;
@@ -8979,7 +8827,7 @@ module skeinhw (
             slot37_valid <= a37_valid;
             slot37_live <= a37_valid && !c37_done;
             if (a37_valid) begin
-                slot37_elapsed <= a37_e; slot37_plain <= a37_plain;
+                slot37_plain <= a37_plain;
                 slot37_stream <= a37_stream; slot37_phase <= a37_phase; slot37_block <= a37_block; slot37_round <= c37_round; slot37_subkey <= c37_subkey;
                 slot37_state_0 <= n37_st[0 +: 64];
                 slot37_state_1 <= n37_st[64 +: 64];
@@ -9006,7 +8854,7 @@ module skeinhw (
     end
 
     // ==== slot 38: stage 38 of module 0 (1 round unit(s))
-    reg a38_valid; reg [7:0] a38_e; reg [31:0] a38_stream; reg [2:0] a38_phase; reg [63:0] a38_block;
+    reg a38_valid; reg [31:0] a38_stream; reg [2:0] a38_phase; reg [63:0] a38_block;
     reg [511:0] a38_st, a38_plain, n38_st; reg [575:0] a38_ky; reg [191:0] a38_tw;
     reg [2:0] c38_m0_rs; reg [3:0] c38_m0_en;
     reg c38_p0;
@@ -9014,10 +8862,10 @@ module skeinhw (
 
     // which block enters slot 38 at the next edge
     always @* begin : arrive38
-        a38_valid = 1'b0; a38_e = 8'd0; a38_stream = 32'd0; a38_phase = PH_IDLE; a38_block = 64'd0;
+        a38_valid = 1'b0; a38_stream = 32'd0; a38_phase = PH_IDLE; a38_block = 64'd0;
         a38_st = {512{1'b0}}; a38_plain = {512{1'b0}}; a38_ky = {576{1'b0}}; a38_tw = 192'd0;
         if (slot37_live && slot_of(slot37_elapsed + 8'd1) == 8'd38) begin
-            a38_valid = 1'b1; a38_e = slot37_elapsed + 8'd1; a38_stream = slot37_stream; a38_phase = slot37_phase; a38_block = slot37_block;
+            a38_valid = 1'b1; a38_stream = slot37_stream; a38_phase = slot37_phase; a38_block = slot37_block;
             a38_st = slot37_st; a38_plain = slot37_plain; a38_ky = slot37_ky; a38_tw = slot37_tw;
         end
     end
@@ -9027,11 +8875,8 @@ module skeinhw (
         c38_m0_rs = 3'd0; c38_m0_en = 4'd0;
         c38_p0 = 1'b0;
         c38_round = 8'd0; c38_subkey = 8'd0; c38_done = 1'b0; c38_bmix = 16'd0; c38_bsub = 16'd0; c38_bks = 16'd0; c38_bfs = 16'd0;
-        case (a38_e)
-            // cycle 38: MIX of round 38, permute
-            8'd38: begin c38_m0_rs = 3'd6; c38_m0_en = 4'hf; c38_p0 = 1'b1; c38_round = 8'd39; c38_subkey = 8'd10; c38_bmix = 16'd4; end // CYCLE e=38
-            default: ;
-        endcase
+        // cycle 38, the only one this slot holds: MIX of round 38, permute
+        if (a38_valid) begin c38_m0_rs = 3'd6; c38_m0_en = 4'hf; c38_p0 = 1'b1; c38_round = 8'd39; c38_subkey = 8'd10; c38_bmix = 16'd4; end // CYCLE e=38
     end
 
     // slot 38's stage: its round units and key injections in chain order
@@ -9044,7 +8889,6 @@ module skeinhw (
     always @(posedge clk) begin : slot38_regs
         if (rst) begin
             slot38_live <= 1'b0;
-            slot38_elapsed <= 8'd0;
             slot38_plain <= {512{1'b0}};
             slot38_valid <= 1'd0;
             slot38_stream <= 32'd0;
@@ -9076,7 +8920,7 @@ module skeinhw (
             slot38_valid <= a38_valid;
             slot38_live <= a38_valid && !c38_done;
             if (a38_valid) begin
-                slot38_elapsed <= a38_e; slot38_plain <= a38_plain;
+                slot38_plain <= a38_plain;
                 slot38_stream <= a38_stream; slot38_phase <= a38_phase; slot38_block <= a38_block; slot38_round <= c38_round; slot38_subkey <= c38_subkey;
                 slot38_state_0 <= n38_st[0 +: 64];
                 slot38_state_1 <= n38_st[64 +: 64];
@@ -9103,7 +8947,7 @@ module skeinhw (
     end
 
     // ==== slot 39: stage 39 of module 0 (1 round unit(s))
-    reg a39_valid; reg [7:0] a39_e; reg [31:0] a39_stream; reg [2:0] a39_phase; reg [63:0] a39_block;
+    reg a39_valid; reg [31:0] a39_stream; reg [2:0] a39_phase; reg [63:0] a39_block;
     reg [511:0] a39_st, a39_plain, n39_st; reg [575:0] a39_ky; reg [191:0] a39_tw;
     reg [2:0] c39_m0_rs; reg [3:0] c39_m0_en;
     reg c39_p0;
@@ -9112,10 +8956,10 @@ module skeinhw (
 
     // which block enters slot 39 at the next edge
     always @* begin : arrive39
-        a39_valid = 1'b0; a39_e = 8'd0; a39_stream = 32'd0; a39_phase = PH_IDLE; a39_block = 64'd0;
+        a39_valid = 1'b0; a39_stream = 32'd0; a39_phase = PH_IDLE; a39_block = 64'd0;
         a39_st = {512{1'b0}}; a39_plain = {512{1'b0}}; a39_ky = {576{1'b0}}; a39_tw = 192'd0;
         if (slot38_live && slot_of(slot38_elapsed + 8'd1) == 8'd39) begin
-            a39_valid = 1'b1; a39_e = slot38_elapsed + 8'd1; a39_stream = slot38_stream; a39_phase = slot38_phase; a39_block = slot38_block;
+            a39_valid = 1'b1; a39_stream = slot38_stream; a39_phase = slot38_phase; a39_block = slot38_block;
             a39_st = slot38_st; a39_plain = slot38_plain; a39_ky = slot38_ky; a39_tw = slot38_tw;
         end
     end
@@ -9126,11 +8970,8 @@ module skeinhw (
         c39_p0 = 1'b0;
         c39_k1_sk = 5'd0; c39_k1_mask = 8'd0;
         c39_round = 8'd0; c39_subkey = 8'd0; c39_done = 1'b0; c39_bmix = 16'd0; c39_bsub = 16'd0; c39_bks = 16'd0; c39_bfs = 16'd0;
-        case (a39_e)
-            // cycle 39: MIX of round 39, permute, subkey 10
-            8'd39: begin c39_m0_rs = 3'd7; c39_m0_en = 4'hf; c39_p0 = 1'b1; c39_k1_sk = 5'd10; c39_k1_mask = 8'hff; c39_round = 8'd40; c39_subkey = 8'd11; c39_bmix = 16'd4; c39_bsub = 16'd8; c39_bks = 16'd3; end // CYCLE e=39
-            default: ;
-        endcase
+        // cycle 39, the only one this slot holds: MIX of round 39, permute, subkey 10
+        if (a39_valid) begin c39_m0_rs = 3'd7; c39_m0_en = 4'hf; c39_p0 = 1'b1; c39_k1_sk = 5'd10; c39_k1_mask = 8'hff; c39_round = 8'd40; c39_subkey = 8'd11; c39_bmix = 16'd4; c39_bsub = 16'd8; c39_bks = 16'd3; end // CYCLE e=39
     end
 
     // slot 39's stage: its round units and key injections in chain order
@@ -9144,7 +8985,6 @@ module skeinhw (
     always @(posedge clk) begin : slot39_regs
         if (rst) begin
             slot39_live <= 1'b0;
-            slot39_elapsed <= 8'd0;
             slot39_plain <= {512{1'b0}};
             slot39_valid <= 1'd0;
             slot39_stream <= 32'd0;
@@ -9176,7 +9016,7 @@ module skeinhw (
             slot39_valid <= a39_valid;
             slot39_live <= a39_valid && !c39_done;
             if (a39_valid) begin
-                slot39_elapsed <= a39_e; slot39_plain <= a39_plain;
+                slot39_plain <= a39_plain;
                 slot39_stream <= a39_stream; slot39_phase <= a39_phase; slot39_block <= a39_block; slot39_round <= c39_round; slot39_subkey <= c39_subkey;
                 slot39_state_0 <= n39_st[0 +: 64];
                 slot39_state_1 <= n39_st[64 +: 64];
@@ -9203,7 +9043,7 @@ module skeinhw (
     end
 
     // ==== slot 40: stage 40 of module 0 (1 round unit(s))
-    reg a40_valid; reg [7:0] a40_e; reg [31:0] a40_stream; reg [2:0] a40_phase; reg [63:0] a40_block;
+    reg a40_valid; reg [31:0] a40_stream; reg [2:0] a40_phase; reg [63:0] a40_block;
     reg [511:0] a40_st, a40_plain, n40_st; reg [575:0] a40_ky; reg [191:0] a40_tw;
     reg [2:0] c40_m0_rs; reg [3:0] c40_m0_en;
     reg c40_p0;
@@ -9211,10 +9051,10 @@ module skeinhw (
 
     // which block enters slot 40 at the next edge
     always @* begin : arrive40
-        a40_valid = 1'b0; a40_e = 8'd0; a40_stream = 32'd0; a40_phase = PH_IDLE; a40_block = 64'd0;
+        a40_valid = 1'b0; a40_stream = 32'd0; a40_phase = PH_IDLE; a40_block = 64'd0;
         a40_st = {512{1'b0}}; a40_plain = {512{1'b0}}; a40_ky = {576{1'b0}}; a40_tw = 192'd0;
         if (slot39_live && slot_of(slot39_elapsed + 8'd1) == 8'd40) begin
-            a40_valid = 1'b1; a40_e = slot39_elapsed + 8'd1; a40_stream = slot39_stream; a40_phase = slot39_phase; a40_block = slot39_block;
+            a40_valid = 1'b1; a40_stream = slot39_stream; a40_phase = slot39_phase; a40_block = slot39_block;
             a40_st = slot39_st; a40_plain = slot39_plain; a40_ky = slot39_ky; a40_tw = slot39_tw;
         end
     end
@@ -9224,11 +9064,8 @@ module skeinhw (
         c40_m0_rs = 3'd0; c40_m0_en = 4'd0;
         c40_p0 = 1'b0;
         c40_round = 8'd0; c40_subkey = 8'd0; c40_done = 1'b0; c40_bmix = 16'd0; c40_bsub = 16'd0; c40_bks = 16'd0; c40_bfs = 16'd0;
-        case (a40_e)
-            // cycle 40: MIX of round 40, permute
-            8'd40: begin c40_m0_rs = 3'd0; c40_m0_en = 4'hf; c40_p0 = 1'b1; c40_round = 8'd41; c40_subkey = 8'd11; c40_bmix = 16'd4; end // CYCLE e=40
-            default: ;
-        endcase
+        // cycle 40, the only one this slot holds: MIX of round 40, permute
+        if (a40_valid) begin c40_m0_rs = 3'd0; c40_m0_en = 4'hf; c40_p0 = 1'b1; c40_round = 8'd41; c40_subkey = 8'd11; c40_bmix = 16'd4; end // CYCLE e=40
     end
 
     // slot 40's stage: its round units and key injections in chain order
@@ -9241,7 +9078,6 @@ module skeinhw (
     always @(posedge clk) begin : slot40_regs
         if (rst) begin
             slot40_live <= 1'b0;
-            slot40_elapsed <= 8'd0;
             slot40_plain <= {512{1'b0}};
             slot40_valid <= 1'd0;
             slot40_stream <= 32'd0;
@@ -9273,7 +9109,7 @@ module skeinhw (
             slot40_valid <= a40_valid;
             slot40_live <= a40_valid && !c40_done;
             if (a40_valid) begin
-                slot40_elapsed <= a40_e; slot40_plain <= a40_plain;
+                slot40_plain <= a40_plain;
                 slot40_stream <= a40_stream; slot40_phase <= a40_phase; slot40_block <= a40_block; slot40_round <= c40_round; slot40_subkey <= c40_subkey;
                 slot40_state_0 <= n40_st[0 +: 64];
                 slot40_state_1 <= n40_st[64 +: 64];
@@ -9300,7 +9136,7 @@ module skeinhw (
     end
 
     // ==== slot 41: stage 41 of module 0 (1 round unit(s))
-    reg a41_valid; reg [7:0] a41_e; reg [31:0] a41_stream; reg [2:0] a41_phase; reg [63:0] a41_block;
+    reg a41_valid; reg [31:0] a41_stream; reg [2:0] a41_phase; reg [63:0] a41_block;
     reg [511:0] a41_st, a41_plain, n41_st; reg [575:0] a41_ky; reg [191:0] a41_tw;
     reg [2:0] c41_m0_rs; reg [3:0] c41_m0_en;
     reg c41_p0;
@@ -9308,10 +9144,10 @@ module skeinhw (
 
     // which block enters slot 41 at the next edge
     always @* begin : arrive41
-        a41_valid = 1'b0; a41_e = 8'd0; a41_stream = 32'd0; a41_phase = PH_IDLE; a41_block = 64'd0;
+        a41_valid = 1'b0; a41_stream = 32'd0; a41_phase = PH_IDLE; a41_block = 64'd0;
         a41_st = {512{1'b0}}; a41_plain = {512{1'b0}}; a41_ky = {576{1'b0}}; a41_tw = 192'd0;
         if (slot40_live && slot_of(slot40_elapsed + 8'd1) == 8'd41) begin
-            a41_valid = 1'b1; a41_e = slot40_elapsed + 8'd1; a41_stream = slot40_stream; a41_phase = slot40_phase; a41_block = slot40_block;
+            a41_valid = 1'b1; a41_stream = slot40_stream; a41_phase = slot40_phase; a41_block = slot40_block;
             a41_st = slot40_st; a41_plain = slot40_plain; a41_ky = slot40_ky; a41_tw = slot40_tw;
         end
     end
@@ -9321,11 +9157,8 @@ module skeinhw (
         c41_m0_rs = 3'd0; c41_m0_en = 4'd0;
         c41_p0 = 1'b0;
         c41_round = 8'd0; c41_subkey = 8'd0; c41_done = 1'b0; c41_bmix = 16'd0; c41_bsub = 16'd0; c41_bks = 16'd0; c41_bfs = 16'd0;
-        case (a41_e)
-            // cycle 41: MIX of round 41, permute
-            8'd41: begin c41_m0_rs = 3'd1; c41_m0_en = 4'hf; c41_p0 = 1'b1; c41_round = 8'd42; c41_subkey = 8'd11; c41_bmix = 16'd4; end // CYCLE e=41
-            default: ;
-        endcase
+        // cycle 41, the only one this slot holds: MIX of round 41, permute
+        if (a41_valid) begin c41_m0_rs = 3'd1; c41_m0_en = 4'hf; c41_p0 = 1'b1; c41_round = 8'd42; c41_subkey = 8'd11; c41_bmix = 16'd4; end // CYCLE e=41
     end
 
     // slot 41's stage: its round units and key injections in chain order
@@ -9338,7 +9171,6 @@ module skeinhw (
     always @(posedge clk) begin : slot41_regs
         if (rst) begin
             slot41_live <= 1'b0;
-            slot41_elapsed <= 8'd0;
             slot41_plain <= {512{1'b0}};
             slot41_valid <= 1'd0;
             slot41_stream <= 32'd0;
@@ -9370,7 +9202,7 @@ module skeinhw (
             slot41_valid <= a41_valid;
             slot41_live <= a41_valid && !c41_done;
             if (a41_valid) begin
-                slot41_elapsed <= a41_e; slot41_plain <= a41_plain;
+                slot41_plain <= a41_plain;
                 slot41_stream <= a41_stream; slot41_phase <= a41_phase; slot41_block <= a41_block; slot41_round <= c41_round; slot41_subkey <= c41_subkey;
                 slot41_state_0 <= n41_st[0 +: 64];
                 slot41_state_1 <= n41_st[64 +: 64];
@@ -9397,7 +9229,7 @@ module skeinhw (
     end
 
     // ==== slot 42: stage 42 of module 0 (1 round unit(s))
-    reg a42_valid; reg [7:0] a42_e; reg [31:0] a42_stream; reg [2:0] a42_phase; reg [63:0] a42_block;
+    reg a42_valid; reg [31:0] a42_stream; reg [2:0] a42_phase; reg [63:0] a42_block;
     reg [511:0] a42_st, a42_plain, n42_st; reg [575:0] a42_ky; reg [191:0] a42_tw;
     reg [2:0] c42_m0_rs; reg [3:0] c42_m0_en;
     reg c42_p0;
@@ -9405,10 +9237,10 @@ module skeinhw (
 
     // which block enters slot 42 at the next edge
     always @* begin : arrive42
-        a42_valid = 1'b0; a42_e = 8'd0; a42_stream = 32'd0; a42_phase = PH_IDLE; a42_block = 64'd0;
+        a42_valid = 1'b0; a42_stream = 32'd0; a42_phase = PH_IDLE; a42_block = 64'd0;
         a42_st = {512{1'b0}}; a42_plain = {512{1'b0}}; a42_ky = {576{1'b0}}; a42_tw = 192'd0;
         if (slot41_live && slot_of(slot41_elapsed + 8'd1) == 8'd42) begin
-            a42_valid = 1'b1; a42_e = slot41_elapsed + 8'd1; a42_stream = slot41_stream; a42_phase = slot41_phase; a42_block = slot41_block;
+            a42_valid = 1'b1; a42_stream = slot41_stream; a42_phase = slot41_phase; a42_block = slot41_block;
             a42_st = slot41_st; a42_plain = slot41_plain; a42_ky = slot41_ky; a42_tw = slot41_tw;
         end
     end
@@ -9418,11 +9250,8 @@ module skeinhw (
         c42_m0_rs = 3'd0; c42_m0_en = 4'd0;
         c42_p0 = 1'b0;
         c42_round = 8'd0; c42_subkey = 8'd0; c42_done = 1'b0; c42_bmix = 16'd0; c42_bsub = 16'd0; c42_bks = 16'd0; c42_bfs = 16'd0;
-        case (a42_e)
-            // cycle 42: MIX of round 42, permute
-            8'd42: begin c42_m0_rs = 3'd2; c42_m0_en = 4'hf; c42_p0 = 1'b1; c42_round = 8'd43; c42_subkey = 8'd11; c42_bmix = 16'd4; end // CYCLE e=42
-            default: ;
-        endcase
+        // cycle 42, the only one this slot holds: MIX of round 42, permute
+        if (a42_valid) begin c42_m0_rs = 3'd2; c42_m0_en = 4'hf; c42_p0 = 1'b1; c42_round = 8'd43; c42_subkey = 8'd11; c42_bmix = 16'd4; end // CYCLE e=42
     end
 
     // slot 42's stage: its round units and key injections in chain order
@@ -9435,7 +9264,6 @@ module skeinhw (
     always @(posedge clk) begin : slot42_regs
         if (rst) begin
             slot42_live <= 1'b0;
-            slot42_elapsed <= 8'd0;
             slot42_plain <= {512{1'b0}};
             slot42_valid <= 1'd0;
             slot42_stream <= 32'd0;
@@ -9467,7 +9295,7 @@ module skeinhw (
             slot42_valid <= a42_valid;
             slot42_live <= a42_valid && !c42_done;
             if (a42_valid) begin
-                slot42_elapsed <= a42_e; slot42_plain <= a42_plain;
+                slot42_plain <= a42_plain;
                 slot42_stream <= a42_stream; slot42_phase <= a42_phase; slot42_block <= a42_block; slot42_round <= c42_round; slot42_subkey <= c42_subkey;
                 slot42_state_0 <= n42_st[0 +: 64];
                 slot42_state_1 <= n42_st[64 +: 64];
@@ -9494,7 +9322,7 @@ module skeinhw (
     end
 
     // ==== slot 43: stage 43 of module 0 (1 round unit(s))
-    reg a43_valid; reg [7:0] a43_e; reg [31:0] a43_stream; reg [2:0] a43_phase; reg [63:0] a43_block;
+    reg a43_valid; reg [31:0] a43_stream; reg [2:0] a43_phase; reg [63:0] a43_block;
     reg [511:0] a43_st, a43_plain, n43_st; reg [575:0] a43_ky; reg [191:0] a43_tw;
     reg [2:0] c43_m0_rs; reg [3:0] c43_m0_en;
     reg c43_p0;
@@ -9503,10 +9331,10 @@ module skeinhw (
 
     // which block enters slot 43 at the next edge
     always @* begin : arrive43
-        a43_valid = 1'b0; a43_e = 8'd0; a43_stream = 32'd0; a43_phase = PH_IDLE; a43_block = 64'd0;
+        a43_valid = 1'b0; a43_stream = 32'd0; a43_phase = PH_IDLE; a43_block = 64'd0;
         a43_st = {512{1'b0}}; a43_plain = {512{1'b0}}; a43_ky = {576{1'b0}}; a43_tw = 192'd0;
         if (slot42_live && slot_of(slot42_elapsed + 8'd1) == 8'd43) begin
-            a43_valid = 1'b1; a43_e = slot42_elapsed + 8'd1; a43_stream = slot42_stream; a43_phase = slot42_phase; a43_block = slot42_block;
+            a43_valid = 1'b1; a43_stream = slot42_stream; a43_phase = slot42_phase; a43_block = slot42_block;
             a43_st = slot42_st; a43_plain = slot42_plain; a43_ky = slot42_ky; a43_tw = slot42_tw;
         end
     end
@@ -9517,11 +9345,8 @@ module skeinhw (
         c43_p0 = 1'b0;
         c43_k1_sk = 5'd0; c43_k1_mask = 8'd0;
         c43_round = 8'd0; c43_subkey = 8'd0; c43_done = 1'b0; c43_bmix = 16'd0; c43_bsub = 16'd0; c43_bks = 16'd0; c43_bfs = 16'd0;
-        case (a43_e)
-            // cycle 43: MIX of round 43, permute, subkey 11
-            8'd43: begin c43_m0_rs = 3'd3; c43_m0_en = 4'hf; c43_p0 = 1'b1; c43_k1_sk = 5'd11; c43_k1_mask = 8'hff; c43_round = 8'd44; c43_subkey = 8'd12; c43_bmix = 16'd4; c43_bsub = 16'd8; c43_bks = 16'd3; end // CYCLE e=43
-            default: ;
-        endcase
+        // cycle 43, the only one this slot holds: MIX of round 43, permute, subkey 11
+        if (a43_valid) begin c43_m0_rs = 3'd3; c43_m0_en = 4'hf; c43_p0 = 1'b1; c43_k1_sk = 5'd11; c43_k1_mask = 8'hff; c43_round = 8'd44; c43_subkey = 8'd12; c43_bmix = 16'd4; c43_bsub = 16'd8; c43_bks = 16'd3; end // CYCLE e=43
     end
 
     // slot 43's stage: its round units and key injections in chain order
@@ -9535,7 +9360,6 @@ module skeinhw (
     always @(posedge clk) begin : slot43_regs
         if (rst) begin
             slot43_live <= 1'b0;
-            slot43_elapsed <= 8'd0;
             slot43_plain <= {512{1'b0}};
             slot43_valid <= 1'd0;
             slot43_stream <= 32'd0;
@@ -9567,7 +9391,7 @@ module skeinhw (
             slot43_valid <= a43_valid;
             slot43_live <= a43_valid && !c43_done;
             if (a43_valid) begin
-                slot43_elapsed <= a43_e; slot43_plain <= a43_plain;
+                slot43_plain <= a43_plain;
                 slot43_stream <= a43_stream; slot43_phase <= a43_phase; slot43_block <= a43_block; slot43_round <= c43_round; slot43_subkey <= c43_subkey;
                 slot43_state_0 <= n43_st[0 +: 64];
                 slot43_state_1 <= n43_st[64 +: 64];
@@ -9594,7 +9418,7 @@ module skeinhw (
     end
 
     // ==== slot 44: stage 44 of module 0 (1 round unit(s))
-    reg a44_valid; reg [7:0] a44_e; reg [31:0] a44_stream; reg [2:0] a44_phase; reg [63:0] a44_block;
+    reg a44_valid; reg [31:0] a44_stream; reg [2:0] a44_phase; reg [63:0] a44_block;
     reg [511:0] a44_st, a44_plain, n44_st; reg [575:0] a44_ky; reg [191:0] a44_tw;
     reg [2:0] c44_m0_rs; reg [3:0] c44_m0_en;
     reg c44_p0;
@@ -9602,10 +9426,10 @@ module skeinhw (
 
     // which block enters slot 44 at the next edge
     always @* begin : arrive44
-        a44_valid = 1'b0; a44_e = 8'd0; a44_stream = 32'd0; a44_phase = PH_IDLE; a44_block = 64'd0;
+        a44_valid = 1'b0; a44_stream = 32'd0; a44_phase = PH_IDLE; a44_block = 64'd0;
         a44_st = {512{1'b0}}; a44_plain = {512{1'b0}}; a44_ky = {576{1'b0}}; a44_tw = 192'd0;
         if (slot43_live && slot_of(slot43_elapsed + 8'd1) == 8'd44) begin
-            a44_valid = 1'b1; a44_e = slot43_elapsed + 8'd1; a44_stream = slot43_stream; a44_phase = slot43_phase; a44_block = slot43_block;
+            a44_valid = 1'b1; a44_stream = slot43_stream; a44_phase = slot43_phase; a44_block = slot43_block;
             a44_st = slot43_st; a44_plain = slot43_plain; a44_ky = slot43_ky; a44_tw = slot43_tw;
         end
     end
@@ -9615,11 +9439,8 @@ module skeinhw (
         c44_m0_rs = 3'd0; c44_m0_en = 4'd0;
         c44_p0 = 1'b0;
         c44_round = 8'd0; c44_subkey = 8'd0; c44_done = 1'b0; c44_bmix = 16'd0; c44_bsub = 16'd0; c44_bks = 16'd0; c44_bfs = 16'd0;
-        case (a44_e)
-            // cycle 44: MIX of round 44, permute
-            8'd44: begin c44_m0_rs = 3'd4; c44_m0_en = 4'hf; c44_p0 = 1'b1; c44_round = 8'd45; c44_subkey = 8'd12; c44_bmix = 16'd4; end // CYCLE e=44
-            default: ;
-        endcase
+        // cycle 44, the only one this slot holds: MIX of round 44, permute
+        if (a44_valid) begin c44_m0_rs = 3'd4; c44_m0_en = 4'hf; c44_p0 = 1'b1; c44_round = 8'd45; c44_subkey = 8'd12; c44_bmix = 16'd4; end // CYCLE e=44
     end
 
     // slot 44's stage: its round units and key injections in chain order
@@ -9632,7 +9453,6 @@ module skeinhw (
     always @(posedge clk) begin : slot44_regs
         if (rst) begin
             slot44_live <= 1'b0;
-            slot44_elapsed <= 8'd0;
             slot44_plain <= {512{1'b0}};
             slot44_valid <= 1'd0;
             slot44_stream <= 32'd0;
@@ -9664,7 +9484,7 @@ module skeinhw (
             slot44_valid <= a44_valid;
             slot44_live <= a44_valid && !c44_done;
             if (a44_valid) begin
-                slot44_elapsed <= a44_e; slot44_plain <= a44_plain;
+                slot44_plain <= a44_plain;
                 slot44_stream <= a44_stream; slot44_phase <= a44_phase; slot44_block <= a44_block; slot44_round <= c44_round; slot44_subkey <= c44_subkey;
                 slot44_state_0 <= n44_st[0 +: 64];
                 slot44_state_1 <= n44_st[64 +: 64];
@@ -9691,7 +9511,7 @@ module skeinhw (
     end
 
     // ==== slot 45: stage 45 of module 0 (1 round unit(s))
-    reg a45_valid; reg [7:0] a45_e; reg [31:0] a45_stream; reg [2:0] a45_phase; reg [63:0] a45_block;
+    reg a45_valid; reg [31:0] a45_stream; reg [2:0] a45_phase; reg [63:0] a45_block;
     reg [511:0] a45_st, a45_plain, n45_st; reg [575:0] a45_ky; reg [191:0] a45_tw;
     reg [2:0] c45_m0_rs; reg [3:0] c45_m0_en;
     reg c45_p0;
@@ -9699,10 +9519,10 @@ module skeinhw (
 
     // which block enters slot 45 at the next edge
     always @* begin : arrive45
-        a45_valid = 1'b0; a45_e = 8'd0; a45_stream = 32'd0; a45_phase = PH_IDLE; a45_block = 64'd0;
+        a45_valid = 1'b0; a45_stream = 32'd0; a45_phase = PH_IDLE; a45_block = 64'd0;
         a45_st = {512{1'b0}}; a45_plain = {512{1'b0}}; a45_ky = {576{1'b0}}; a45_tw = 192'd0;
         if (slot44_live && slot_of(slot44_elapsed + 8'd1) == 8'd45) begin
-            a45_valid = 1'b1; a45_e = slot44_elapsed + 8'd1; a45_stream = slot44_stream; a45_phase = slot44_phase; a45_block = slot44_block;
+            a45_valid = 1'b1; a45_stream = slot44_stream; a45_phase = slot44_phase; a45_block = slot44_block;
             a45_st = slot44_st; a45_plain = slot44_plain; a45_ky = slot44_ky; a45_tw = slot44_tw;
         end
     end
@@ -9712,11 +9532,8 @@ module skeinhw (
         c45_m0_rs = 3'd0; c45_m0_en = 4'd0;
         c45_p0 = 1'b0;
         c45_round = 8'd0; c45_subkey = 8'd0; c45_done = 1'b0; c45_bmix = 16'd0; c45_bsub = 16'd0; c45_bks = 16'd0; c45_bfs = 16'd0;
-        case (a45_e)
-            // cycle 45: MIX of round 45, permute
-            8'd45: begin c45_m0_rs = 3'd5; c45_m0_en = 4'hf; c45_p0 = 1'b1; c45_round = 8'd46; c45_subkey = 8'd12; c45_bmix = 16'd4; end // CYCLE e=45
-            default: ;
-        endcase
+        // cycle 45, the only one this slot holds: MIX of round 45, permute
+        if (a45_valid) begin c45_m0_rs = 3'd5; c45_m0_en = 4'hf; c45_p0 = 1'b1; c45_round = 8'd46; c45_subkey = 8'd12; c45_bmix = 16'd4; end // CYCLE e=45
     end
 
     // slot 45's stage: its round units and key injections in chain order
@@ -9729,7 +9546,6 @@ module skeinhw (
     always @(posedge clk) begin : slot45_regs
         if (rst) begin
             slot45_live <= 1'b0;
-            slot45_elapsed <= 8'd0;
             slot45_plain <= {512{1'b0}};
             slot45_valid <= 1'd0;
             slot45_stream <= 32'd0;
@@ -9761,7 +9577,7 @@ module skeinhw (
             slot45_valid <= a45_valid;
             slot45_live <= a45_valid && !c45_done;
             if (a45_valid) begin
-                slot45_elapsed <= a45_e; slot45_plain <= a45_plain;
+                slot45_plain <= a45_plain;
                 slot45_stream <= a45_stream; slot45_phase <= a45_phase; slot45_block <= a45_block; slot45_round <= c45_round; slot45_subkey <= c45_subkey;
                 slot45_state_0 <= n45_st[0 +: 64];
                 slot45_state_1 <= n45_st[64 +: 64];
@@ -9788,7 +9604,7 @@ module skeinhw (
     end
 
     // ==== slot 46: stage 46 of module 0 (1 round unit(s))
-    reg a46_valid; reg [7:0] a46_e; reg [31:0] a46_stream; reg [2:0] a46_phase; reg [63:0] a46_block;
+    reg a46_valid; reg [31:0] a46_stream; reg [2:0] a46_phase; reg [63:0] a46_block;
     reg [511:0] a46_st, a46_plain, n46_st; reg [575:0] a46_ky; reg [191:0] a46_tw;
     reg [2:0] c46_m0_rs; reg [3:0] c46_m0_en;
     reg c46_p0;
@@ -9796,10 +9612,10 @@ module skeinhw (
 
     // which block enters slot 46 at the next edge
     always @* begin : arrive46
-        a46_valid = 1'b0; a46_e = 8'd0; a46_stream = 32'd0; a46_phase = PH_IDLE; a46_block = 64'd0;
+        a46_valid = 1'b0; a46_stream = 32'd0; a46_phase = PH_IDLE; a46_block = 64'd0;
         a46_st = {512{1'b0}}; a46_plain = {512{1'b0}}; a46_ky = {576{1'b0}}; a46_tw = 192'd0;
         if (slot45_live && slot_of(slot45_elapsed + 8'd1) == 8'd46) begin
-            a46_valid = 1'b1; a46_e = slot45_elapsed + 8'd1; a46_stream = slot45_stream; a46_phase = slot45_phase; a46_block = slot45_block;
+            a46_valid = 1'b1; a46_stream = slot45_stream; a46_phase = slot45_phase; a46_block = slot45_block;
             a46_st = slot45_st; a46_plain = slot45_plain; a46_ky = slot45_ky; a46_tw = slot45_tw;
         end
     end
@@ -9809,11 +9625,8 @@ module skeinhw (
         c46_m0_rs = 3'd0; c46_m0_en = 4'd0;
         c46_p0 = 1'b0;
         c46_round = 8'd0; c46_subkey = 8'd0; c46_done = 1'b0; c46_bmix = 16'd0; c46_bsub = 16'd0; c46_bks = 16'd0; c46_bfs = 16'd0;
-        case (a46_e)
-            // cycle 46: MIX of round 46, permute
-            8'd46: begin c46_m0_rs = 3'd6; c46_m0_en = 4'hf; c46_p0 = 1'b1; c46_round = 8'd47; c46_subkey = 8'd12; c46_bmix = 16'd4; end // CYCLE e=46
-            default: ;
-        endcase
+        // cycle 46, the only one this slot holds: MIX of round 46, permute
+        if (a46_valid) begin c46_m0_rs = 3'd6; c46_m0_en = 4'hf; c46_p0 = 1'b1; c46_round = 8'd47; c46_subkey = 8'd12; c46_bmix = 16'd4; end // CYCLE e=46
     end
 
     // slot 46's stage: its round units and key injections in chain order
@@ -9826,7 +9639,6 @@ module skeinhw (
     always @(posedge clk) begin : slot46_regs
         if (rst) begin
             slot46_live <= 1'b0;
-            slot46_elapsed <= 8'd0;
             slot46_plain <= {512{1'b0}};
             slot46_valid <= 1'd0;
             slot46_stream <= 32'd0;
@@ -9858,7 +9670,7 @@ module skeinhw (
             slot46_valid <= a46_valid;
             slot46_live <= a46_valid && !c46_done;
             if (a46_valid) begin
-                slot46_elapsed <= a46_e; slot46_plain <= a46_plain;
+                slot46_plain <= a46_plain;
                 slot46_stream <= a46_stream; slot46_phase <= a46_phase; slot46_block <= a46_block; slot46_round <= c46_round; slot46_subkey <= c46_subkey;
                 slot46_state_0 <= n46_st[0 +: 64];
                 slot46_state_1 <= n46_st[64 +: 64];
@@ -9885,7 +9697,7 @@ module skeinhw (
     end
 
     // ==== slot 47: stage 47 of module 0 (1 round unit(s))
-    reg a47_valid; reg [7:0] a47_e; reg [31:0] a47_stream; reg [2:0] a47_phase; reg [63:0] a47_block;
+    reg a47_valid; reg [31:0] a47_stream; reg [2:0] a47_phase; reg [63:0] a47_block;
     reg [511:0] a47_st, a47_plain, n47_st; reg [575:0] a47_ky; reg [191:0] a47_tw;
     reg [2:0] c47_m0_rs; reg [3:0] c47_m0_en;
     reg c47_p0;
@@ -9894,10 +9706,10 @@ module skeinhw (
 
     // which block enters slot 47 at the next edge
     always @* begin : arrive47
-        a47_valid = 1'b0; a47_e = 8'd0; a47_stream = 32'd0; a47_phase = PH_IDLE; a47_block = 64'd0;
+        a47_valid = 1'b0; a47_stream = 32'd0; a47_phase = PH_IDLE; a47_block = 64'd0;
         a47_st = {512{1'b0}}; a47_plain = {512{1'b0}}; a47_ky = {576{1'b0}}; a47_tw = 192'd0;
         if (slot46_live && slot_of(slot46_elapsed + 8'd1) == 8'd47) begin
-            a47_valid = 1'b1; a47_e = slot46_elapsed + 8'd1; a47_stream = slot46_stream; a47_phase = slot46_phase; a47_block = slot46_block;
+            a47_valid = 1'b1; a47_stream = slot46_stream; a47_phase = slot46_phase; a47_block = slot46_block;
             a47_st = slot46_st; a47_plain = slot46_plain; a47_ky = slot46_ky; a47_tw = slot46_tw;
         end
     end
@@ -9908,11 +9720,8 @@ module skeinhw (
         c47_p0 = 1'b0;
         c47_k1_sk = 5'd0; c47_k1_mask = 8'd0;
         c47_round = 8'd0; c47_subkey = 8'd0; c47_done = 1'b0; c47_bmix = 16'd0; c47_bsub = 16'd0; c47_bks = 16'd0; c47_bfs = 16'd0;
-        case (a47_e)
-            // cycle 47: MIX of round 47, permute, subkey 12
-            8'd47: begin c47_m0_rs = 3'd7; c47_m0_en = 4'hf; c47_p0 = 1'b1; c47_k1_sk = 5'd12; c47_k1_mask = 8'hff; c47_round = 8'd48; c47_subkey = 8'd13; c47_bmix = 16'd4; c47_bsub = 16'd8; c47_bks = 16'd3; end // CYCLE e=47
-            default: ;
-        endcase
+        // cycle 47, the only one this slot holds: MIX of round 47, permute, subkey 12
+        if (a47_valid) begin c47_m0_rs = 3'd7; c47_m0_en = 4'hf; c47_p0 = 1'b1; c47_k1_sk = 5'd12; c47_k1_mask = 8'hff; c47_round = 8'd48; c47_subkey = 8'd13; c47_bmix = 16'd4; c47_bsub = 16'd8; c47_bks = 16'd3; end // CYCLE e=47
     end
 
     // slot 47's stage: its round units and key injections in chain order
@@ -9926,7 +9735,6 @@ module skeinhw (
     always @(posedge clk) begin : slot47_regs
         if (rst) begin
             slot47_live <= 1'b0;
-            slot47_elapsed <= 8'd0;
             slot47_plain <= {512{1'b0}};
             slot47_valid <= 1'd0;
             slot47_stream <= 32'd0;
@@ -9958,7 +9766,7 @@ module skeinhw (
             slot47_valid <= a47_valid;
             slot47_live <= a47_valid && !c47_done;
             if (a47_valid) begin
-                slot47_elapsed <= a47_e; slot47_plain <= a47_plain;
+                slot47_plain <= a47_plain;
                 slot47_stream <= a47_stream; slot47_phase <= a47_phase; slot47_block <= a47_block; slot47_round <= c47_round; slot47_subkey <= c47_subkey;
                 slot47_state_0 <= n47_st[0 +: 64];
                 slot47_state_1 <= n47_st[64 +: 64];
@@ -9985,7 +9793,7 @@ module skeinhw (
     end
 
     // ==== slot 48: stage 48 of module 0 (1 round unit(s))
-    reg a48_valid; reg [7:0] a48_e; reg [31:0] a48_stream; reg [2:0] a48_phase; reg [63:0] a48_block;
+    reg a48_valid; reg [31:0] a48_stream; reg [2:0] a48_phase; reg [63:0] a48_block;
     reg [511:0] a48_st, a48_plain, n48_st; reg [575:0] a48_ky; reg [191:0] a48_tw;
     reg [2:0] c48_m0_rs; reg [3:0] c48_m0_en;
     reg c48_p0;
@@ -9993,10 +9801,10 @@ module skeinhw (
 
     // which block enters slot 48 at the next edge
     always @* begin : arrive48
-        a48_valid = 1'b0; a48_e = 8'd0; a48_stream = 32'd0; a48_phase = PH_IDLE; a48_block = 64'd0;
+        a48_valid = 1'b0; a48_stream = 32'd0; a48_phase = PH_IDLE; a48_block = 64'd0;
         a48_st = {512{1'b0}}; a48_plain = {512{1'b0}}; a48_ky = {576{1'b0}}; a48_tw = 192'd0;
         if (slot47_live && slot_of(slot47_elapsed + 8'd1) == 8'd48) begin
-            a48_valid = 1'b1; a48_e = slot47_elapsed + 8'd1; a48_stream = slot47_stream; a48_phase = slot47_phase; a48_block = slot47_block;
+            a48_valid = 1'b1; a48_stream = slot47_stream; a48_phase = slot47_phase; a48_block = slot47_block;
             a48_st = slot47_st; a48_plain = slot47_plain; a48_ky = slot47_ky; a48_tw = slot47_tw;
         end
     end
@@ -10006,11 +9814,8 @@ module skeinhw (
         c48_m0_rs = 3'd0; c48_m0_en = 4'd0;
         c48_p0 = 1'b0;
         c48_round = 8'd0; c48_subkey = 8'd0; c48_done = 1'b0; c48_bmix = 16'd0; c48_bsub = 16'd0; c48_bks = 16'd0; c48_bfs = 16'd0;
-        case (a48_e)
-            // cycle 48: MIX of round 48, permute
-            8'd48: begin c48_m0_rs = 3'd0; c48_m0_en = 4'hf; c48_p0 = 1'b1; c48_round = 8'd49; c48_subkey = 8'd13; c48_bmix = 16'd4; end // CYCLE e=48
-            default: ;
-        endcase
+        // cycle 48, the only one this slot holds: MIX of round 48, permute
+        if (a48_valid) begin c48_m0_rs = 3'd0; c48_m0_en = 4'hf; c48_p0 = 1'b1; c48_round = 8'd49; c48_subkey = 8'd13; c48_bmix = 16'd4; end // CYCLE e=48
     end
 
     // slot 48's stage: its round units and key injections in chain order
@@ -10023,7 +9828,6 @@ module skeinhw (
     always @(posedge clk) begin : slot48_regs
         if (rst) begin
             slot48_live <= 1'b0;
-            slot48_elapsed <= 8'd0;
             slot48_plain <= {512{1'b0}};
             slot48_valid <= 1'd0;
             slot48_stream <= 32'd0;
@@ -10055,7 +9859,7 @@ module skeinhw (
             slot48_valid <= a48_valid;
             slot48_live <= a48_valid && !c48_done;
             if (a48_valid) begin
-                slot48_elapsed <= a48_e; slot48_plain <= a48_plain;
+                slot48_plain <= a48_plain;
                 slot48_stream <= a48_stream; slot48_phase <= a48_phase; slot48_block <= a48_block; slot48_round <= c48_round; slot48_subkey <= c48_subkey;
                 slot48_state_0 <= n48_st[0 +: 64];
                 slot48_state_1 <= n48_st[64 +: 64];
@@ -10082,7 +9886,7 @@ module skeinhw (
     end
 
     // ==== slot 49: stage 49 of module 0 (1 round unit(s))
-    reg a49_valid; reg [7:0] a49_e; reg [31:0] a49_stream; reg [2:0] a49_phase; reg [63:0] a49_block;
+    reg a49_valid; reg [31:0] a49_stream; reg [2:0] a49_phase; reg [63:0] a49_block;
     reg [511:0] a49_st, a49_plain, n49_st; reg [575:0] a49_ky; reg [191:0] a49_tw;
     reg [2:0] c49_m0_rs; reg [3:0] c49_m0_en;
     reg c49_p0;
@@ -10090,10 +9894,10 @@ module skeinhw (
 
     // which block enters slot 49 at the next edge
     always @* begin : arrive49
-        a49_valid = 1'b0; a49_e = 8'd0; a49_stream = 32'd0; a49_phase = PH_IDLE; a49_block = 64'd0;
+        a49_valid = 1'b0; a49_stream = 32'd0; a49_phase = PH_IDLE; a49_block = 64'd0;
         a49_st = {512{1'b0}}; a49_plain = {512{1'b0}}; a49_ky = {576{1'b0}}; a49_tw = 192'd0;
         if (slot48_live && slot_of(slot48_elapsed + 8'd1) == 8'd49) begin
-            a49_valid = 1'b1; a49_e = slot48_elapsed + 8'd1; a49_stream = slot48_stream; a49_phase = slot48_phase; a49_block = slot48_block;
+            a49_valid = 1'b1; a49_stream = slot48_stream; a49_phase = slot48_phase; a49_block = slot48_block;
             a49_st = slot48_st; a49_plain = slot48_plain; a49_ky = slot48_ky; a49_tw = slot48_tw;
         end
     end
@@ -10103,11 +9907,8 @@ module skeinhw (
         c49_m0_rs = 3'd0; c49_m0_en = 4'd0;
         c49_p0 = 1'b0;
         c49_round = 8'd0; c49_subkey = 8'd0; c49_done = 1'b0; c49_bmix = 16'd0; c49_bsub = 16'd0; c49_bks = 16'd0; c49_bfs = 16'd0;
-        case (a49_e)
-            // cycle 49: MIX of round 49, permute
-            8'd49: begin c49_m0_rs = 3'd1; c49_m0_en = 4'hf; c49_p0 = 1'b1; c49_round = 8'd50; c49_subkey = 8'd13; c49_bmix = 16'd4; end // CYCLE e=49
-            default: ;
-        endcase
+        // cycle 49, the only one this slot holds: MIX of round 49, permute
+        if (a49_valid) begin c49_m0_rs = 3'd1; c49_m0_en = 4'hf; c49_p0 = 1'b1; c49_round = 8'd50; c49_subkey = 8'd13; c49_bmix = 16'd4; end // CYCLE e=49
     end
 
     // slot 49's stage: its round units and key injections in chain order
@@ -10120,7 +9921,6 @@ module skeinhw (
     always @(posedge clk) begin : slot49_regs
         if (rst) begin
             slot49_live <= 1'b0;
-            slot49_elapsed <= 8'd0;
             slot49_plain <= {512{1'b0}};
             slot49_valid <= 1'd0;
             slot49_stream <= 32'd0;
@@ -10152,7 +9952,7 @@ module skeinhw (
             slot49_valid <= a49_valid;
             slot49_live <= a49_valid && !c49_done;
             if (a49_valid) begin
-                slot49_elapsed <= a49_e; slot49_plain <= a49_plain;
+                slot49_plain <= a49_plain;
                 slot49_stream <= a49_stream; slot49_phase <= a49_phase; slot49_block <= a49_block; slot49_round <= c49_round; slot49_subkey <= c49_subkey;
                 slot49_state_0 <= n49_st[0 +: 64];
                 slot49_state_1 <= n49_st[64 +: 64];
@@ -10179,7 +9979,7 @@ module skeinhw (
     end
 
     // ==== slot 50: stage 50 of module 0 (1 round unit(s))
-    reg a50_valid; reg [7:0] a50_e; reg [31:0] a50_stream; reg [2:0] a50_phase; reg [63:0] a50_block;
+    reg a50_valid; reg [31:0] a50_stream; reg [2:0] a50_phase; reg [63:0] a50_block;
     reg [511:0] a50_st, a50_plain, n50_st; reg [575:0] a50_ky; reg [191:0] a50_tw;
     reg [2:0] c50_m0_rs; reg [3:0] c50_m0_en;
     reg c50_p0;
@@ -10187,10 +9987,10 @@ module skeinhw (
 
     // which block enters slot 50 at the next edge
     always @* begin : arrive50
-        a50_valid = 1'b0; a50_e = 8'd0; a50_stream = 32'd0; a50_phase = PH_IDLE; a50_block = 64'd0;
+        a50_valid = 1'b0; a50_stream = 32'd0; a50_phase = PH_IDLE; a50_block = 64'd0;
         a50_st = {512{1'b0}}; a50_plain = {512{1'b0}}; a50_ky = {576{1'b0}}; a50_tw = 192'd0;
         if (slot49_live && slot_of(slot49_elapsed + 8'd1) == 8'd50) begin
-            a50_valid = 1'b1; a50_e = slot49_elapsed + 8'd1; a50_stream = slot49_stream; a50_phase = slot49_phase; a50_block = slot49_block;
+            a50_valid = 1'b1; a50_stream = slot49_stream; a50_phase = slot49_phase; a50_block = slot49_block;
             a50_st = slot49_st; a50_plain = slot49_plain; a50_ky = slot49_ky; a50_tw = slot49_tw;
         end
     end
@@ -10200,11 +10000,8 @@ module skeinhw (
         c50_m0_rs = 3'd0; c50_m0_en = 4'd0;
         c50_p0 = 1'b0;
         c50_round = 8'd0; c50_subkey = 8'd0; c50_done = 1'b0; c50_bmix = 16'd0; c50_bsub = 16'd0; c50_bks = 16'd0; c50_bfs = 16'd0;
-        case (a50_e)
-            // cycle 50: MIX of round 50, permute
-            8'd50: begin c50_m0_rs = 3'd2; c50_m0_en = 4'hf; c50_p0 = 1'b1; c50_round = 8'd51; c50_subkey = 8'd13; c50_bmix = 16'd4; end // CYCLE e=50
-            default: ;
-        endcase
+        // cycle 50, the only one this slot holds: MIX of round 50, permute
+        if (a50_valid) begin c50_m0_rs = 3'd2; c50_m0_en = 4'hf; c50_p0 = 1'b1; c50_round = 8'd51; c50_subkey = 8'd13; c50_bmix = 16'd4; end // CYCLE e=50
     end
 
     // slot 50's stage: its round units and key injections in chain order
@@ -10217,7 +10014,6 @@ module skeinhw (
     always @(posedge clk) begin : slot50_regs
         if (rst) begin
             slot50_live <= 1'b0;
-            slot50_elapsed <= 8'd0;
             slot50_plain <= {512{1'b0}};
             slot50_valid <= 1'd0;
             slot50_stream <= 32'd0;
@@ -10249,7 +10045,7 @@ module skeinhw (
             slot50_valid <= a50_valid;
             slot50_live <= a50_valid && !c50_done;
             if (a50_valid) begin
-                slot50_elapsed <= a50_e; slot50_plain <= a50_plain;
+                slot50_plain <= a50_plain;
                 slot50_stream <= a50_stream; slot50_phase <= a50_phase; slot50_block <= a50_block; slot50_round <= c50_round; slot50_subkey <= c50_subkey;
                 slot50_state_0 <= n50_st[0 +: 64];
                 slot50_state_1 <= n50_st[64 +: 64];
@@ -10276,7 +10072,7 @@ module skeinhw (
     end
 
     // ==== slot 51: stage 51 of module 0 (1 round unit(s))
-    reg a51_valid; reg [7:0] a51_e; reg [31:0] a51_stream; reg [2:0] a51_phase; reg [63:0] a51_block;
+    reg a51_valid; reg [31:0] a51_stream; reg [2:0] a51_phase; reg [63:0] a51_block;
     reg [511:0] a51_st, a51_plain, n51_st; reg [575:0] a51_ky; reg [191:0] a51_tw;
     reg [2:0] c51_m0_rs; reg [3:0] c51_m0_en;
     reg c51_p0;
@@ -10285,10 +10081,10 @@ module skeinhw (
 
     // which block enters slot 51 at the next edge
     always @* begin : arrive51
-        a51_valid = 1'b0; a51_e = 8'd0; a51_stream = 32'd0; a51_phase = PH_IDLE; a51_block = 64'd0;
+        a51_valid = 1'b0; a51_stream = 32'd0; a51_phase = PH_IDLE; a51_block = 64'd0;
         a51_st = {512{1'b0}}; a51_plain = {512{1'b0}}; a51_ky = {576{1'b0}}; a51_tw = 192'd0;
         if (slot50_live && slot_of(slot50_elapsed + 8'd1) == 8'd51) begin
-            a51_valid = 1'b1; a51_e = slot50_elapsed + 8'd1; a51_stream = slot50_stream; a51_phase = slot50_phase; a51_block = slot50_block;
+            a51_valid = 1'b1; a51_stream = slot50_stream; a51_phase = slot50_phase; a51_block = slot50_block;
             a51_st = slot50_st; a51_plain = slot50_plain; a51_ky = slot50_ky; a51_tw = slot50_tw;
         end
     end
@@ -10299,11 +10095,8 @@ module skeinhw (
         c51_p0 = 1'b0;
         c51_k1_sk = 5'd0; c51_k1_mask = 8'd0;
         c51_round = 8'd0; c51_subkey = 8'd0; c51_done = 1'b0; c51_bmix = 16'd0; c51_bsub = 16'd0; c51_bks = 16'd0; c51_bfs = 16'd0;
-        case (a51_e)
-            // cycle 51: MIX of round 51, permute, subkey 13
-            8'd51: begin c51_m0_rs = 3'd3; c51_m0_en = 4'hf; c51_p0 = 1'b1; c51_k1_sk = 5'd13; c51_k1_mask = 8'hff; c51_round = 8'd52; c51_subkey = 8'd14; c51_bmix = 16'd4; c51_bsub = 16'd8; c51_bks = 16'd3; end // CYCLE e=51
-            default: ;
-        endcase
+        // cycle 51, the only one this slot holds: MIX of round 51, permute, subkey 13
+        if (a51_valid) begin c51_m0_rs = 3'd3; c51_m0_en = 4'hf; c51_p0 = 1'b1; c51_k1_sk = 5'd13; c51_k1_mask = 8'hff; c51_round = 8'd52; c51_subkey = 8'd14; c51_bmix = 16'd4; c51_bsub = 16'd8; c51_bks = 16'd3; end // CYCLE e=51
     end
 
     // slot 51's stage: its round units and key injections in chain order
@@ -10317,7 +10110,6 @@ module skeinhw (
     always @(posedge clk) begin : slot51_regs
         if (rst) begin
             slot51_live <= 1'b0;
-            slot51_elapsed <= 8'd0;
             slot51_plain <= {512{1'b0}};
             slot51_valid <= 1'd0;
             slot51_stream <= 32'd0;
@@ -10349,7 +10141,7 @@ module skeinhw (
             slot51_valid <= a51_valid;
             slot51_live <= a51_valid && !c51_done;
             if (a51_valid) begin
-                slot51_elapsed <= a51_e; slot51_plain <= a51_plain;
+                slot51_plain <= a51_plain;
                 slot51_stream <= a51_stream; slot51_phase <= a51_phase; slot51_block <= a51_block; slot51_round <= c51_round; slot51_subkey <= c51_subkey;
                 slot51_state_0 <= n51_st[0 +: 64];
                 slot51_state_1 <= n51_st[64 +: 64];
@@ -10376,7 +10168,7 @@ module skeinhw (
     end
 
     // ==== slot 52: stage 52 of module 0 (1 round unit(s))
-    reg a52_valid; reg [7:0] a52_e; reg [31:0] a52_stream; reg [2:0] a52_phase; reg [63:0] a52_block;
+    reg a52_valid; reg [31:0] a52_stream; reg [2:0] a52_phase; reg [63:0] a52_block;
     reg [511:0] a52_st, a52_plain, n52_st; reg [575:0] a52_ky; reg [191:0] a52_tw;
     reg [2:0] c52_m0_rs; reg [3:0] c52_m0_en;
     reg c52_p0;
@@ -10384,10 +10176,10 @@ module skeinhw (
 
     // which block enters slot 52 at the next edge
     always @* begin : arrive52
-        a52_valid = 1'b0; a52_e = 8'd0; a52_stream = 32'd0; a52_phase = PH_IDLE; a52_block = 64'd0;
+        a52_valid = 1'b0; a52_stream = 32'd0; a52_phase = PH_IDLE; a52_block = 64'd0;
         a52_st = {512{1'b0}}; a52_plain = {512{1'b0}}; a52_ky = {576{1'b0}}; a52_tw = 192'd0;
         if (slot51_live && slot_of(slot51_elapsed + 8'd1) == 8'd52) begin
-            a52_valid = 1'b1; a52_e = slot51_elapsed + 8'd1; a52_stream = slot51_stream; a52_phase = slot51_phase; a52_block = slot51_block;
+            a52_valid = 1'b1; a52_stream = slot51_stream; a52_phase = slot51_phase; a52_block = slot51_block;
             a52_st = slot51_st; a52_plain = slot51_plain; a52_ky = slot51_ky; a52_tw = slot51_tw;
         end
     end
@@ -10397,11 +10189,8 @@ module skeinhw (
         c52_m0_rs = 3'd0; c52_m0_en = 4'd0;
         c52_p0 = 1'b0;
         c52_round = 8'd0; c52_subkey = 8'd0; c52_done = 1'b0; c52_bmix = 16'd0; c52_bsub = 16'd0; c52_bks = 16'd0; c52_bfs = 16'd0;
-        case (a52_e)
-            // cycle 52: MIX of round 52, permute
-            8'd52: begin c52_m0_rs = 3'd4; c52_m0_en = 4'hf; c52_p0 = 1'b1; c52_round = 8'd53; c52_subkey = 8'd14; c52_bmix = 16'd4; end // CYCLE e=52
-            default: ;
-        endcase
+        // cycle 52, the only one this slot holds: MIX of round 52, permute
+        if (a52_valid) begin c52_m0_rs = 3'd4; c52_m0_en = 4'hf; c52_p0 = 1'b1; c52_round = 8'd53; c52_subkey = 8'd14; c52_bmix = 16'd4; end // CYCLE e=52
     end
 
     // slot 52's stage: its round units and key injections in chain order
@@ -10414,7 +10203,6 @@ module skeinhw (
     always @(posedge clk) begin : slot52_regs
         if (rst) begin
             slot52_live <= 1'b0;
-            slot52_elapsed <= 8'd0;
             slot52_plain <= {512{1'b0}};
             slot52_valid <= 1'd0;
             slot52_stream <= 32'd0;
@@ -10446,7 +10234,7 @@ module skeinhw (
             slot52_valid <= a52_valid;
             slot52_live <= a52_valid && !c52_done;
             if (a52_valid) begin
-                slot52_elapsed <= a52_e; slot52_plain <= a52_plain;
+                slot52_plain <= a52_plain;
                 slot52_stream <= a52_stream; slot52_phase <= a52_phase; slot52_block <= a52_block; slot52_round <= c52_round; slot52_subkey <= c52_subkey;
                 slot52_state_0 <= n52_st[0 +: 64];
                 slot52_state_1 <= n52_st[64 +: 64];
@@ -10473,7 +10261,7 @@ module skeinhw (
     end
 
     // ==== slot 53: stage 53 of module 0 (1 round unit(s))
-    reg a53_valid; reg [7:0] a53_e; reg [31:0] a53_stream; reg [2:0] a53_phase; reg [63:0] a53_block;
+    reg a53_valid; reg [31:0] a53_stream; reg [2:0] a53_phase; reg [63:0] a53_block;
     reg [511:0] a53_st, a53_plain, n53_st; reg [575:0] a53_ky; reg [191:0] a53_tw;
     reg [2:0] c53_m0_rs; reg [3:0] c53_m0_en;
     reg c53_p0;
@@ -10481,10 +10269,10 @@ module skeinhw (
 
     // which block enters slot 53 at the next edge
     always @* begin : arrive53
-        a53_valid = 1'b0; a53_e = 8'd0; a53_stream = 32'd0; a53_phase = PH_IDLE; a53_block = 64'd0;
+        a53_valid = 1'b0; a53_stream = 32'd0; a53_phase = PH_IDLE; a53_block = 64'd0;
         a53_st = {512{1'b0}}; a53_plain = {512{1'b0}}; a53_ky = {576{1'b0}}; a53_tw = 192'd0;
         if (slot52_live && slot_of(slot52_elapsed + 8'd1) == 8'd53) begin
-            a53_valid = 1'b1; a53_e = slot52_elapsed + 8'd1; a53_stream = slot52_stream; a53_phase = slot52_phase; a53_block = slot52_block;
+            a53_valid = 1'b1; a53_stream = slot52_stream; a53_phase = slot52_phase; a53_block = slot52_block;
             a53_st = slot52_st; a53_plain = slot52_plain; a53_ky = slot52_ky; a53_tw = slot52_tw;
         end
     end
@@ -10494,11 +10282,8 @@ module skeinhw (
         c53_m0_rs = 3'd0; c53_m0_en = 4'd0;
         c53_p0 = 1'b0;
         c53_round = 8'd0; c53_subkey = 8'd0; c53_done = 1'b0; c53_bmix = 16'd0; c53_bsub = 16'd0; c53_bks = 16'd0; c53_bfs = 16'd0;
-        case (a53_e)
-            // cycle 53: MIX of round 53, permute
-            8'd53: begin c53_m0_rs = 3'd5; c53_m0_en = 4'hf; c53_p0 = 1'b1; c53_round = 8'd54; c53_subkey = 8'd14; c53_bmix = 16'd4; end // CYCLE e=53
-            default: ;
-        endcase
+        // cycle 53, the only one this slot holds: MIX of round 53, permute
+        if (a53_valid) begin c53_m0_rs = 3'd5; c53_m0_en = 4'hf; c53_p0 = 1'b1; c53_round = 8'd54; c53_subkey = 8'd14; c53_bmix = 16'd4; end // CYCLE e=53
     end
 
     // slot 53's stage: its round units and key injections in chain order
@@ -10511,7 +10296,6 @@ module skeinhw (
     always @(posedge clk) begin : slot53_regs
         if (rst) begin
             slot53_live <= 1'b0;
-            slot53_elapsed <= 8'd0;
             slot53_plain <= {512{1'b0}};
             slot53_valid <= 1'd0;
             slot53_stream <= 32'd0;
@@ -10543,7 +10327,7 @@ module skeinhw (
             slot53_valid <= a53_valid;
             slot53_live <= a53_valid && !c53_done;
             if (a53_valid) begin
-                slot53_elapsed <= a53_e; slot53_plain <= a53_plain;
+                slot53_plain <= a53_plain;
                 slot53_stream <= a53_stream; slot53_phase <= a53_phase; slot53_block <= a53_block; slot53_round <= c53_round; slot53_subkey <= c53_subkey;
                 slot53_state_0 <= n53_st[0 +: 64];
                 slot53_state_1 <= n53_st[64 +: 64];
@@ -10570,7 +10354,7 @@ module skeinhw (
     end
 
     // ==== slot 54: stage 54 of module 0 (1 round unit(s))
-    reg a54_valid; reg [7:0] a54_e; reg [31:0] a54_stream; reg [2:0] a54_phase; reg [63:0] a54_block;
+    reg a54_valid; reg [31:0] a54_stream; reg [2:0] a54_phase; reg [63:0] a54_block;
     reg [511:0] a54_st, a54_plain, n54_st; reg [575:0] a54_ky; reg [191:0] a54_tw;
     reg [2:0] c54_m0_rs; reg [3:0] c54_m0_en;
     reg c54_p0;
@@ -10578,10 +10362,10 @@ module skeinhw (
 
     // which block enters slot 54 at the next edge
     always @* begin : arrive54
-        a54_valid = 1'b0; a54_e = 8'd0; a54_stream = 32'd0; a54_phase = PH_IDLE; a54_block = 64'd0;
+        a54_valid = 1'b0; a54_stream = 32'd0; a54_phase = PH_IDLE; a54_block = 64'd0;
         a54_st = {512{1'b0}}; a54_plain = {512{1'b0}}; a54_ky = {576{1'b0}}; a54_tw = 192'd0;
         if (slot53_live && slot_of(slot53_elapsed + 8'd1) == 8'd54) begin
-            a54_valid = 1'b1; a54_e = slot53_elapsed + 8'd1; a54_stream = slot53_stream; a54_phase = slot53_phase; a54_block = slot53_block;
+            a54_valid = 1'b1; a54_stream = slot53_stream; a54_phase = slot53_phase; a54_block = slot53_block;
             a54_st = slot53_st; a54_plain = slot53_plain; a54_ky = slot53_ky; a54_tw = slot53_tw;
         end
     end
@@ -10591,11 +10375,8 @@ module skeinhw (
         c54_m0_rs = 3'd0; c54_m0_en = 4'd0;
         c54_p0 = 1'b0;
         c54_round = 8'd0; c54_subkey = 8'd0; c54_done = 1'b0; c54_bmix = 16'd0; c54_bsub = 16'd0; c54_bks = 16'd0; c54_bfs = 16'd0;
-        case (a54_e)
-            // cycle 54: MIX of round 54, permute
-            8'd54: begin c54_m0_rs = 3'd6; c54_m0_en = 4'hf; c54_p0 = 1'b1; c54_round = 8'd55; c54_subkey = 8'd14; c54_bmix = 16'd4; end // CYCLE e=54
-            default: ;
-        endcase
+        // cycle 54, the only one this slot holds: MIX of round 54, permute
+        if (a54_valid) begin c54_m0_rs = 3'd6; c54_m0_en = 4'hf; c54_p0 = 1'b1; c54_round = 8'd55; c54_subkey = 8'd14; c54_bmix = 16'd4; end // CYCLE e=54
     end
 
     // slot 54's stage: its round units and key injections in chain order
@@ -10608,7 +10389,6 @@ module skeinhw (
     always @(posedge clk) begin : slot54_regs
         if (rst) begin
             slot54_live <= 1'b0;
-            slot54_elapsed <= 8'd0;
             slot54_plain <= {512{1'b0}};
             slot54_valid <= 1'd0;
             slot54_stream <= 32'd0;
@@ -10640,7 +10420,7 @@ module skeinhw (
             slot54_valid <= a54_valid;
             slot54_live <= a54_valid && !c54_done;
             if (a54_valid) begin
-                slot54_elapsed <= a54_e; slot54_plain <= a54_plain;
+                slot54_plain <= a54_plain;
                 slot54_stream <= a54_stream; slot54_phase <= a54_phase; slot54_block <= a54_block; slot54_round <= c54_round; slot54_subkey <= c54_subkey;
                 slot54_state_0 <= n54_st[0 +: 64];
                 slot54_state_1 <= n54_st[64 +: 64];
@@ -10667,7 +10447,7 @@ module skeinhw (
     end
 
     // ==== slot 55: stage 55 of module 0 (1 round unit(s))
-    reg a55_valid; reg [7:0] a55_e; reg [31:0] a55_stream; reg [2:0] a55_phase; reg [63:0] a55_block;
+    reg a55_valid; reg [31:0] a55_stream; reg [2:0] a55_phase; reg [63:0] a55_block;
     reg [511:0] a55_st, a55_plain, n55_st; reg [575:0] a55_ky; reg [191:0] a55_tw;
     reg [2:0] c55_m0_rs; reg [3:0] c55_m0_en;
     reg c55_p0;
@@ -10676,10 +10456,10 @@ module skeinhw (
 
     // which block enters slot 55 at the next edge
     always @* begin : arrive55
-        a55_valid = 1'b0; a55_e = 8'd0; a55_stream = 32'd0; a55_phase = PH_IDLE; a55_block = 64'd0;
+        a55_valid = 1'b0; a55_stream = 32'd0; a55_phase = PH_IDLE; a55_block = 64'd0;
         a55_st = {512{1'b0}}; a55_plain = {512{1'b0}}; a55_ky = {576{1'b0}}; a55_tw = 192'd0;
         if (slot54_live && slot_of(slot54_elapsed + 8'd1) == 8'd55) begin
-            a55_valid = 1'b1; a55_e = slot54_elapsed + 8'd1; a55_stream = slot54_stream; a55_phase = slot54_phase; a55_block = slot54_block;
+            a55_valid = 1'b1; a55_stream = slot54_stream; a55_phase = slot54_phase; a55_block = slot54_block;
             a55_st = slot54_st; a55_plain = slot54_plain; a55_ky = slot54_ky; a55_tw = slot54_tw;
         end
     end
@@ -10690,11 +10470,8 @@ module skeinhw (
         c55_p0 = 1'b0;
         c55_k1_sk = 5'd0; c55_k1_mask = 8'd0;
         c55_round = 8'd0; c55_subkey = 8'd0; c55_done = 1'b0; c55_bmix = 16'd0; c55_bsub = 16'd0; c55_bks = 16'd0; c55_bfs = 16'd0;
-        case (a55_e)
-            // cycle 55: MIX of round 55, permute, subkey 14
-            8'd55: begin c55_m0_rs = 3'd7; c55_m0_en = 4'hf; c55_p0 = 1'b1; c55_k1_sk = 5'd14; c55_k1_mask = 8'hff; c55_round = 8'd56; c55_subkey = 8'd15; c55_bmix = 16'd4; c55_bsub = 16'd8; c55_bks = 16'd3; end // CYCLE e=55
-            default: ;
-        endcase
+        // cycle 55, the only one this slot holds: MIX of round 55, permute, subkey 14
+        if (a55_valid) begin c55_m0_rs = 3'd7; c55_m0_en = 4'hf; c55_p0 = 1'b1; c55_k1_sk = 5'd14; c55_k1_mask = 8'hff; c55_round = 8'd56; c55_subkey = 8'd15; c55_bmix = 16'd4; c55_bsub = 16'd8; c55_bks = 16'd3; end // CYCLE e=55
     end
 
     // slot 55's stage: its round units and key injections in chain order
@@ -10708,7 +10485,6 @@ module skeinhw (
     always @(posedge clk) begin : slot55_regs
         if (rst) begin
             slot55_live <= 1'b0;
-            slot55_elapsed <= 8'd0;
             slot55_plain <= {512{1'b0}};
             slot55_valid <= 1'd0;
             slot55_stream <= 32'd0;
@@ -10740,7 +10516,7 @@ module skeinhw (
             slot55_valid <= a55_valid;
             slot55_live <= a55_valid && !c55_done;
             if (a55_valid) begin
-                slot55_elapsed <= a55_e; slot55_plain <= a55_plain;
+                slot55_plain <= a55_plain;
                 slot55_stream <= a55_stream; slot55_phase <= a55_phase; slot55_block <= a55_block; slot55_round <= c55_round; slot55_subkey <= c55_subkey;
                 slot55_state_0 <= n55_st[0 +: 64];
                 slot55_state_1 <= n55_st[64 +: 64];
@@ -10767,7 +10543,7 @@ module skeinhw (
     end
 
     // ==== slot 56: stage 56 of module 0 (1 round unit(s))
-    reg a56_valid; reg [7:0] a56_e; reg [31:0] a56_stream; reg [2:0] a56_phase; reg [63:0] a56_block;
+    reg a56_valid; reg [31:0] a56_stream; reg [2:0] a56_phase; reg [63:0] a56_block;
     reg [511:0] a56_st, a56_plain, n56_st; reg [575:0] a56_ky; reg [191:0] a56_tw;
     reg [2:0] c56_m0_rs; reg [3:0] c56_m0_en;
     reg c56_p0;
@@ -10775,10 +10551,10 @@ module skeinhw (
 
     // which block enters slot 56 at the next edge
     always @* begin : arrive56
-        a56_valid = 1'b0; a56_e = 8'd0; a56_stream = 32'd0; a56_phase = PH_IDLE; a56_block = 64'd0;
+        a56_valid = 1'b0; a56_stream = 32'd0; a56_phase = PH_IDLE; a56_block = 64'd0;
         a56_st = {512{1'b0}}; a56_plain = {512{1'b0}}; a56_ky = {576{1'b0}}; a56_tw = 192'd0;
         if (slot55_live && slot_of(slot55_elapsed + 8'd1) == 8'd56) begin
-            a56_valid = 1'b1; a56_e = slot55_elapsed + 8'd1; a56_stream = slot55_stream; a56_phase = slot55_phase; a56_block = slot55_block;
+            a56_valid = 1'b1; a56_stream = slot55_stream; a56_phase = slot55_phase; a56_block = slot55_block;
             a56_st = slot55_st; a56_plain = slot55_plain; a56_ky = slot55_ky; a56_tw = slot55_tw;
         end
     end
@@ -10788,11 +10564,8 @@ module skeinhw (
         c56_m0_rs = 3'd0; c56_m0_en = 4'd0;
         c56_p0 = 1'b0;
         c56_round = 8'd0; c56_subkey = 8'd0; c56_done = 1'b0; c56_bmix = 16'd0; c56_bsub = 16'd0; c56_bks = 16'd0; c56_bfs = 16'd0;
-        case (a56_e)
-            // cycle 56: MIX of round 56, permute
-            8'd56: begin c56_m0_rs = 3'd0; c56_m0_en = 4'hf; c56_p0 = 1'b1; c56_round = 8'd57; c56_subkey = 8'd15; c56_bmix = 16'd4; end // CYCLE e=56
-            default: ;
-        endcase
+        // cycle 56, the only one this slot holds: MIX of round 56, permute
+        if (a56_valid) begin c56_m0_rs = 3'd0; c56_m0_en = 4'hf; c56_p0 = 1'b1; c56_round = 8'd57; c56_subkey = 8'd15; c56_bmix = 16'd4; end // CYCLE e=56
     end
 
     // slot 56's stage: its round units and key injections in chain order
@@ -10805,7 +10578,6 @@ module skeinhw (
     always @(posedge clk) begin : slot56_regs
         if (rst) begin
             slot56_live <= 1'b0;
-            slot56_elapsed <= 8'd0;
             slot56_plain <= {512{1'b0}};
             slot56_valid <= 1'd0;
             slot56_stream <= 32'd0;
@@ -10837,7 +10609,7 @@ module skeinhw (
             slot56_valid <= a56_valid;
             slot56_live <= a56_valid && !c56_done;
             if (a56_valid) begin
-                slot56_elapsed <= a56_e; slot56_plain <= a56_plain;
+                slot56_plain <= a56_plain;
                 slot56_stream <= a56_stream; slot56_phase <= a56_phase; slot56_block <= a56_block; slot56_round <= c56_round; slot56_subkey <= c56_subkey;
                 slot56_state_0 <= n56_st[0 +: 64];
                 slot56_state_1 <= n56_st[64 +: 64];
@@ -10864,7 +10636,7 @@ module skeinhw (
     end
 
     // ==== slot 57: stage 57 of module 0 (1 round unit(s))
-    reg a57_valid; reg [7:0] a57_e; reg [31:0] a57_stream; reg [2:0] a57_phase; reg [63:0] a57_block;
+    reg a57_valid; reg [31:0] a57_stream; reg [2:0] a57_phase; reg [63:0] a57_block;
     reg [511:0] a57_st, a57_plain, n57_st; reg [575:0] a57_ky; reg [191:0] a57_tw;
     reg [2:0] c57_m0_rs; reg [3:0] c57_m0_en;
     reg c57_p0;
@@ -10872,10 +10644,10 @@ module skeinhw (
 
     // which block enters slot 57 at the next edge
     always @* begin : arrive57
-        a57_valid = 1'b0; a57_e = 8'd0; a57_stream = 32'd0; a57_phase = PH_IDLE; a57_block = 64'd0;
+        a57_valid = 1'b0; a57_stream = 32'd0; a57_phase = PH_IDLE; a57_block = 64'd0;
         a57_st = {512{1'b0}}; a57_plain = {512{1'b0}}; a57_ky = {576{1'b0}}; a57_tw = 192'd0;
         if (slot56_live && slot_of(slot56_elapsed + 8'd1) == 8'd57) begin
-            a57_valid = 1'b1; a57_e = slot56_elapsed + 8'd1; a57_stream = slot56_stream; a57_phase = slot56_phase; a57_block = slot56_block;
+            a57_valid = 1'b1; a57_stream = slot56_stream; a57_phase = slot56_phase; a57_block = slot56_block;
             a57_st = slot56_st; a57_plain = slot56_plain; a57_ky = slot56_ky; a57_tw = slot56_tw;
         end
     end
@@ -10885,11 +10657,8 @@ module skeinhw (
         c57_m0_rs = 3'd0; c57_m0_en = 4'd0;
         c57_p0 = 1'b0;
         c57_round = 8'd0; c57_subkey = 8'd0; c57_done = 1'b0; c57_bmix = 16'd0; c57_bsub = 16'd0; c57_bks = 16'd0; c57_bfs = 16'd0;
-        case (a57_e)
-            // cycle 57: MIX of round 57, permute
-            8'd57: begin c57_m0_rs = 3'd1; c57_m0_en = 4'hf; c57_p0 = 1'b1; c57_round = 8'd58; c57_subkey = 8'd15; c57_bmix = 16'd4; end // CYCLE e=57
-            default: ;
-        endcase
+        // cycle 57, the only one this slot holds: MIX of round 57, permute
+        if (a57_valid) begin c57_m0_rs = 3'd1; c57_m0_en = 4'hf; c57_p0 = 1'b1; c57_round = 8'd58; c57_subkey = 8'd15; c57_bmix = 16'd4; end // CYCLE e=57
     end
 
     // slot 57's stage: its round units and key injections in chain order
@@ -10902,7 +10671,6 @@ module skeinhw (
     always @(posedge clk) begin : slot57_regs
         if (rst) begin
             slot57_live <= 1'b0;
-            slot57_elapsed <= 8'd0;
             slot57_plain <= {512{1'b0}};
             slot57_valid <= 1'd0;
             slot57_stream <= 32'd0;
@@ -10934,7 +10702,7 @@ module skeinhw (
             slot57_valid <= a57_valid;
             slot57_live <= a57_valid && !c57_done;
             if (a57_valid) begin
-                slot57_elapsed <= a57_e; slot57_plain <= a57_plain;
+                slot57_plain <= a57_plain;
                 slot57_stream <= a57_stream; slot57_phase <= a57_phase; slot57_block <= a57_block; slot57_round <= c57_round; slot57_subkey <= c57_subkey;
                 slot57_state_0 <= n57_st[0 +: 64];
                 slot57_state_1 <= n57_st[64 +: 64];
@@ -10961,7 +10729,7 @@ module skeinhw (
     end
 
     // ==== slot 58: stage 58 of module 0 (1 round unit(s))
-    reg a58_valid; reg [7:0] a58_e; reg [31:0] a58_stream; reg [2:0] a58_phase; reg [63:0] a58_block;
+    reg a58_valid; reg [31:0] a58_stream; reg [2:0] a58_phase; reg [63:0] a58_block;
     reg [511:0] a58_st, a58_plain, n58_st; reg [575:0] a58_ky; reg [191:0] a58_tw;
     reg [2:0] c58_m0_rs; reg [3:0] c58_m0_en;
     reg c58_p0;
@@ -10969,10 +10737,10 @@ module skeinhw (
 
     // which block enters slot 58 at the next edge
     always @* begin : arrive58
-        a58_valid = 1'b0; a58_e = 8'd0; a58_stream = 32'd0; a58_phase = PH_IDLE; a58_block = 64'd0;
+        a58_valid = 1'b0; a58_stream = 32'd0; a58_phase = PH_IDLE; a58_block = 64'd0;
         a58_st = {512{1'b0}}; a58_plain = {512{1'b0}}; a58_ky = {576{1'b0}}; a58_tw = 192'd0;
         if (slot57_live && slot_of(slot57_elapsed + 8'd1) == 8'd58) begin
-            a58_valid = 1'b1; a58_e = slot57_elapsed + 8'd1; a58_stream = slot57_stream; a58_phase = slot57_phase; a58_block = slot57_block;
+            a58_valid = 1'b1; a58_stream = slot57_stream; a58_phase = slot57_phase; a58_block = slot57_block;
             a58_st = slot57_st; a58_plain = slot57_plain; a58_ky = slot57_ky; a58_tw = slot57_tw;
         end
     end
@@ -10982,11 +10750,8 @@ module skeinhw (
         c58_m0_rs = 3'd0; c58_m0_en = 4'd0;
         c58_p0 = 1'b0;
         c58_round = 8'd0; c58_subkey = 8'd0; c58_done = 1'b0; c58_bmix = 16'd0; c58_bsub = 16'd0; c58_bks = 16'd0; c58_bfs = 16'd0;
-        case (a58_e)
-            // cycle 58: MIX of round 58, permute
-            8'd58: begin c58_m0_rs = 3'd2; c58_m0_en = 4'hf; c58_p0 = 1'b1; c58_round = 8'd59; c58_subkey = 8'd15; c58_bmix = 16'd4; end // CYCLE e=58
-            default: ;
-        endcase
+        // cycle 58, the only one this slot holds: MIX of round 58, permute
+        if (a58_valid) begin c58_m0_rs = 3'd2; c58_m0_en = 4'hf; c58_p0 = 1'b1; c58_round = 8'd59; c58_subkey = 8'd15; c58_bmix = 16'd4; end // CYCLE e=58
     end
 
     // slot 58's stage: its round units and key injections in chain order
@@ -10999,7 +10764,6 @@ module skeinhw (
     always @(posedge clk) begin : slot58_regs
         if (rst) begin
             slot58_live <= 1'b0;
-            slot58_elapsed <= 8'd0;
             slot58_plain <= {512{1'b0}};
             slot58_valid <= 1'd0;
             slot58_stream <= 32'd0;
@@ -11031,7 +10795,7 @@ module skeinhw (
             slot58_valid <= a58_valid;
             slot58_live <= a58_valid && !c58_done;
             if (a58_valid) begin
-                slot58_elapsed <= a58_e; slot58_plain <= a58_plain;
+                slot58_plain <= a58_plain;
                 slot58_stream <= a58_stream; slot58_phase <= a58_phase; slot58_block <= a58_block; slot58_round <= c58_round; slot58_subkey <= c58_subkey;
                 slot58_state_0 <= n58_st[0 +: 64];
                 slot58_state_1 <= n58_st[64 +: 64];
@@ -11058,7 +10822,7 @@ module skeinhw (
     end
 
     // ==== slot 59: stage 59 of module 0 (1 round unit(s))
-    reg a59_valid; reg [7:0] a59_e; reg [31:0] a59_stream; reg [2:0] a59_phase; reg [63:0] a59_block;
+    reg a59_valid; reg [31:0] a59_stream; reg [2:0] a59_phase; reg [63:0] a59_block;
     reg [511:0] a59_st, a59_plain, n59_st; reg [575:0] a59_ky; reg [191:0] a59_tw;
     reg [2:0] c59_m0_rs; reg [3:0] c59_m0_en;
     reg c59_p0;
@@ -11067,10 +10831,10 @@ module skeinhw (
 
     // which block enters slot 59 at the next edge
     always @* begin : arrive59
-        a59_valid = 1'b0; a59_e = 8'd0; a59_stream = 32'd0; a59_phase = PH_IDLE; a59_block = 64'd0;
+        a59_valid = 1'b0; a59_stream = 32'd0; a59_phase = PH_IDLE; a59_block = 64'd0;
         a59_st = {512{1'b0}}; a59_plain = {512{1'b0}}; a59_ky = {576{1'b0}}; a59_tw = 192'd0;
         if (slot58_live && slot_of(slot58_elapsed + 8'd1) == 8'd59) begin
-            a59_valid = 1'b1; a59_e = slot58_elapsed + 8'd1; a59_stream = slot58_stream; a59_phase = slot58_phase; a59_block = slot58_block;
+            a59_valid = 1'b1; a59_stream = slot58_stream; a59_phase = slot58_phase; a59_block = slot58_block;
             a59_st = slot58_st; a59_plain = slot58_plain; a59_ky = slot58_ky; a59_tw = slot58_tw;
         end
     end
@@ -11081,11 +10845,8 @@ module skeinhw (
         c59_p0 = 1'b0;
         c59_k1_sk = 5'd0; c59_k1_mask = 8'd0;
         c59_round = 8'd0; c59_subkey = 8'd0; c59_done = 1'b0; c59_bmix = 16'd0; c59_bsub = 16'd0; c59_bks = 16'd0; c59_bfs = 16'd0;
-        case (a59_e)
-            // cycle 59: MIX of round 59, permute, subkey 15
-            8'd59: begin c59_m0_rs = 3'd3; c59_m0_en = 4'hf; c59_p0 = 1'b1; c59_k1_sk = 5'd15; c59_k1_mask = 8'hff; c59_round = 8'd60; c59_subkey = 8'd16; c59_bmix = 16'd4; c59_bsub = 16'd8; c59_bks = 16'd3; end // CYCLE e=59
-            default: ;
-        endcase
+        // cycle 59, the only one this slot holds: MIX of round 59, permute, subkey 15
+        if (a59_valid) begin c59_m0_rs = 3'd3; c59_m0_en = 4'hf; c59_p0 = 1'b1; c59_k1_sk = 5'd15; c59_k1_mask = 8'hff; c59_round = 8'd60; c59_subkey = 8'd16; c59_bmix = 16'd4; c59_bsub = 16'd8; c59_bks = 16'd3; end // CYCLE e=59
     end
 
     // slot 59's stage: its round units and key injections in chain order
@@ -11099,7 +10860,6 @@ module skeinhw (
     always @(posedge clk) begin : slot59_regs
         if (rst) begin
             slot59_live <= 1'b0;
-            slot59_elapsed <= 8'd0;
             slot59_plain <= {512{1'b0}};
             slot59_valid <= 1'd0;
             slot59_stream <= 32'd0;
@@ -11131,7 +10891,7 @@ module skeinhw (
             slot59_valid <= a59_valid;
             slot59_live <= a59_valid && !c59_done;
             if (a59_valid) begin
-                slot59_elapsed <= a59_e; slot59_plain <= a59_plain;
+                slot59_plain <= a59_plain;
                 slot59_stream <= a59_stream; slot59_phase <= a59_phase; slot59_block <= a59_block; slot59_round <= c59_round; slot59_subkey <= c59_subkey;
                 slot59_state_0 <= n59_st[0 +: 64];
                 slot59_state_1 <= n59_st[64 +: 64];
@@ -11158,7 +10918,7 @@ module skeinhw (
     end
 
     // ==== slot 60: stage 60 of module 0 (1 round unit(s))
-    reg a60_valid; reg [7:0] a60_e; reg [31:0] a60_stream; reg [2:0] a60_phase; reg [63:0] a60_block;
+    reg a60_valid; reg [31:0] a60_stream; reg [2:0] a60_phase; reg [63:0] a60_block;
     reg [511:0] a60_st, a60_plain, n60_st; reg [575:0] a60_ky; reg [191:0] a60_tw;
     reg [2:0] c60_m0_rs; reg [3:0] c60_m0_en;
     reg c60_p0;
@@ -11166,10 +10926,10 @@ module skeinhw (
 
     // which block enters slot 60 at the next edge
     always @* begin : arrive60
-        a60_valid = 1'b0; a60_e = 8'd0; a60_stream = 32'd0; a60_phase = PH_IDLE; a60_block = 64'd0;
+        a60_valid = 1'b0; a60_stream = 32'd0; a60_phase = PH_IDLE; a60_block = 64'd0;
         a60_st = {512{1'b0}}; a60_plain = {512{1'b0}}; a60_ky = {576{1'b0}}; a60_tw = 192'd0;
         if (slot59_live && slot_of(slot59_elapsed + 8'd1) == 8'd60) begin
-            a60_valid = 1'b1; a60_e = slot59_elapsed + 8'd1; a60_stream = slot59_stream; a60_phase = slot59_phase; a60_block = slot59_block;
+            a60_valid = 1'b1; a60_stream = slot59_stream; a60_phase = slot59_phase; a60_block = slot59_block;
             a60_st = slot59_st; a60_plain = slot59_plain; a60_ky = slot59_ky; a60_tw = slot59_tw;
         end
     end
@@ -11179,11 +10939,8 @@ module skeinhw (
         c60_m0_rs = 3'd0; c60_m0_en = 4'd0;
         c60_p0 = 1'b0;
         c60_round = 8'd0; c60_subkey = 8'd0; c60_done = 1'b0; c60_bmix = 16'd0; c60_bsub = 16'd0; c60_bks = 16'd0; c60_bfs = 16'd0;
-        case (a60_e)
-            // cycle 60: MIX of round 60, permute
-            8'd60: begin c60_m0_rs = 3'd4; c60_m0_en = 4'hf; c60_p0 = 1'b1; c60_round = 8'd61; c60_subkey = 8'd16; c60_bmix = 16'd4; end // CYCLE e=60
-            default: ;
-        endcase
+        // cycle 60, the only one this slot holds: MIX of round 60, permute
+        if (a60_valid) begin c60_m0_rs = 3'd4; c60_m0_en = 4'hf; c60_p0 = 1'b1; c60_round = 8'd61; c60_subkey = 8'd16; c60_bmix = 16'd4; end // CYCLE e=60
     end
 
     // slot 60's stage: its round units and key injections in chain order
@@ -11196,7 +10953,6 @@ module skeinhw (
     always @(posedge clk) begin : slot60_regs
         if (rst) begin
             slot60_live <= 1'b0;
-            slot60_elapsed <= 8'd0;
             slot60_plain <= {512{1'b0}};
             slot60_valid <= 1'd0;
             slot60_stream <= 32'd0;
@@ -11228,7 +10984,7 @@ module skeinhw (
             slot60_valid <= a60_valid;
             slot60_live <= a60_valid && !c60_done;
             if (a60_valid) begin
-                slot60_elapsed <= a60_e; slot60_plain <= a60_plain;
+                slot60_plain <= a60_plain;
                 slot60_stream <= a60_stream; slot60_phase <= a60_phase; slot60_block <= a60_block; slot60_round <= c60_round; slot60_subkey <= c60_subkey;
                 slot60_state_0 <= n60_st[0 +: 64];
                 slot60_state_1 <= n60_st[64 +: 64];
@@ -11255,7 +11011,7 @@ module skeinhw (
     end
 
     // ==== slot 61: stage 61 of module 0 (1 round unit(s))
-    reg a61_valid; reg [7:0] a61_e; reg [31:0] a61_stream; reg [2:0] a61_phase; reg [63:0] a61_block;
+    reg a61_valid; reg [31:0] a61_stream; reg [2:0] a61_phase; reg [63:0] a61_block;
     reg [511:0] a61_st, a61_plain, n61_st; reg [575:0] a61_ky; reg [191:0] a61_tw;
     reg [2:0] c61_m0_rs; reg [3:0] c61_m0_en;
     reg c61_p0;
@@ -11263,10 +11019,10 @@ module skeinhw (
 
     // which block enters slot 61 at the next edge
     always @* begin : arrive61
-        a61_valid = 1'b0; a61_e = 8'd0; a61_stream = 32'd0; a61_phase = PH_IDLE; a61_block = 64'd0;
+        a61_valid = 1'b0; a61_stream = 32'd0; a61_phase = PH_IDLE; a61_block = 64'd0;
         a61_st = {512{1'b0}}; a61_plain = {512{1'b0}}; a61_ky = {576{1'b0}}; a61_tw = 192'd0;
         if (slot60_live && slot_of(slot60_elapsed + 8'd1) == 8'd61) begin
-            a61_valid = 1'b1; a61_e = slot60_elapsed + 8'd1; a61_stream = slot60_stream; a61_phase = slot60_phase; a61_block = slot60_block;
+            a61_valid = 1'b1; a61_stream = slot60_stream; a61_phase = slot60_phase; a61_block = slot60_block;
             a61_st = slot60_st; a61_plain = slot60_plain; a61_ky = slot60_ky; a61_tw = slot60_tw;
         end
     end
@@ -11276,11 +11032,8 @@ module skeinhw (
         c61_m0_rs = 3'd0; c61_m0_en = 4'd0;
         c61_p0 = 1'b0;
         c61_round = 8'd0; c61_subkey = 8'd0; c61_done = 1'b0; c61_bmix = 16'd0; c61_bsub = 16'd0; c61_bks = 16'd0; c61_bfs = 16'd0;
-        case (a61_e)
-            // cycle 61: MIX of round 61, permute
-            8'd61: begin c61_m0_rs = 3'd5; c61_m0_en = 4'hf; c61_p0 = 1'b1; c61_round = 8'd62; c61_subkey = 8'd16; c61_bmix = 16'd4; end // CYCLE e=61
-            default: ;
-        endcase
+        // cycle 61, the only one this slot holds: MIX of round 61, permute
+        if (a61_valid) begin c61_m0_rs = 3'd5; c61_m0_en = 4'hf; c61_p0 = 1'b1; c61_round = 8'd62; c61_subkey = 8'd16; c61_bmix = 16'd4; end // CYCLE e=61
     end
 
     // slot 61's stage: its round units and key injections in chain order
@@ -11293,7 +11046,6 @@ module skeinhw (
     always @(posedge clk) begin : slot61_regs
         if (rst) begin
             slot61_live <= 1'b0;
-            slot61_elapsed <= 8'd0;
             slot61_plain <= {512{1'b0}};
             slot61_valid <= 1'd0;
             slot61_stream <= 32'd0;
@@ -11325,7 +11077,7 @@ module skeinhw (
             slot61_valid <= a61_valid;
             slot61_live <= a61_valid && !c61_done;
             if (a61_valid) begin
-                slot61_elapsed <= a61_e; slot61_plain <= a61_plain;
+                slot61_plain <= a61_plain;
                 slot61_stream <= a61_stream; slot61_phase <= a61_phase; slot61_block <= a61_block; slot61_round <= c61_round; slot61_subkey <= c61_subkey;
                 slot61_state_0 <= n61_st[0 +: 64];
                 slot61_state_1 <= n61_st[64 +: 64];
@@ -11352,7 +11104,7 @@ module skeinhw (
     end
 
     // ==== slot 62: stage 62 of module 0 (1 round unit(s))
-    reg a62_valid; reg [7:0] a62_e; reg [31:0] a62_stream; reg [2:0] a62_phase; reg [63:0] a62_block;
+    reg a62_valid; reg [31:0] a62_stream; reg [2:0] a62_phase; reg [63:0] a62_block;
     reg [511:0] a62_st, a62_plain, n62_st; reg [575:0] a62_ky; reg [191:0] a62_tw;
     reg [2:0] c62_m0_rs; reg [3:0] c62_m0_en;
     reg c62_p0;
@@ -11360,10 +11112,10 @@ module skeinhw (
 
     // which block enters slot 62 at the next edge
     always @* begin : arrive62
-        a62_valid = 1'b0; a62_e = 8'd0; a62_stream = 32'd0; a62_phase = PH_IDLE; a62_block = 64'd0;
+        a62_valid = 1'b0; a62_stream = 32'd0; a62_phase = PH_IDLE; a62_block = 64'd0;
         a62_st = {512{1'b0}}; a62_plain = {512{1'b0}}; a62_ky = {576{1'b0}}; a62_tw = 192'd0;
         if (slot61_live && slot_of(slot61_elapsed + 8'd1) == 8'd62) begin
-            a62_valid = 1'b1; a62_e = slot61_elapsed + 8'd1; a62_stream = slot61_stream; a62_phase = slot61_phase; a62_block = slot61_block;
+            a62_valid = 1'b1; a62_stream = slot61_stream; a62_phase = slot61_phase; a62_block = slot61_block;
             a62_st = slot61_st; a62_plain = slot61_plain; a62_ky = slot61_ky; a62_tw = slot61_tw;
         end
     end
@@ -11373,11 +11125,8 @@ module skeinhw (
         c62_m0_rs = 3'd0; c62_m0_en = 4'd0;
         c62_p0 = 1'b0;
         c62_round = 8'd0; c62_subkey = 8'd0; c62_done = 1'b0; c62_bmix = 16'd0; c62_bsub = 16'd0; c62_bks = 16'd0; c62_bfs = 16'd0;
-        case (a62_e)
-            // cycle 62: MIX of round 62, permute
-            8'd62: begin c62_m0_rs = 3'd6; c62_m0_en = 4'hf; c62_p0 = 1'b1; c62_round = 8'd63; c62_subkey = 8'd16; c62_bmix = 16'd4; end // CYCLE e=62
-            default: ;
-        endcase
+        // cycle 62, the only one this slot holds: MIX of round 62, permute
+        if (a62_valid) begin c62_m0_rs = 3'd6; c62_m0_en = 4'hf; c62_p0 = 1'b1; c62_round = 8'd63; c62_subkey = 8'd16; c62_bmix = 16'd4; end // CYCLE e=62
     end
 
     // slot 62's stage: its round units and key injections in chain order
@@ -11390,7 +11139,6 @@ module skeinhw (
     always @(posedge clk) begin : slot62_regs
         if (rst) begin
             slot62_live <= 1'b0;
-            slot62_elapsed <= 8'd0;
             slot62_plain <= {512{1'b0}};
             slot62_valid <= 1'd0;
             slot62_stream <= 32'd0;
@@ -11422,7 +11170,7 @@ module skeinhw (
             slot62_valid <= a62_valid;
             slot62_live <= a62_valid && !c62_done;
             if (a62_valid) begin
-                slot62_elapsed <= a62_e; slot62_plain <= a62_plain;
+                slot62_plain <= a62_plain;
                 slot62_stream <= a62_stream; slot62_phase <= a62_phase; slot62_block <= a62_block; slot62_round <= c62_round; slot62_subkey <= c62_subkey;
                 slot62_state_0 <= n62_st[0 +: 64];
                 slot62_state_1 <= n62_st[64 +: 64];
@@ -11449,7 +11197,7 @@ module skeinhw (
     end
 
     // ==== slot 63: stage 63 of module 0 (1 round unit(s))
-    reg a63_valid; reg [7:0] a63_e; reg [31:0] a63_stream; reg [2:0] a63_phase; reg [63:0] a63_block;
+    reg a63_valid; reg [31:0] a63_stream; reg [2:0] a63_phase; reg [63:0] a63_block;
     reg [511:0] a63_st, a63_plain, n63_st; reg [575:0] a63_ky; reg [191:0] a63_tw;
     reg [2:0] c63_m0_rs; reg [3:0] c63_m0_en;
     reg c63_p0;
@@ -11458,10 +11206,10 @@ module skeinhw (
 
     // which block enters slot 63 at the next edge
     always @* begin : arrive63
-        a63_valid = 1'b0; a63_e = 8'd0; a63_stream = 32'd0; a63_phase = PH_IDLE; a63_block = 64'd0;
+        a63_valid = 1'b0; a63_stream = 32'd0; a63_phase = PH_IDLE; a63_block = 64'd0;
         a63_st = {512{1'b0}}; a63_plain = {512{1'b0}}; a63_ky = {576{1'b0}}; a63_tw = 192'd0;
         if (slot62_live && slot_of(slot62_elapsed + 8'd1) == 8'd63) begin
-            a63_valid = 1'b1; a63_e = slot62_elapsed + 8'd1; a63_stream = slot62_stream; a63_phase = slot62_phase; a63_block = slot62_block;
+            a63_valid = 1'b1; a63_stream = slot62_stream; a63_phase = slot62_phase; a63_block = slot62_block;
             a63_st = slot62_st; a63_plain = slot62_plain; a63_ky = slot62_ky; a63_tw = slot62_tw;
         end
     end
@@ -11472,11 +11220,8 @@ module skeinhw (
         c63_p0 = 1'b0;
         c63_k1_sk = 5'd0; c63_k1_mask = 8'd0;
         c63_round = 8'd0; c63_subkey = 8'd0; c63_done = 1'b0; c63_bmix = 16'd0; c63_bsub = 16'd0; c63_bks = 16'd0; c63_bfs = 16'd0;
-        case (a63_e)
-            // cycle 63: MIX of round 63, permute, subkey 16
-            8'd63: begin c63_m0_rs = 3'd7; c63_m0_en = 4'hf; c63_p0 = 1'b1; c63_k1_sk = 5'd16; c63_k1_mask = 8'hff; c63_round = 8'd64; c63_subkey = 8'd17; c63_bmix = 16'd4; c63_bsub = 16'd8; c63_bks = 16'd3; end // CYCLE e=63
-            default: ;
-        endcase
+        // cycle 63, the only one this slot holds: MIX of round 63, permute, subkey 16
+        if (a63_valid) begin c63_m0_rs = 3'd7; c63_m0_en = 4'hf; c63_p0 = 1'b1; c63_k1_sk = 5'd16; c63_k1_mask = 8'hff; c63_round = 8'd64; c63_subkey = 8'd17; c63_bmix = 16'd4; c63_bsub = 16'd8; c63_bks = 16'd3; end // CYCLE e=63
     end
 
     // slot 63's stage: its round units and key injections in chain order
@@ -11490,7 +11235,6 @@ module skeinhw (
     always @(posedge clk) begin : slot63_regs
         if (rst) begin
             slot63_live <= 1'b0;
-            slot63_elapsed <= 8'd0;
             slot63_plain <= {512{1'b0}};
             slot63_valid <= 1'd0;
             slot63_stream <= 32'd0;
@@ -11522,7 +11266,7 @@ module skeinhw (
             slot63_valid <= a63_valid;
             slot63_live <= a63_valid && !c63_done;
             if (a63_valid) begin
-                slot63_elapsed <= a63_e; slot63_plain <= a63_plain;
+                slot63_plain <= a63_plain;
                 slot63_stream <= a63_stream; slot63_phase <= a63_phase; slot63_block <= a63_block; slot63_round <= c63_round; slot63_subkey <= c63_subkey;
                 slot63_state_0 <= n63_st[0 +: 64];
                 slot63_state_1 <= n63_st[64 +: 64];
@@ -11549,7 +11293,7 @@ module skeinhw (
     end
 
     // ==== slot 64: stage 64 of module 0 (1 round unit(s))
-    reg a64_valid; reg [7:0] a64_e; reg [31:0] a64_stream; reg [2:0] a64_phase; reg [63:0] a64_block;
+    reg a64_valid; reg [31:0] a64_stream; reg [2:0] a64_phase; reg [63:0] a64_block;
     reg [511:0] a64_st, a64_plain, n64_st; reg [575:0] a64_ky; reg [191:0] a64_tw;
     reg [2:0] c64_m0_rs; reg [3:0] c64_m0_en;
     reg c64_p0;
@@ -11557,10 +11301,10 @@ module skeinhw (
 
     // which block enters slot 64 at the next edge
     always @* begin : arrive64
-        a64_valid = 1'b0; a64_e = 8'd0; a64_stream = 32'd0; a64_phase = PH_IDLE; a64_block = 64'd0;
+        a64_valid = 1'b0; a64_stream = 32'd0; a64_phase = PH_IDLE; a64_block = 64'd0;
         a64_st = {512{1'b0}}; a64_plain = {512{1'b0}}; a64_ky = {576{1'b0}}; a64_tw = 192'd0;
         if (slot63_live && slot_of(slot63_elapsed + 8'd1) == 8'd64) begin
-            a64_valid = 1'b1; a64_e = slot63_elapsed + 8'd1; a64_stream = slot63_stream; a64_phase = slot63_phase; a64_block = slot63_block;
+            a64_valid = 1'b1; a64_stream = slot63_stream; a64_phase = slot63_phase; a64_block = slot63_block;
             a64_st = slot63_st; a64_plain = slot63_plain; a64_ky = slot63_ky; a64_tw = slot63_tw;
         end
     end
@@ -11570,11 +11314,8 @@ module skeinhw (
         c64_m0_rs = 3'd0; c64_m0_en = 4'd0;
         c64_p0 = 1'b0;
         c64_round = 8'd0; c64_subkey = 8'd0; c64_done = 1'b0; c64_bmix = 16'd0; c64_bsub = 16'd0; c64_bks = 16'd0; c64_bfs = 16'd0;
-        case (a64_e)
-            // cycle 64: MIX of round 64, permute
-            8'd64: begin c64_m0_rs = 3'd0; c64_m0_en = 4'hf; c64_p0 = 1'b1; c64_round = 8'd65; c64_subkey = 8'd17; c64_bmix = 16'd4; end // CYCLE e=64
-            default: ;
-        endcase
+        // cycle 64, the only one this slot holds: MIX of round 64, permute
+        if (a64_valid) begin c64_m0_rs = 3'd0; c64_m0_en = 4'hf; c64_p0 = 1'b1; c64_round = 8'd65; c64_subkey = 8'd17; c64_bmix = 16'd4; end // CYCLE e=64
     end
 
     // slot 64's stage: its round units and key injections in chain order
@@ -11587,7 +11328,6 @@ module skeinhw (
     always @(posedge clk) begin : slot64_regs
         if (rst) begin
             slot64_live <= 1'b0;
-            slot64_elapsed <= 8'd0;
             slot64_plain <= {512{1'b0}};
             slot64_valid <= 1'd0;
             slot64_stream <= 32'd0;
@@ -11619,7 +11359,7 @@ module skeinhw (
             slot64_valid <= a64_valid;
             slot64_live <= a64_valid && !c64_done;
             if (a64_valid) begin
-                slot64_elapsed <= a64_e; slot64_plain <= a64_plain;
+                slot64_plain <= a64_plain;
                 slot64_stream <= a64_stream; slot64_phase <= a64_phase; slot64_block <= a64_block; slot64_round <= c64_round; slot64_subkey <= c64_subkey;
                 slot64_state_0 <= n64_st[0 +: 64];
                 slot64_state_1 <= n64_st[64 +: 64];
@@ -11646,7 +11386,7 @@ module skeinhw (
     end
 
     // ==== slot 65: stage 65 of module 0 (1 round unit(s))
-    reg a65_valid; reg [7:0] a65_e; reg [31:0] a65_stream; reg [2:0] a65_phase; reg [63:0] a65_block;
+    reg a65_valid; reg [31:0] a65_stream; reg [2:0] a65_phase; reg [63:0] a65_block;
     reg [511:0] a65_st, a65_plain, n65_st; reg [575:0] a65_ky; reg [191:0] a65_tw;
     reg [2:0] c65_m0_rs; reg [3:0] c65_m0_en;
     reg c65_p0;
@@ -11654,10 +11394,10 @@ module skeinhw (
 
     // which block enters slot 65 at the next edge
     always @* begin : arrive65
-        a65_valid = 1'b0; a65_e = 8'd0; a65_stream = 32'd0; a65_phase = PH_IDLE; a65_block = 64'd0;
+        a65_valid = 1'b0; a65_stream = 32'd0; a65_phase = PH_IDLE; a65_block = 64'd0;
         a65_st = {512{1'b0}}; a65_plain = {512{1'b0}}; a65_ky = {576{1'b0}}; a65_tw = 192'd0;
         if (slot64_live && slot_of(slot64_elapsed + 8'd1) == 8'd65) begin
-            a65_valid = 1'b1; a65_e = slot64_elapsed + 8'd1; a65_stream = slot64_stream; a65_phase = slot64_phase; a65_block = slot64_block;
+            a65_valid = 1'b1; a65_stream = slot64_stream; a65_phase = slot64_phase; a65_block = slot64_block;
             a65_st = slot64_st; a65_plain = slot64_plain; a65_ky = slot64_ky; a65_tw = slot64_tw;
         end
     end
@@ -11667,11 +11407,8 @@ module skeinhw (
         c65_m0_rs = 3'd0; c65_m0_en = 4'd0;
         c65_p0 = 1'b0;
         c65_round = 8'd0; c65_subkey = 8'd0; c65_done = 1'b0; c65_bmix = 16'd0; c65_bsub = 16'd0; c65_bks = 16'd0; c65_bfs = 16'd0;
-        case (a65_e)
-            // cycle 65: MIX of round 65, permute
-            8'd65: begin c65_m0_rs = 3'd1; c65_m0_en = 4'hf; c65_p0 = 1'b1; c65_round = 8'd66; c65_subkey = 8'd17; c65_bmix = 16'd4; end // CYCLE e=65
-            default: ;
-        endcase
+        // cycle 65, the only one this slot holds: MIX of round 65, permute
+        if (a65_valid) begin c65_m0_rs = 3'd1; c65_m0_en = 4'hf; c65_p0 = 1'b1; c65_round = 8'd66; c65_subkey = 8'd17; c65_bmix = 16'd4; end // CYCLE e=65
     end
 
     // slot 65's stage: its round units and key injections in chain order
@@ -11684,7 +11421,6 @@ module skeinhw (
     always @(posedge clk) begin : slot65_regs
         if (rst) begin
             slot65_live <= 1'b0;
-            slot65_elapsed <= 8'd0;
             slot65_plain <= {512{1'b0}};
             slot65_valid <= 1'd0;
             slot65_stream <= 32'd0;
@@ -11716,7 +11452,7 @@ module skeinhw (
             slot65_valid <= a65_valid;
             slot65_live <= a65_valid && !c65_done;
             if (a65_valid) begin
-                slot65_elapsed <= a65_e; slot65_plain <= a65_plain;
+                slot65_plain <= a65_plain;
                 slot65_stream <= a65_stream; slot65_phase <= a65_phase; slot65_block <= a65_block; slot65_round <= c65_round; slot65_subkey <= c65_subkey;
                 slot65_state_0 <= n65_st[0 +: 64];
                 slot65_state_1 <= n65_st[64 +: 64];
@@ -11743,7 +11479,7 @@ module skeinhw (
     end
 
     // ==== slot 66: stage 66 of module 0 (1 round unit(s))
-    reg a66_valid; reg [7:0] a66_e; reg [31:0] a66_stream; reg [2:0] a66_phase; reg [63:0] a66_block;
+    reg a66_valid; reg [31:0] a66_stream; reg [2:0] a66_phase; reg [63:0] a66_block;
     reg [511:0] a66_st, a66_plain, n66_st; reg [575:0] a66_ky; reg [191:0] a66_tw;
     reg [2:0] c66_m0_rs; reg [3:0] c66_m0_en;
     reg c66_p0;
@@ -11751,10 +11487,10 @@ module skeinhw (
 
     // which block enters slot 66 at the next edge
     always @* begin : arrive66
-        a66_valid = 1'b0; a66_e = 8'd0; a66_stream = 32'd0; a66_phase = PH_IDLE; a66_block = 64'd0;
+        a66_valid = 1'b0; a66_stream = 32'd0; a66_phase = PH_IDLE; a66_block = 64'd0;
         a66_st = {512{1'b0}}; a66_plain = {512{1'b0}}; a66_ky = {576{1'b0}}; a66_tw = 192'd0;
         if (slot65_live && slot_of(slot65_elapsed + 8'd1) == 8'd66) begin
-            a66_valid = 1'b1; a66_e = slot65_elapsed + 8'd1; a66_stream = slot65_stream; a66_phase = slot65_phase; a66_block = slot65_block;
+            a66_valid = 1'b1; a66_stream = slot65_stream; a66_phase = slot65_phase; a66_block = slot65_block;
             a66_st = slot65_st; a66_plain = slot65_plain; a66_ky = slot65_ky; a66_tw = slot65_tw;
         end
     end
@@ -11764,11 +11500,8 @@ module skeinhw (
         c66_m0_rs = 3'd0; c66_m0_en = 4'd0;
         c66_p0 = 1'b0;
         c66_round = 8'd0; c66_subkey = 8'd0; c66_done = 1'b0; c66_bmix = 16'd0; c66_bsub = 16'd0; c66_bks = 16'd0; c66_bfs = 16'd0;
-        case (a66_e)
-            // cycle 66: MIX of round 66, permute
-            8'd66: begin c66_m0_rs = 3'd2; c66_m0_en = 4'hf; c66_p0 = 1'b1; c66_round = 8'd67; c66_subkey = 8'd17; c66_bmix = 16'd4; end // CYCLE e=66
-            default: ;
-        endcase
+        // cycle 66, the only one this slot holds: MIX of round 66, permute
+        if (a66_valid) begin c66_m0_rs = 3'd2; c66_m0_en = 4'hf; c66_p0 = 1'b1; c66_round = 8'd67; c66_subkey = 8'd17; c66_bmix = 16'd4; end // CYCLE e=66
     end
 
     // slot 66's stage: its round units and key injections in chain order
@@ -11781,7 +11514,6 @@ module skeinhw (
     always @(posedge clk) begin : slot66_regs
         if (rst) begin
             slot66_live <= 1'b0;
-            slot66_elapsed <= 8'd0;
             slot66_plain <= {512{1'b0}};
             slot66_valid <= 1'd0;
             slot66_stream <= 32'd0;
@@ -11813,7 +11545,7 @@ module skeinhw (
             slot66_valid <= a66_valid;
             slot66_live <= a66_valid && !c66_done;
             if (a66_valid) begin
-                slot66_elapsed <= a66_e; slot66_plain <= a66_plain;
+                slot66_plain <= a66_plain;
                 slot66_stream <= a66_stream; slot66_phase <= a66_phase; slot66_block <= a66_block; slot66_round <= c66_round; slot66_subkey <= c66_subkey;
                 slot66_state_0 <= n66_st[0 +: 64];
                 slot66_state_1 <= n66_st[64 +: 64];
@@ -11840,7 +11572,7 @@ module skeinhw (
     end
 
     // ==== slot 67: stage 67 of module 0 (1 round unit(s))
-    reg a67_valid; reg [7:0] a67_e; reg [31:0] a67_stream; reg [2:0] a67_phase; reg [63:0] a67_block;
+    reg a67_valid; reg [31:0] a67_stream; reg [2:0] a67_phase; reg [63:0] a67_block;
     reg [511:0] a67_st, a67_plain, n67_st; reg [575:0] a67_ky; reg [191:0] a67_tw;
     reg [2:0] c67_m0_rs; reg [3:0] c67_m0_en;
     reg c67_p0;
@@ -11849,10 +11581,10 @@ module skeinhw (
 
     // which block enters slot 67 at the next edge
     always @* begin : arrive67
-        a67_valid = 1'b0; a67_e = 8'd0; a67_stream = 32'd0; a67_phase = PH_IDLE; a67_block = 64'd0;
+        a67_valid = 1'b0; a67_stream = 32'd0; a67_phase = PH_IDLE; a67_block = 64'd0;
         a67_st = {512{1'b0}}; a67_plain = {512{1'b0}}; a67_ky = {576{1'b0}}; a67_tw = 192'd0;
         if (slot66_live && slot_of(slot66_elapsed + 8'd1) == 8'd67) begin
-            a67_valid = 1'b1; a67_e = slot66_elapsed + 8'd1; a67_stream = slot66_stream; a67_phase = slot66_phase; a67_block = slot66_block;
+            a67_valid = 1'b1; a67_stream = slot66_stream; a67_phase = slot66_phase; a67_block = slot66_block;
             a67_st = slot66_st; a67_plain = slot66_plain; a67_ky = slot66_ky; a67_tw = slot66_tw;
         end
     end
@@ -11863,11 +11595,8 @@ module skeinhw (
         c67_p0 = 1'b0;
         c67_k1_sk = 5'd0; c67_k1_mask = 8'd0;
         c67_round = 8'd0; c67_subkey = 8'd0; c67_done = 1'b0; c67_bmix = 16'd0; c67_bsub = 16'd0; c67_bks = 16'd0; c67_bfs = 16'd0;
-        case (a67_e)
-            // cycle 67: MIX of round 67, permute, subkey 17
-            8'd67: begin c67_m0_rs = 3'd3; c67_m0_en = 4'hf; c67_p0 = 1'b1; c67_k1_sk = 5'd17; c67_k1_mask = 8'hff; c67_round = 8'd68; c67_subkey = 8'd18; c67_bmix = 16'd4; c67_bsub = 16'd8; c67_bks = 16'd3; end // CYCLE e=67
-            default: ;
-        endcase
+        // cycle 67, the only one this slot holds: MIX of round 67, permute, subkey 17
+        if (a67_valid) begin c67_m0_rs = 3'd3; c67_m0_en = 4'hf; c67_p0 = 1'b1; c67_k1_sk = 5'd17; c67_k1_mask = 8'hff; c67_round = 8'd68; c67_subkey = 8'd18; c67_bmix = 16'd4; c67_bsub = 16'd8; c67_bks = 16'd3; end // CYCLE e=67
     end
 
     // slot 67's stage: its round units and key injections in chain order
@@ -11881,7 +11610,6 @@ module skeinhw (
     always @(posedge clk) begin : slot67_regs
         if (rst) begin
             slot67_live <= 1'b0;
-            slot67_elapsed <= 8'd0;
             slot67_plain <= {512{1'b0}};
             slot67_valid <= 1'd0;
             slot67_stream <= 32'd0;
@@ -11913,7 +11641,7 @@ module skeinhw (
             slot67_valid <= a67_valid;
             slot67_live <= a67_valid && !c67_done;
             if (a67_valid) begin
-                slot67_elapsed <= a67_e; slot67_plain <= a67_plain;
+                slot67_plain <= a67_plain;
                 slot67_stream <= a67_stream; slot67_phase <= a67_phase; slot67_block <= a67_block; slot67_round <= c67_round; slot67_subkey <= c67_subkey;
                 slot67_state_0 <= n67_st[0 +: 64];
                 slot67_state_1 <= n67_st[64 +: 64];
@@ -11940,7 +11668,7 @@ module skeinhw (
     end
 
     // ==== slot 68: stage 68 of module 0 (1 round unit(s))
-    reg a68_valid; reg [7:0] a68_e; reg [31:0] a68_stream; reg [2:0] a68_phase; reg [63:0] a68_block;
+    reg a68_valid; reg [31:0] a68_stream; reg [2:0] a68_phase; reg [63:0] a68_block;
     reg [511:0] a68_st, a68_plain, n68_st; reg [575:0] a68_ky; reg [191:0] a68_tw;
     reg [2:0] c68_m0_rs; reg [3:0] c68_m0_en;
     reg c68_p0;
@@ -11948,10 +11676,10 @@ module skeinhw (
 
     // which block enters slot 68 at the next edge
     always @* begin : arrive68
-        a68_valid = 1'b0; a68_e = 8'd0; a68_stream = 32'd0; a68_phase = PH_IDLE; a68_block = 64'd0;
+        a68_valid = 1'b0; a68_stream = 32'd0; a68_phase = PH_IDLE; a68_block = 64'd0;
         a68_st = {512{1'b0}}; a68_plain = {512{1'b0}}; a68_ky = {576{1'b0}}; a68_tw = 192'd0;
         if (slot67_live && slot_of(slot67_elapsed + 8'd1) == 8'd68) begin
-            a68_valid = 1'b1; a68_e = slot67_elapsed + 8'd1; a68_stream = slot67_stream; a68_phase = slot67_phase; a68_block = slot67_block;
+            a68_valid = 1'b1; a68_stream = slot67_stream; a68_phase = slot67_phase; a68_block = slot67_block;
             a68_st = slot67_st; a68_plain = slot67_plain; a68_ky = slot67_ky; a68_tw = slot67_tw;
         end
     end
@@ -11961,11 +11689,8 @@ module skeinhw (
         c68_m0_rs = 3'd0; c68_m0_en = 4'd0;
         c68_p0 = 1'b0;
         c68_round = 8'd0; c68_subkey = 8'd0; c68_done = 1'b0; c68_bmix = 16'd0; c68_bsub = 16'd0; c68_bks = 16'd0; c68_bfs = 16'd0;
-        case (a68_e)
-            // cycle 68: MIX of round 68, permute
-            8'd68: begin c68_m0_rs = 3'd4; c68_m0_en = 4'hf; c68_p0 = 1'b1; c68_round = 8'd69; c68_subkey = 8'd18; c68_bmix = 16'd4; end // CYCLE e=68
-            default: ;
-        endcase
+        // cycle 68, the only one this slot holds: MIX of round 68, permute
+        if (a68_valid) begin c68_m0_rs = 3'd4; c68_m0_en = 4'hf; c68_p0 = 1'b1; c68_round = 8'd69; c68_subkey = 8'd18; c68_bmix = 16'd4; end // CYCLE e=68
     end
 
     // slot 68's stage: its round units and key injections in chain order
@@ -11978,7 +11703,6 @@ module skeinhw (
     always @(posedge clk) begin : slot68_regs
         if (rst) begin
             slot68_live <= 1'b0;
-            slot68_elapsed <= 8'd0;
             slot68_plain <= {512{1'b0}};
             slot68_valid <= 1'd0;
             slot68_stream <= 32'd0;
@@ -12010,7 +11734,7 @@ module skeinhw (
             slot68_valid <= a68_valid;
             slot68_live <= a68_valid && !c68_done;
             if (a68_valid) begin
-                slot68_elapsed <= a68_e; slot68_plain <= a68_plain;
+                slot68_plain <= a68_plain;
                 slot68_stream <= a68_stream; slot68_phase <= a68_phase; slot68_block <= a68_block; slot68_round <= c68_round; slot68_subkey <= c68_subkey;
                 slot68_state_0 <= n68_st[0 +: 64];
                 slot68_state_1 <= n68_st[64 +: 64];
@@ -12037,7 +11761,7 @@ module skeinhw (
     end
 
     // ==== slot 69: stage 69 of module 0 (1 round unit(s))
-    reg a69_valid; reg [7:0] a69_e; reg [31:0] a69_stream; reg [2:0] a69_phase; reg [63:0] a69_block;
+    reg a69_valid; reg [31:0] a69_stream; reg [2:0] a69_phase; reg [63:0] a69_block;
     reg [511:0] a69_st, a69_plain, n69_st; reg [575:0] a69_ky; reg [191:0] a69_tw;
     reg [2:0] c69_m0_rs; reg [3:0] c69_m0_en;
     reg c69_p0;
@@ -12045,10 +11769,10 @@ module skeinhw (
 
     // which block enters slot 69 at the next edge
     always @* begin : arrive69
-        a69_valid = 1'b0; a69_e = 8'd0; a69_stream = 32'd0; a69_phase = PH_IDLE; a69_block = 64'd0;
+        a69_valid = 1'b0; a69_stream = 32'd0; a69_phase = PH_IDLE; a69_block = 64'd0;
         a69_st = {512{1'b0}}; a69_plain = {512{1'b0}}; a69_ky = {576{1'b0}}; a69_tw = 192'd0;
         if (slot68_live && slot_of(slot68_elapsed + 8'd1) == 8'd69) begin
-            a69_valid = 1'b1; a69_e = slot68_elapsed + 8'd1; a69_stream = slot68_stream; a69_phase = slot68_phase; a69_block = slot68_block;
+            a69_valid = 1'b1; a69_stream = slot68_stream; a69_phase = slot68_phase; a69_block = slot68_block;
             a69_st = slot68_st; a69_plain = slot68_plain; a69_ky = slot68_ky; a69_tw = slot68_tw;
         end
     end
@@ -12058,11 +11782,8 @@ module skeinhw (
         c69_m0_rs = 3'd0; c69_m0_en = 4'd0;
         c69_p0 = 1'b0;
         c69_round = 8'd0; c69_subkey = 8'd0; c69_done = 1'b0; c69_bmix = 16'd0; c69_bsub = 16'd0; c69_bks = 16'd0; c69_bfs = 16'd0;
-        case (a69_e)
-            // cycle 69: MIX of round 69, permute
-            8'd69: begin c69_m0_rs = 3'd5; c69_m0_en = 4'hf; c69_p0 = 1'b1; c69_round = 8'd70; c69_subkey = 8'd18; c69_bmix = 16'd4; end // CYCLE e=69
-            default: ;
-        endcase
+        // cycle 69, the only one this slot holds: MIX of round 69, permute
+        if (a69_valid) begin c69_m0_rs = 3'd5; c69_m0_en = 4'hf; c69_p0 = 1'b1; c69_round = 8'd70; c69_subkey = 8'd18; c69_bmix = 16'd4; end // CYCLE e=69
     end
 
     // slot 69's stage: its round units and key injections in chain order
@@ -12075,7 +11796,6 @@ module skeinhw (
     always @(posedge clk) begin : slot69_regs
         if (rst) begin
             slot69_live <= 1'b0;
-            slot69_elapsed <= 8'd0;
             slot69_plain <= {512{1'b0}};
             slot69_valid <= 1'd0;
             slot69_stream <= 32'd0;
@@ -12107,7 +11827,7 @@ module skeinhw (
             slot69_valid <= a69_valid;
             slot69_live <= a69_valid && !c69_done;
             if (a69_valid) begin
-                slot69_elapsed <= a69_e; slot69_plain <= a69_plain;
+                slot69_plain <= a69_plain;
                 slot69_stream <= a69_stream; slot69_phase <= a69_phase; slot69_block <= a69_block; slot69_round <= c69_round; slot69_subkey <= c69_subkey;
                 slot69_state_0 <= n69_st[0 +: 64];
                 slot69_state_1 <= n69_st[64 +: 64];
@@ -12134,7 +11854,7 @@ module skeinhw (
     end
 
     // ==== slot 70: stage 70 of module 0 (1 round unit(s))
-    reg a70_valid; reg [7:0] a70_e; reg [31:0] a70_stream; reg [2:0] a70_phase; reg [63:0] a70_block;
+    reg a70_valid; reg [31:0] a70_stream; reg [2:0] a70_phase; reg [63:0] a70_block;
     reg [511:0] a70_st, a70_plain, n70_st; reg [575:0] a70_ky; reg [191:0] a70_tw;
     reg [2:0] c70_m0_rs; reg [3:0] c70_m0_en;
     reg c70_p0;
@@ -12142,10 +11862,10 @@ module skeinhw (
 
     // which block enters slot 70 at the next edge
     always @* begin : arrive70
-        a70_valid = 1'b0; a70_e = 8'd0; a70_stream = 32'd0; a70_phase = PH_IDLE; a70_block = 64'd0;
+        a70_valid = 1'b0; a70_stream = 32'd0; a70_phase = PH_IDLE; a70_block = 64'd0;
         a70_st = {512{1'b0}}; a70_plain = {512{1'b0}}; a70_ky = {576{1'b0}}; a70_tw = 192'd0;
         if (slot69_live && slot_of(slot69_elapsed + 8'd1) == 8'd70) begin
-            a70_valid = 1'b1; a70_e = slot69_elapsed + 8'd1; a70_stream = slot69_stream; a70_phase = slot69_phase; a70_block = slot69_block;
+            a70_valid = 1'b1; a70_stream = slot69_stream; a70_phase = slot69_phase; a70_block = slot69_block;
             a70_st = slot69_st; a70_plain = slot69_plain; a70_ky = slot69_ky; a70_tw = slot69_tw;
         end
     end
@@ -12155,11 +11875,8 @@ module skeinhw (
         c70_m0_rs = 3'd0; c70_m0_en = 4'd0;
         c70_p0 = 1'b0;
         c70_round = 8'd0; c70_subkey = 8'd0; c70_done = 1'b0; c70_bmix = 16'd0; c70_bsub = 16'd0; c70_bks = 16'd0; c70_bfs = 16'd0;
-        case (a70_e)
-            // cycle 70: MIX of round 70, permute
-            8'd70: begin c70_m0_rs = 3'd6; c70_m0_en = 4'hf; c70_p0 = 1'b1; c70_round = 8'd71; c70_subkey = 8'd18; c70_bmix = 16'd4; end // CYCLE e=70
-            default: ;
-        endcase
+        // cycle 70, the only one this slot holds: MIX of round 70, permute
+        if (a70_valid) begin c70_m0_rs = 3'd6; c70_m0_en = 4'hf; c70_p0 = 1'b1; c70_round = 8'd71; c70_subkey = 8'd18; c70_bmix = 16'd4; end // CYCLE e=70
     end
 
     // slot 70's stage: its round units and key injections in chain order
@@ -12172,7 +11889,6 @@ module skeinhw (
     always @(posedge clk) begin : slot70_regs
         if (rst) begin
             slot70_live <= 1'b0;
-            slot70_elapsed <= 8'd0;
             slot70_plain <= {512{1'b0}};
             slot70_valid <= 1'd0;
             slot70_stream <= 32'd0;
@@ -12204,7 +11920,7 @@ module skeinhw (
             slot70_valid <= a70_valid;
             slot70_live <= a70_valid && !c70_done;
             if (a70_valid) begin
-                slot70_elapsed <= a70_e; slot70_plain <= a70_plain;
+                slot70_plain <= a70_plain;
                 slot70_stream <= a70_stream; slot70_phase <= a70_phase; slot70_block <= a70_block; slot70_round <= c70_round; slot70_subkey <= c70_subkey;
                 slot70_state_0 <= n70_st[0 +: 64];
                 slot70_state_1 <= n70_st[64 +: 64];
@@ -12231,7 +11947,7 @@ module skeinhw (
     end
 
     // ==== slot 71: stage 71 of module 0 (1 round unit(s))
-    reg a71_valid; reg [7:0] a71_e; reg [31:0] a71_stream; reg [2:0] a71_phase; reg [63:0] a71_block;
+    reg a71_valid; reg [31:0] a71_stream; reg [2:0] a71_phase; reg [63:0] a71_block;
     reg [511:0] a71_st, a71_plain, n71_st; reg [575:0] a71_ky; reg [191:0] a71_tw;
     reg [2:0] c71_m0_rs; reg [3:0] c71_m0_en;
     reg c71_p0;
@@ -12240,10 +11956,10 @@ module skeinhw (
 
     // which block enters slot 71 at the next edge
     always @* begin : arrive71
-        a71_valid = 1'b0; a71_e = 8'd0; a71_stream = 32'd0; a71_phase = PH_IDLE; a71_block = 64'd0;
+        a71_valid = 1'b0; a71_stream = 32'd0; a71_phase = PH_IDLE; a71_block = 64'd0;
         a71_st = {512{1'b0}}; a71_plain = {512{1'b0}}; a71_ky = {576{1'b0}}; a71_tw = 192'd0;
         if (slot70_live && slot_of(slot70_elapsed + 8'd1) == 8'd71) begin
-            a71_valid = 1'b1; a71_e = slot70_elapsed + 8'd1; a71_stream = slot70_stream; a71_phase = slot70_phase; a71_block = slot70_block;
+            a71_valid = 1'b1; a71_stream = slot70_stream; a71_phase = slot70_phase; a71_block = slot70_block;
             a71_st = slot70_st; a71_plain = slot70_plain; a71_ky = slot70_ky; a71_tw = slot70_tw;
         end
     end
@@ -12254,11 +11970,8 @@ module skeinhw (
         c71_p0 = 1'b0;
         c71_k1_sk = 5'd0; c71_k1_mask = 8'd0;
         c71_round = 8'd0; c71_subkey = 8'd0; c71_done = 1'b0; c71_bmix = 16'd0; c71_bsub = 16'd0; c71_bks = 16'd0; c71_bfs = 16'd0;
-        case (a71_e)
-            // cycle 71: MIX of round 71, permute, subkey 18
-            8'd71: begin c71_m0_rs = 3'd7; c71_m0_en = 4'hf; c71_p0 = 1'b1; c71_k1_sk = 5'd18; c71_k1_mask = 8'hff; c71_round = 8'd72; c71_subkey = 8'd19; c71_done = 1'b1; c71_bmix = 16'd4; c71_bsub = 16'd8; c71_bks = 16'd3; end // CYCLE e=71
-            default: ;
-        endcase
+        // cycle 71, the only one this slot holds: MIX of round 71, permute, subkey 18
+        if (a71_valid) begin c71_m0_rs = 3'd7; c71_m0_en = 4'hf; c71_p0 = 1'b1; c71_k1_sk = 5'd18; c71_k1_mask = 8'hff; c71_round = 8'd72; c71_subkey = 8'd19; c71_done = 1'b1; c71_bmix = 16'd4; c71_bsub = 16'd8; c71_bks = 16'd3; end // CYCLE e=71
     end
 
     // slot 71's stage: its round units and key injections in chain order
@@ -12272,7 +11985,6 @@ module skeinhw (
     always @(posedge clk) begin : slot71_regs
         if (rst) begin
             slot71_live <= 1'b0;
-            slot71_elapsed <= 8'd0;
             slot71_plain <= {512{1'b0}};
             slot71_valid <= 1'd0;
             slot71_stream <= 32'd0;
@@ -12304,7 +12016,7 @@ module skeinhw (
             slot71_valid <= a71_valid;
             slot71_live <= a71_valid && !c71_done;
             if (a71_valid) begin
-                slot71_elapsed <= a71_e; slot71_plain <= a71_plain;
+                slot71_plain <= a71_plain;
                 slot71_stream <= a71_stream; slot71_phase <= a71_phase; slot71_block <= a71_block; slot71_round <= c71_round; slot71_subkey <= c71_subkey;
                 slot71_state_0 <= n71_st[0 +: 64];
                 slot71_state_1 <= n71_st[64 +: 64];
@@ -12338,227 +12050,92 @@ module skeinhw (
         end
     end
 
-    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle.
-    reg [2:0] ph_next; reg [31:0] ph_stream;
-    always @* begin : phase_next
-        ph_next = PH_IDLE; ph_stream = 32'hffffffff;
-        if (a0_valid && a0_stream < ph_stream) begin
-            ph_next = a0_phase; ph_stream = a0_stream;
-        end
-        if (a1_valid && a1_stream < ph_stream) begin
-            ph_next = a1_phase; ph_stream = a1_stream;
-        end
-        if (a2_valid && a2_stream < ph_stream) begin
-            ph_next = a2_phase; ph_stream = a2_stream;
-        end
-        if (a3_valid && a3_stream < ph_stream) begin
-            ph_next = a3_phase; ph_stream = a3_stream;
-        end
-        if (a4_valid && a4_stream < ph_stream) begin
-            ph_next = a4_phase; ph_stream = a4_stream;
-        end
-        if (a5_valid && a5_stream < ph_stream) begin
-            ph_next = a5_phase; ph_stream = a5_stream;
-        end
-        if (a6_valid && a6_stream < ph_stream) begin
-            ph_next = a6_phase; ph_stream = a6_stream;
-        end
-        if (a7_valid && a7_stream < ph_stream) begin
-            ph_next = a7_phase; ph_stream = a7_stream;
-        end
-        if (a8_valid && a8_stream < ph_stream) begin
-            ph_next = a8_phase; ph_stream = a8_stream;
-        end
-        if (a9_valid && a9_stream < ph_stream) begin
-            ph_next = a9_phase; ph_stream = a9_stream;
-        end
-        if (a10_valid && a10_stream < ph_stream) begin
-            ph_next = a10_phase; ph_stream = a10_stream;
-        end
-        if (a11_valid && a11_stream < ph_stream) begin
-            ph_next = a11_phase; ph_stream = a11_stream;
-        end
-        if (a12_valid && a12_stream < ph_stream) begin
-            ph_next = a12_phase; ph_stream = a12_stream;
-        end
-        if (a13_valid && a13_stream < ph_stream) begin
-            ph_next = a13_phase; ph_stream = a13_stream;
-        end
-        if (a14_valid && a14_stream < ph_stream) begin
-            ph_next = a14_phase; ph_stream = a14_stream;
-        end
-        if (a15_valid && a15_stream < ph_stream) begin
-            ph_next = a15_phase; ph_stream = a15_stream;
-        end
-        if (a16_valid && a16_stream < ph_stream) begin
-            ph_next = a16_phase; ph_stream = a16_stream;
-        end
-        if (a17_valid && a17_stream < ph_stream) begin
-            ph_next = a17_phase; ph_stream = a17_stream;
-        end
-        if (a18_valid && a18_stream < ph_stream) begin
-            ph_next = a18_phase; ph_stream = a18_stream;
-        end
-        if (a19_valid && a19_stream < ph_stream) begin
-            ph_next = a19_phase; ph_stream = a19_stream;
-        end
-        if (a20_valid && a20_stream < ph_stream) begin
-            ph_next = a20_phase; ph_stream = a20_stream;
-        end
-        if (a21_valid && a21_stream < ph_stream) begin
-            ph_next = a21_phase; ph_stream = a21_stream;
-        end
-        if (a22_valid && a22_stream < ph_stream) begin
-            ph_next = a22_phase; ph_stream = a22_stream;
-        end
-        if (a23_valid && a23_stream < ph_stream) begin
-            ph_next = a23_phase; ph_stream = a23_stream;
-        end
-        if (a24_valid && a24_stream < ph_stream) begin
-            ph_next = a24_phase; ph_stream = a24_stream;
-        end
-        if (a25_valid && a25_stream < ph_stream) begin
-            ph_next = a25_phase; ph_stream = a25_stream;
-        end
-        if (a26_valid && a26_stream < ph_stream) begin
-            ph_next = a26_phase; ph_stream = a26_stream;
-        end
-        if (a27_valid && a27_stream < ph_stream) begin
-            ph_next = a27_phase; ph_stream = a27_stream;
-        end
-        if (a28_valid && a28_stream < ph_stream) begin
-            ph_next = a28_phase; ph_stream = a28_stream;
-        end
-        if (a29_valid && a29_stream < ph_stream) begin
-            ph_next = a29_phase; ph_stream = a29_stream;
-        end
-        if (a30_valid && a30_stream < ph_stream) begin
-            ph_next = a30_phase; ph_stream = a30_stream;
-        end
-        if (a31_valid && a31_stream < ph_stream) begin
-            ph_next = a31_phase; ph_stream = a31_stream;
-        end
-        if (a32_valid && a32_stream < ph_stream) begin
-            ph_next = a32_phase; ph_stream = a32_stream;
-        end
-        if (a33_valid && a33_stream < ph_stream) begin
-            ph_next = a33_phase; ph_stream = a33_stream;
-        end
-        if (a34_valid && a34_stream < ph_stream) begin
-            ph_next = a34_phase; ph_stream = a34_stream;
-        end
-        if (a35_valid && a35_stream < ph_stream) begin
-            ph_next = a35_phase; ph_stream = a35_stream;
-        end
-        if (a36_valid && a36_stream < ph_stream) begin
-            ph_next = a36_phase; ph_stream = a36_stream;
-        end
-        if (a37_valid && a37_stream < ph_stream) begin
-            ph_next = a37_phase; ph_stream = a37_stream;
-        end
-        if (a38_valid && a38_stream < ph_stream) begin
-            ph_next = a38_phase; ph_stream = a38_stream;
-        end
-        if (a39_valid && a39_stream < ph_stream) begin
-            ph_next = a39_phase; ph_stream = a39_stream;
-        end
-        if (a40_valid && a40_stream < ph_stream) begin
-            ph_next = a40_phase; ph_stream = a40_stream;
-        end
-        if (a41_valid && a41_stream < ph_stream) begin
-            ph_next = a41_phase; ph_stream = a41_stream;
-        end
-        if (a42_valid && a42_stream < ph_stream) begin
-            ph_next = a42_phase; ph_stream = a42_stream;
-        end
-        if (a43_valid && a43_stream < ph_stream) begin
-            ph_next = a43_phase; ph_stream = a43_stream;
-        end
-        if (a44_valid && a44_stream < ph_stream) begin
-            ph_next = a44_phase; ph_stream = a44_stream;
-        end
-        if (a45_valid && a45_stream < ph_stream) begin
-            ph_next = a45_phase; ph_stream = a45_stream;
-        end
-        if (a46_valid && a46_stream < ph_stream) begin
-            ph_next = a46_phase; ph_stream = a46_stream;
-        end
-        if (a47_valid && a47_stream < ph_stream) begin
-            ph_next = a47_phase; ph_stream = a47_stream;
-        end
-        if (a48_valid && a48_stream < ph_stream) begin
-            ph_next = a48_phase; ph_stream = a48_stream;
-        end
-        if (a49_valid && a49_stream < ph_stream) begin
-            ph_next = a49_phase; ph_stream = a49_stream;
-        end
-        if (a50_valid && a50_stream < ph_stream) begin
-            ph_next = a50_phase; ph_stream = a50_stream;
-        end
-        if (a51_valid && a51_stream < ph_stream) begin
-            ph_next = a51_phase; ph_stream = a51_stream;
-        end
-        if (a52_valid && a52_stream < ph_stream) begin
-            ph_next = a52_phase; ph_stream = a52_stream;
-        end
-        if (a53_valid && a53_stream < ph_stream) begin
-            ph_next = a53_phase; ph_stream = a53_stream;
-        end
-        if (a54_valid && a54_stream < ph_stream) begin
-            ph_next = a54_phase; ph_stream = a54_stream;
-        end
-        if (a55_valid && a55_stream < ph_stream) begin
-            ph_next = a55_phase; ph_stream = a55_stream;
-        end
-        if (a56_valid && a56_stream < ph_stream) begin
-            ph_next = a56_phase; ph_stream = a56_stream;
-        end
-        if (a57_valid && a57_stream < ph_stream) begin
-            ph_next = a57_phase; ph_stream = a57_stream;
-        end
-        if (a58_valid && a58_stream < ph_stream) begin
-            ph_next = a58_phase; ph_stream = a58_stream;
-        end
-        if (a59_valid && a59_stream < ph_stream) begin
-            ph_next = a59_phase; ph_stream = a59_stream;
-        end
-        if (a60_valid && a60_stream < ph_stream) begin
-            ph_next = a60_phase; ph_stream = a60_stream;
-        end
-        if (a61_valid && a61_stream < ph_stream) begin
-            ph_next = a61_phase; ph_stream = a61_stream;
-        end
-        if (a62_valid && a62_stream < ph_stream) begin
-            ph_next = a62_phase; ph_stream = a62_stream;
-        end
-        if (a63_valid && a63_stream < ph_stream) begin
-            ph_next = a63_phase; ph_stream = a63_stream;
-        end
-        if (a64_valid && a64_stream < ph_stream) begin
-            ph_next = a64_phase; ph_stream = a64_stream;
-        end
-        if (a65_valid && a65_stream < ph_stream) begin
-            ph_next = a65_phase; ph_stream = a65_stream;
-        end
-        if (a66_valid && a66_stream < ph_stream) begin
-            ph_next = a66_phase; ph_stream = a66_stream;
-        end
-        if (a67_valid && a67_stream < ph_stream) begin
-            ph_next = a67_phase; ph_stream = a67_stream;
-        end
-        if (a68_valid && a68_stream < ph_stream) begin
-            ph_next = a68_phase; ph_stream = a68_stream;
-        end
-        if (a69_valid && a69_stream < ph_stream) begin
-            ph_next = a69_phase; ph_stream = a69_stream;
-        end
-        if (a70_valid && a70_stream < ph_stream) begin
-            ph_next = a70_phase; ph_stream = a70_stream;
-        end
-        if (a71_valid && a71_stream < ph_stream) begin
-            ph_next = a71_phase; ph_stream = a71_stream;
-        end
-    end
+    // The controller phase: that of the lowest-numbered stream with a block stepping this cycle
+    // (one block per stream at most): a tournament over the arriving blocks {valid, stream, phase}.
+    function [10:0] first_stream;
+        input [10:0] x, y;
+        begin
+            first_stream = (y[10] && (!x[10] || y[9:3] < x[9:3])) ? y : x;
+        end
+    endfunction
+    wire [10:0] ph_0_0 = first_stream({a0_valid, a0_stream[6:0], a0_phase}, {a1_valid, a1_stream[6:0], a1_phase});
+    wire [10:0] ph_0_1 = first_stream({a2_valid, a2_stream[6:0], a2_phase}, {a3_valid, a3_stream[6:0], a3_phase});
+    wire [10:0] ph_0_2 = first_stream({a4_valid, a4_stream[6:0], a4_phase}, {a5_valid, a5_stream[6:0], a5_phase});
+    wire [10:0] ph_0_3 = first_stream({a6_valid, a6_stream[6:0], a6_phase}, {a7_valid, a7_stream[6:0], a7_phase});
+    wire [10:0] ph_0_4 = first_stream({a8_valid, a8_stream[6:0], a8_phase}, {a9_valid, a9_stream[6:0], a9_phase});
+    wire [10:0] ph_0_5 = first_stream({a10_valid, a10_stream[6:0], a10_phase}, {a11_valid, a11_stream[6:0], a11_phase});
+    wire [10:0] ph_0_6 = first_stream({a12_valid, a12_stream[6:0], a12_phase}, {a13_valid, a13_stream[6:0], a13_phase});
+    wire [10:0] ph_0_7 = first_stream({a14_valid, a14_stream[6:0], a14_phase}, {a15_valid, a15_stream[6:0], a15_phase});
+    wire [10:0] ph_0_8 = first_stream({a16_valid, a16_stream[6:0], a16_phase}, {a17_valid, a17_stream[6:0], a17_phase});
+    wire [10:0] ph_0_9 = first_stream({a18_valid, a18_stream[6:0], a18_phase}, {a19_valid, a19_stream[6:0], a19_phase});
+    wire [10:0] ph_0_10 = first_stream({a20_valid, a20_stream[6:0], a20_phase}, {a21_valid, a21_stream[6:0], a21_phase});
+    wire [10:0] ph_0_11 = first_stream({a22_valid, a22_stream[6:0], a22_phase}, {a23_valid, a23_stream[6:0], a23_phase});
+    wire [10:0] ph_0_12 = first_stream({a24_valid, a24_stream[6:0], a24_phase}, {a25_valid, a25_stream[6:0], a25_phase});
+    wire [10:0] ph_0_13 = first_stream({a26_valid, a26_stream[6:0], a26_phase}, {a27_valid, a27_stream[6:0], a27_phase});
+    wire [10:0] ph_0_14 = first_stream({a28_valid, a28_stream[6:0], a28_phase}, {a29_valid, a29_stream[6:0], a29_phase});
+    wire [10:0] ph_0_15 = first_stream({a30_valid, a30_stream[6:0], a30_phase}, {a31_valid, a31_stream[6:0], a31_phase});
+    wire [10:0] ph_0_16 = first_stream({a32_valid, a32_stream[6:0], a32_phase}, {a33_valid, a33_stream[6:0], a33_phase});
+    wire [10:0] ph_0_17 = first_stream({a34_valid, a34_stream[6:0], a34_phase}, {a35_valid, a35_stream[6:0], a35_phase});
+    wire [10:0] ph_0_18 = first_stream({a36_valid, a36_stream[6:0], a36_phase}, {a37_valid, a37_stream[6:0], a37_phase});
+    wire [10:0] ph_0_19 = first_stream({a38_valid, a38_stream[6:0], a38_phase}, {a39_valid, a39_stream[6:0], a39_phase});
+    wire [10:0] ph_0_20 = first_stream({a40_valid, a40_stream[6:0], a40_phase}, {a41_valid, a41_stream[6:0], a41_phase});
+    wire [10:0] ph_0_21 = first_stream({a42_valid, a42_stream[6:0], a42_phase}, {a43_valid, a43_stream[6:0], a43_phase});
+    wire [10:0] ph_0_22 = first_stream({a44_valid, a44_stream[6:0], a44_phase}, {a45_valid, a45_stream[6:0], a45_phase});
+    wire [10:0] ph_0_23 = first_stream({a46_valid, a46_stream[6:0], a46_phase}, {a47_valid, a47_stream[6:0], a47_phase});
+    wire [10:0] ph_0_24 = first_stream({a48_valid, a48_stream[6:0], a48_phase}, {a49_valid, a49_stream[6:0], a49_phase});
+    wire [10:0] ph_0_25 = first_stream({a50_valid, a50_stream[6:0], a50_phase}, {a51_valid, a51_stream[6:0], a51_phase});
+    wire [10:0] ph_0_26 = first_stream({a52_valid, a52_stream[6:0], a52_phase}, {a53_valid, a53_stream[6:0], a53_phase});
+    wire [10:0] ph_0_27 = first_stream({a54_valid, a54_stream[6:0], a54_phase}, {a55_valid, a55_stream[6:0], a55_phase});
+    wire [10:0] ph_0_28 = first_stream({a56_valid, a56_stream[6:0], a56_phase}, {a57_valid, a57_stream[6:0], a57_phase});
+    wire [10:0] ph_0_29 = first_stream({a58_valid, a58_stream[6:0], a58_phase}, {a59_valid, a59_stream[6:0], a59_phase});
+    wire [10:0] ph_0_30 = first_stream({a60_valid, a60_stream[6:0], a60_phase}, {a61_valid, a61_stream[6:0], a61_phase});
+    wire [10:0] ph_0_31 = first_stream({a62_valid, a62_stream[6:0], a62_phase}, {a63_valid, a63_stream[6:0], a63_phase});
+    wire [10:0] ph_0_32 = first_stream({a64_valid, a64_stream[6:0], a64_phase}, {a65_valid, a65_stream[6:0], a65_phase});
+    wire [10:0] ph_0_33 = first_stream({a66_valid, a66_stream[6:0], a66_phase}, {a67_valid, a67_stream[6:0], a67_phase});
+    wire [10:0] ph_0_34 = first_stream({a68_valid, a68_stream[6:0], a68_phase}, {a69_valid, a69_stream[6:0], a69_phase});
+    wire [10:0] ph_0_35 = first_stream({a70_valid, a70_stream[6:0], a70_phase}, {a71_valid, a71_stream[6:0], a71_phase});
+    wire [10:0] ph_1_0 = first_stream(ph_0_0, ph_0_1);
+    wire [10:0] ph_1_1 = first_stream(ph_0_2, ph_0_3);
+    wire [10:0] ph_1_2 = first_stream(ph_0_4, ph_0_5);
+    wire [10:0] ph_1_3 = first_stream(ph_0_6, ph_0_7);
+    wire [10:0] ph_1_4 = first_stream(ph_0_8, ph_0_9);
+    wire [10:0] ph_1_5 = first_stream(ph_0_10, ph_0_11);
+    wire [10:0] ph_1_6 = first_stream(ph_0_12, ph_0_13);
+    wire [10:0] ph_1_7 = first_stream(ph_0_14, ph_0_15);
+    wire [10:0] ph_1_8 = first_stream(ph_0_16, ph_0_17);
+    wire [10:0] ph_1_9 = first_stream(ph_0_18, ph_0_19);
+    wire [10:0] ph_1_10 = first_stream(ph_0_20, ph_0_21);
+    wire [10:0] ph_1_11 = first_stream(ph_0_22, ph_0_23);
+    wire [10:0] ph_1_12 = first_stream(ph_0_24, ph_0_25);
+    wire [10:0] ph_1_13 = first_stream(ph_0_26, ph_0_27);
+    wire [10:0] ph_1_14 = first_stream(ph_0_28, ph_0_29);
+    wire [10:0] ph_1_15 = first_stream(ph_0_30, ph_0_31);
+    wire [10:0] ph_1_16 = first_stream(ph_0_32, ph_0_33);
+    wire [10:0] ph_1_17 = first_stream(ph_0_34, ph_0_35);
+    wire [10:0] ph_2_0 = first_stream(ph_1_0, ph_1_1);
+    wire [10:0] ph_2_1 = first_stream(ph_1_2, ph_1_3);
+    wire [10:0] ph_2_2 = first_stream(ph_1_4, ph_1_5);
+    wire [10:0] ph_2_3 = first_stream(ph_1_6, ph_1_7);
+    wire [10:0] ph_2_4 = first_stream(ph_1_8, ph_1_9);
+    wire [10:0] ph_2_5 = first_stream(ph_1_10, ph_1_11);
+    wire [10:0] ph_2_6 = first_stream(ph_1_12, ph_1_13);
+    wire [10:0] ph_2_7 = first_stream(ph_1_14, ph_1_15);
+    wire [10:0] ph_2_8 = first_stream(ph_1_16, ph_1_17);
+    wire [10:0] ph_3_0 = first_stream(ph_2_0, ph_2_1);
+    wire [10:0] ph_3_1 = first_stream(ph_2_2, ph_2_3);
+    wire [10:0] ph_3_2 = first_stream(ph_2_4, ph_2_5);
+    wire [10:0] ph_3_3 = first_stream(ph_2_6, ph_2_7);
+    wire [10:0] ph_3_4 = ph_2_8;
+    wire [10:0] ph_4_0 = first_stream(ph_3_0, ph_3_1);
+    wire [10:0] ph_4_1 = first_stream(ph_3_2, ph_3_3);
+    wire [10:0] ph_4_2 = ph_3_4;
+    wire [10:0] ph_5_0 = first_stream(ph_4_0, ph_4_1);
+    wire [10:0] ph_5_1 = ph_4_2;
+    wire [10:0] ph_6_0 = first_stream(ph_5_0, ph_5_1);
+    /* verilator lint_off UNUSEDSIGNAL */ // the winner's stream only decides matches
+    wire [10:0] ph_first = ph_6_0;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [2:0] ph_next = ph_first[10] ? ph_first[2:0] : PH_IDLE;
 
     always @(posedge clk) begin : outputs
         if (rst) begin
@@ -12589,10 +12166,10 @@ module skeinhw (
                 out_data_6 <= c_chain[384 +: 64];
                 out_data_7 <= c_chain[448 +: 64];
             end
-            busy_mix <= (a0_valid ? c0_bmix : 16'd0) + (a1_valid ? c1_bmix : 16'd0) + (a2_valid ? c2_bmix : 16'd0) + (a3_valid ? c3_bmix : 16'd0) + (a4_valid ? c4_bmix : 16'd0) + (a5_valid ? c5_bmix : 16'd0) + (a6_valid ? c6_bmix : 16'd0) + (a7_valid ? c7_bmix : 16'd0) + (a8_valid ? c8_bmix : 16'd0) + (a9_valid ? c9_bmix : 16'd0) + (a10_valid ? c10_bmix : 16'd0) + (a11_valid ? c11_bmix : 16'd0) + (a12_valid ? c12_bmix : 16'd0) + (a13_valid ? c13_bmix : 16'd0) + (a14_valid ? c14_bmix : 16'd0) + (a15_valid ? c15_bmix : 16'd0) + (a16_valid ? c16_bmix : 16'd0) + (a17_valid ? c17_bmix : 16'd0) + (a18_valid ? c18_bmix : 16'd0) + (a19_valid ? c19_bmix : 16'd0) + (a20_valid ? c20_bmix : 16'd0) + (a21_valid ? c21_bmix : 16'd0) + (a22_valid ? c22_bmix : 16'd0) + (a23_valid ? c23_bmix : 16'd0) + (a24_valid ? c24_bmix : 16'd0) + (a25_valid ? c25_bmix : 16'd0) + (a26_valid ? c26_bmix : 16'd0) + (a27_valid ? c27_bmix : 16'd0) + (a28_valid ? c28_bmix : 16'd0) + (a29_valid ? c29_bmix : 16'd0) + (a30_valid ? c30_bmix : 16'd0) + (a31_valid ? c31_bmix : 16'd0) + (a32_valid ? c32_bmix : 16'd0) + (a33_valid ? c33_bmix : 16'd0) + (a34_valid ? c34_bmix : 16'd0) + (a35_valid ? c35_bmix : 16'd0) + (a36_valid ? c36_bmix : 16'd0) + (a37_valid ? c37_bmix : 16'd0) + (a38_valid ? c38_bmix : 16'd0) + (a39_valid ? c39_bmix : 16'd0) + (a40_valid ? c40_bmix : 16'd0) + (a41_valid ? c41_bmix : 16'd0) + (a42_valid ? c42_bmix : 16'd0) + (a43_valid ? c43_bmix : 16'd0) + (a44_valid ? c44_bmix : 16'd0) + (a45_valid ? c45_bmix : 16'd0) + (a46_valid ? c46_bmix : 16'd0) + (a47_valid ? c47_bmix : 16'd0) + (a48_valid ? c48_bmix : 16'd0) + (a49_valid ? c49_bmix : 16'd0) + (a50_valid ? c50_bmix : 16'd0) + (a51_valid ? c51_bmix : 16'd0) + (a52_valid ? c52_bmix : 16'd0) + (a53_valid ? c53_bmix : 16'd0) + (a54_valid ? c54_bmix : 16'd0) + (a55_valid ? c55_bmix : 16'd0) + (a56_valid ? c56_bmix : 16'd0) + (a57_valid ? c57_bmix : 16'd0) + (a58_valid ? c58_bmix : 16'd0) + (a59_valid ? c59_bmix : 16'd0) + (a60_valid ? c60_bmix : 16'd0) + (a61_valid ? c61_bmix : 16'd0) + (a62_valid ? c62_bmix : 16'd0) + (a63_valid ? c63_bmix : 16'd0) + (a64_valid ? c64_bmix : 16'd0) + (a65_valid ? c65_bmix : 16'd0) + (a66_valid ? c66_bmix : 16'd0) + (a67_valid ? c67_bmix : 16'd0) + (a68_valid ? c68_bmix : 16'd0) + (a69_valid ? c69_bmix : 16'd0) + (a70_valid ? c70_bmix : 16'd0) + (a71_valid ? c71_bmix : 16'd0);
-            busy_subkey <= (a0_valid ? c0_bsub : 16'd0) + (a1_valid ? c1_bsub : 16'd0) + (a2_valid ? c2_bsub : 16'd0) + (a3_valid ? c3_bsub : 16'd0) + (a4_valid ? c4_bsub : 16'd0) + (a5_valid ? c5_bsub : 16'd0) + (a6_valid ? c6_bsub : 16'd0) + (a7_valid ? c7_bsub : 16'd0) + (a8_valid ? c8_bsub : 16'd0) + (a9_valid ? c9_bsub : 16'd0) + (a10_valid ? c10_bsub : 16'd0) + (a11_valid ? c11_bsub : 16'd0) + (a12_valid ? c12_bsub : 16'd0) + (a13_valid ? c13_bsub : 16'd0) + (a14_valid ? c14_bsub : 16'd0) + (a15_valid ? c15_bsub : 16'd0) + (a16_valid ? c16_bsub : 16'd0) + (a17_valid ? c17_bsub : 16'd0) + (a18_valid ? c18_bsub : 16'd0) + (a19_valid ? c19_bsub : 16'd0) + (a20_valid ? c20_bsub : 16'd0) + (a21_valid ? c21_bsub : 16'd0) + (a22_valid ? c22_bsub : 16'd0) + (a23_valid ? c23_bsub : 16'd0) + (a24_valid ? c24_bsub : 16'd0) + (a25_valid ? c25_bsub : 16'd0) + (a26_valid ? c26_bsub : 16'd0) + (a27_valid ? c27_bsub : 16'd0) + (a28_valid ? c28_bsub : 16'd0) + (a29_valid ? c29_bsub : 16'd0) + (a30_valid ? c30_bsub : 16'd0) + (a31_valid ? c31_bsub : 16'd0) + (a32_valid ? c32_bsub : 16'd0) + (a33_valid ? c33_bsub : 16'd0) + (a34_valid ? c34_bsub : 16'd0) + (a35_valid ? c35_bsub : 16'd0) + (a36_valid ? c36_bsub : 16'd0) + (a37_valid ? c37_bsub : 16'd0) + (a38_valid ? c38_bsub : 16'd0) + (a39_valid ? c39_bsub : 16'd0) + (a40_valid ? c40_bsub : 16'd0) + (a41_valid ? c41_bsub : 16'd0) + (a42_valid ? c42_bsub : 16'd0) + (a43_valid ? c43_bsub : 16'd0) + (a44_valid ? c44_bsub : 16'd0) + (a45_valid ? c45_bsub : 16'd0) + (a46_valid ? c46_bsub : 16'd0) + (a47_valid ? c47_bsub : 16'd0) + (a48_valid ? c48_bsub : 16'd0) + (a49_valid ? c49_bsub : 16'd0) + (a50_valid ? c50_bsub : 16'd0) + (a51_valid ? c51_bsub : 16'd0) + (a52_valid ? c52_bsub : 16'd0) + (a53_valid ? c53_bsub : 16'd0) + (a54_valid ? c54_bsub : 16'd0) + (a55_valid ? c55_bsub : 16'd0) + (a56_valid ? c56_bsub : 16'd0) + (a57_valid ? c57_bsub : 16'd0) + (a58_valid ? c58_bsub : 16'd0) + (a59_valid ? c59_bsub : 16'd0) + (a60_valid ? c60_bsub : 16'd0) + (a61_valid ? c61_bsub : 16'd0) + (a62_valid ? c62_bsub : 16'd0) + (a63_valid ? c63_bsub : 16'd0) + (a64_valid ? c64_bsub : 16'd0) + (a65_valid ? c65_bsub : 16'd0) + (a66_valid ? c66_bsub : 16'd0) + (a67_valid ? c67_bsub : 16'd0) + (a68_valid ? c68_bsub : 16'd0) + (a69_valid ? c69_bsub : 16'd0) + (a70_valid ? c70_bsub : 16'd0) + (a71_valid ? c71_bsub : 16'd0);
-            busy_key_schedule <= (a0_valid ? c0_bks : 16'd0) + (a1_valid ? c1_bks : 16'd0) + (a2_valid ? c2_bks : 16'd0) + (a3_valid ? c3_bks : 16'd0) + (a4_valid ? c4_bks : 16'd0) + (a5_valid ? c5_bks : 16'd0) + (a6_valid ? c6_bks : 16'd0) + (a7_valid ? c7_bks : 16'd0) + (a8_valid ? c8_bks : 16'd0) + (a9_valid ? c9_bks : 16'd0) + (a10_valid ? c10_bks : 16'd0) + (a11_valid ? c11_bks : 16'd0) + (a12_valid ? c12_bks : 16'd0) + (a13_valid ? c13_bks : 16'd0) + (a14_valid ? c14_bks : 16'd0) + (a15_valid ? c15_bks : 16'd0) + (a16_valid ? c16_bks : 16'd0) + (a17_valid ? c17_bks : 16'd0) + (a18_valid ? c18_bks : 16'd0) + (a19_valid ? c19_bks : 16'd0) + (a20_valid ? c20_bks : 16'd0) + (a21_valid ? c21_bks : 16'd0) + (a22_valid ? c22_bks : 16'd0) + (a23_valid ? c23_bks : 16'd0) + (a24_valid ? c24_bks : 16'd0) + (a25_valid ? c25_bks : 16'd0) + (a26_valid ? c26_bks : 16'd0) + (a27_valid ? c27_bks : 16'd0) + (a28_valid ? c28_bks : 16'd0) + (a29_valid ? c29_bks : 16'd0) + (a30_valid ? c30_bks : 16'd0) + (a31_valid ? c31_bks : 16'd0) + (a32_valid ? c32_bks : 16'd0) + (a33_valid ? c33_bks : 16'd0) + (a34_valid ? c34_bks : 16'd0) + (a35_valid ? c35_bks : 16'd0) + (a36_valid ? c36_bks : 16'd0) + (a37_valid ? c37_bks : 16'd0) + (a38_valid ? c38_bks : 16'd0) + (a39_valid ? c39_bks : 16'd0) + (a40_valid ? c40_bks : 16'd0) + (a41_valid ? c41_bks : 16'd0) + (a42_valid ? c42_bks : 16'd0) + (a43_valid ? c43_bks : 16'd0) + (a44_valid ? c44_bks : 16'd0) + (a45_valid ? c45_bks : 16'd0) + (a46_valid ? c46_bks : 16'd0) + (a47_valid ? c47_bks : 16'd0) + (a48_valid ? c48_bks : 16'd0) + (a49_valid ? c49_bks : 16'd0) + (a50_valid ? c50_bks : 16'd0) + (a51_valid ? c51_bks : 16'd0) + (a52_valid ? c52_bks : 16'd0) + (a53_valid ? c53_bks : 16'd0) + (a54_valid ? c54_bks : 16'd0) + (a55_valid ? c55_bks : 16'd0) + (a56_valid ? c56_bks : 16'd0) + (a57_valid ? c57_bks : 16'd0) + (a58_valid ? c58_bks : 16'd0) + (a59_valid ? c59_bks : 16'd0) + (a60_valid ? c60_bks : 16'd0) + (a61_valid ? c61_bks : 16'd0) + (a62_valid ? c62_bks : 16'd0) + (a63_valid ? c63_bks : 16'd0) + (a64_valid ? c64_bks : 16'd0) + (a65_valid ? c65_bks : 16'd0) + (a66_valid ? c66_bks : 16'd0) + (a67_valid ? c67_bks : 16'd0) + (a68_valid ? c68_bks : 16'd0) + (a69_valid ? c69_bks : 16'd0) + (a70_valid ? c70_bks : 16'd0) + (a71_valid ? c71_bks : 16'd0);
-            busy_first_subkey <= (a0_valid ? c0_bfs : 16'd0) + (a1_valid ? c1_bfs : 16'd0) + (a2_valid ? c2_bfs : 16'd0) + (a3_valid ? c3_bfs : 16'd0) + (a4_valid ? c4_bfs : 16'd0) + (a5_valid ? c5_bfs : 16'd0) + (a6_valid ? c6_bfs : 16'd0) + (a7_valid ? c7_bfs : 16'd0) + (a8_valid ? c8_bfs : 16'd0) + (a9_valid ? c9_bfs : 16'd0) + (a10_valid ? c10_bfs : 16'd0) + (a11_valid ? c11_bfs : 16'd0) + (a12_valid ? c12_bfs : 16'd0) + (a13_valid ? c13_bfs : 16'd0) + (a14_valid ? c14_bfs : 16'd0) + (a15_valid ? c15_bfs : 16'd0) + (a16_valid ? c16_bfs : 16'd0) + (a17_valid ? c17_bfs : 16'd0) + (a18_valid ? c18_bfs : 16'd0) + (a19_valid ? c19_bfs : 16'd0) + (a20_valid ? c20_bfs : 16'd0) + (a21_valid ? c21_bfs : 16'd0) + (a22_valid ? c22_bfs : 16'd0) + (a23_valid ? c23_bfs : 16'd0) + (a24_valid ? c24_bfs : 16'd0) + (a25_valid ? c25_bfs : 16'd0) + (a26_valid ? c26_bfs : 16'd0) + (a27_valid ? c27_bfs : 16'd0) + (a28_valid ? c28_bfs : 16'd0) + (a29_valid ? c29_bfs : 16'd0) + (a30_valid ? c30_bfs : 16'd0) + (a31_valid ? c31_bfs : 16'd0) + (a32_valid ? c32_bfs : 16'd0) + (a33_valid ? c33_bfs : 16'd0) + (a34_valid ? c34_bfs : 16'd0) + (a35_valid ? c35_bfs : 16'd0) + (a36_valid ? c36_bfs : 16'd0) + (a37_valid ? c37_bfs : 16'd0) + (a38_valid ? c38_bfs : 16'd0) + (a39_valid ? c39_bfs : 16'd0) + (a40_valid ? c40_bfs : 16'd0) + (a41_valid ? c41_bfs : 16'd0) + (a42_valid ? c42_bfs : 16'd0) + (a43_valid ? c43_bfs : 16'd0) + (a44_valid ? c44_bfs : 16'd0) + (a45_valid ? c45_bfs : 16'd0) + (a46_valid ? c46_bfs : 16'd0) + (a47_valid ? c47_bfs : 16'd0) + (a48_valid ? c48_bfs : 16'd0) + (a49_valid ? c49_bfs : 16'd0) + (a50_valid ? c50_bfs : 16'd0) + (a51_valid ? c51_bfs : 16'd0) + (a52_valid ? c52_bfs : 16'd0) + (a53_valid ? c53_bfs : 16'd0) + (a54_valid ? c54_bfs : 16'd0) + (a55_valid ? c55_bfs : 16'd0) + (a56_valid ? c56_bfs : 16'd0) + (a57_valid ? c57_bfs : 16'd0) + (a58_valid ? c58_bfs : 16'd0) + (a59_valid ? c59_bfs : 16'd0) + (a60_valid ? c60_bfs : 16'd0) + (a61_valid ? c61_bfs : 16'd0) + (a62_valid ? c62_bfs : 16'd0) + (a63_valid ? c63_bfs : 16'd0) + (a64_valid ? c64_bfs : 16'd0) + (a65_valid ? c65_bfs : 16'd0) + (a66_valid ? c66_bfs : 16'd0) + (a67_valid ? c67_bfs : 16'd0) + (a68_valid ? c68_bfs : 16'd0) + (a69_valid ? c69_bfs : 16'd0) + (a70_valid ? c70_bfs : 16'd0) + (a71_valid ? c71_bfs : 16'd0);
+            busy_mix <= (((((((a0_valid ? c0_bmix : 16'd0) + (a1_valid ? c1_bmix : 16'd0)) + (a2_valid ? c2_bmix : 16'd0)) + ((a3_valid ? c3_bmix : 16'd0) + (a4_valid ? c4_bmix : 16'd0))) + (((a5_valid ? c5_bmix : 16'd0) + (a6_valid ? c6_bmix : 16'd0)) + ((a7_valid ? c7_bmix : 16'd0) + (a8_valid ? c8_bmix : 16'd0)))) + (((((a9_valid ? c9_bmix : 16'd0) + (a10_valid ? c10_bmix : 16'd0)) + (a11_valid ? c11_bmix : 16'd0)) + ((a12_valid ? c12_bmix : 16'd0) + (a13_valid ? c13_bmix : 16'd0))) + (((a14_valid ? c14_bmix : 16'd0) + (a15_valid ? c15_bmix : 16'd0)) + ((a16_valid ? c16_bmix : 16'd0) + (a17_valid ? c17_bmix : 16'd0))))) + ((((((a18_valid ? c18_bmix : 16'd0) + (a19_valid ? c19_bmix : 16'd0)) + (a20_valid ? c20_bmix : 16'd0)) + ((a21_valid ? c21_bmix : 16'd0) + (a22_valid ? c22_bmix : 16'd0))) + (((a23_valid ? c23_bmix : 16'd0) + (a24_valid ? c24_bmix : 16'd0)) + ((a25_valid ? c25_bmix : 16'd0) + (a26_valid ? c26_bmix : 16'd0)))) + (((((a27_valid ? c27_bmix : 16'd0) + (a28_valid ? c28_bmix : 16'd0)) + (a29_valid ? c29_bmix : 16'd0)) + ((a30_valid ? c30_bmix : 16'd0) + (a31_valid ? c31_bmix : 16'd0))) + (((a32_valid ? c32_bmix : 16'd0) + (a33_valid ? c33_bmix : 16'd0)) + ((a34_valid ? c34_bmix : 16'd0) + (a35_valid ? c35_bmix : 16'd0)))))) + (((((((a36_valid ? c36_bmix : 16'd0) + (a37_valid ? c37_bmix : 16'd0)) + (a38_valid ? c38_bmix : 16'd0)) + ((a39_valid ? c39_bmix : 16'd0) + (a40_valid ? c40_bmix : 16'd0))) + (((a41_valid ? c41_bmix : 16'd0) + (a42_valid ? c42_bmix : 16'd0)) + ((a43_valid ? c43_bmix : 16'd0) + (a44_valid ? c44_bmix : 16'd0)))) + (((((a45_valid ? c45_bmix : 16'd0) + (a46_valid ? c46_bmix : 16'd0)) + (a47_valid ? c47_bmix : 16'd0)) + ((a48_valid ? c48_bmix : 16'd0) + (a49_valid ? c49_bmix : 16'd0))) + (((a50_valid ? c50_bmix : 16'd0) + (a51_valid ? c51_bmix : 16'd0)) + ((a52_valid ? c52_bmix : 16'd0) + (a53_valid ? c53_bmix : 16'd0))))) + ((((((a54_valid ? c54_bmix : 16'd0) + (a55_valid ? c55_bmix : 16'd0)) + (a56_valid ? c56_bmix : 16'd0)) + ((a57_valid ? c57_bmix : 16'd0) + (a58_valid ? c58_bmix : 16'd0))) + (((a59_valid ? c59_bmix : 16'd0) + (a60_valid ? c60_bmix : 16'd0)) + ((a61_valid ? c61_bmix : 16'd0) + (a62_valid ? c62_bmix : 16'd0)))) + (((((a63_valid ? c63_bmix : 16'd0) + (a64_valid ? c64_bmix : 16'd0)) + (a65_valid ? c65_bmix : 16'd0)) + ((a66_valid ? c66_bmix : 16'd0) + (a67_valid ? c67_bmix : 16'd0))) + (((a68_valid ? c68_bmix : 16'd0) + (a69_valid ? c69_bmix : 16'd0)) + ((a70_valid ? c70_bmix : 16'd0) + (a71_valid ? c71_bmix : 16'd0))))));
+            busy_subkey <= (((((((a0_valid ? c0_bsub : 16'd0) + (a1_valid ? c1_bsub : 16'd0)) + (a2_valid ? c2_bsub : 16'd0)) + ((a3_valid ? c3_bsub : 16'd0) + (a4_valid ? c4_bsub : 16'd0))) + (((a5_valid ? c5_bsub : 16'd0) + (a6_valid ? c6_bsub : 16'd0)) + ((a7_valid ? c7_bsub : 16'd0) + (a8_valid ? c8_bsub : 16'd0)))) + (((((a9_valid ? c9_bsub : 16'd0) + (a10_valid ? c10_bsub : 16'd0)) + (a11_valid ? c11_bsub : 16'd0)) + ((a12_valid ? c12_bsub : 16'd0) + (a13_valid ? c13_bsub : 16'd0))) + (((a14_valid ? c14_bsub : 16'd0) + (a15_valid ? c15_bsub : 16'd0)) + ((a16_valid ? c16_bsub : 16'd0) + (a17_valid ? c17_bsub : 16'd0))))) + ((((((a18_valid ? c18_bsub : 16'd0) + (a19_valid ? c19_bsub : 16'd0)) + (a20_valid ? c20_bsub : 16'd0)) + ((a21_valid ? c21_bsub : 16'd0) + (a22_valid ? c22_bsub : 16'd0))) + (((a23_valid ? c23_bsub : 16'd0) + (a24_valid ? c24_bsub : 16'd0)) + ((a25_valid ? c25_bsub : 16'd0) + (a26_valid ? c26_bsub : 16'd0)))) + (((((a27_valid ? c27_bsub : 16'd0) + (a28_valid ? c28_bsub : 16'd0)) + (a29_valid ? c29_bsub : 16'd0)) + ((a30_valid ? c30_bsub : 16'd0) + (a31_valid ? c31_bsub : 16'd0))) + (((a32_valid ? c32_bsub : 16'd0) + (a33_valid ? c33_bsub : 16'd0)) + ((a34_valid ? c34_bsub : 16'd0) + (a35_valid ? c35_bsub : 16'd0)))))) + (((((((a36_valid ? c36_bsub : 16'd0) + (a37_valid ? c37_bsub : 16'd0)) + (a38_valid ? c38_bsub : 16'd0)) + ((a39_valid ? c39_bsub : 16'd0) + (a40_valid ? c40_bsub : 16'd0))) + (((a41_valid ? c41_bsub : 16'd0) + (a42_valid ? c42_bsub : 16'd0)) + ((a43_valid ? c43_bsub : 16'd0) + (a44_valid ? c44_bsub : 16'd0)))) + (((((a45_valid ? c45_bsub : 16'd0) + (a46_valid ? c46_bsub : 16'd0)) + (a47_valid ? c47_bsub : 16'd0)) + ((a48_valid ? c48_bsub : 16'd0) + (a49_valid ? c49_bsub : 16'd0))) + (((a50_valid ? c50_bsub : 16'd0) + (a51_valid ? c51_bsub : 16'd0)) + ((a52_valid ? c52_bsub : 16'd0) + (a53_valid ? c53_bsub : 16'd0))))) + ((((((a54_valid ? c54_bsub : 16'd0) + (a55_valid ? c55_bsub : 16'd0)) + (a56_valid ? c56_bsub : 16'd0)) + ((a57_valid ? c57_bsub : 16'd0) + (a58_valid ? c58_bsub : 16'd0))) + (((a59_valid ? c59_bsub : 16'd0) + (a60_valid ? c60_bsub : 16'd0)) + ((a61_valid ? c61_bsub : 16'd0) + (a62_valid ? c62_bsub : 16'd0)))) + (((((a63_valid ? c63_bsub : 16'd0) + (a64_valid ? c64_bsub : 16'd0)) + (a65_valid ? c65_bsub : 16'd0)) + ((a66_valid ? c66_bsub : 16'd0) + (a67_valid ? c67_bsub : 16'd0))) + (((a68_valid ? c68_bsub : 16'd0) + (a69_valid ? c69_bsub : 16'd0)) + ((a70_valid ? c70_bsub : 16'd0) + (a71_valid ? c71_bsub : 16'd0))))));
+            busy_key_schedule <= (((((((a0_valid ? c0_bks : 16'd0) + (a1_valid ? c1_bks : 16'd0)) + (a2_valid ? c2_bks : 16'd0)) + ((a3_valid ? c3_bks : 16'd0) + (a4_valid ? c4_bks : 16'd0))) + (((a5_valid ? c5_bks : 16'd0) + (a6_valid ? c6_bks : 16'd0)) + ((a7_valid ? c7_bks : 16'd0) + (a8_valid ? c8_bks : 16'd0)))) + (((((a9_valid ? c9_bks : 16'd0) + (a10_valid ? c10_bks : 16'd0)) + (a11_valid ? c11_bks : 16'd0)) + ((a12_valid ? c12_bks : 16'd0) + (a13_valid ? c13_bks : 16'd0))) + (((a14_valid ? c14_bks : 16'd0) + (a15_valid ? c15_bks : 16'd0)) + ((a16_valid ? c16_bks : 16'd0) + (a17_valid ? c17_bks : 16'd0))))) + ((((((a18_valid ? c18_bks : 16'd0) + (a19_valid ? c19_bks : 16'd0)) + (a20_valid ? c20_bks : 16'd0)) + ((a21_valid ? c21_bks : 16'd0) + (a22_valid ? c22_bks : 16'd0))) + (((a23_valid ? c23_bks : 16'd0) + (a24_valid ? c24_bks : 16'd0)) + ((a25_valid ? c25_bks : 16'd0) + (a26_valid ? c26_bks : 16'd0)))) + (((((a27_valid ? c27_bks : 16'd0) + (a28_valid ? c28_bks : 16'd0)) + (a29_valid ? c29_bks : 16'd0)) + ((a30_valid ? c30_bks : 16'd0) + (a31_valid ? c31_bks : 16'd0))) + (((a32_valid ? c32_bks : 16'd0) + (a33_valid ? c33_bks : 16'd0)) + ((a34_valid ? c34_bks : 16'd0) + (a35_valid ? c35_bks : 16'd0)))))) + (((((((a36_valid ? c36_bks : 16'd0) + (a37_valid ? c37_bks : 16'd0)) + (a38_valid ? c38_bks : 16'd0)) + ((a39_valid ? c39_bks : 16'd0) + (a40_valid ? c40_bks : 16'd0))) + (((a41_valid ? c41_bks : 16'd0) + (a42_valid ? c42_bks : 16'd0)) + ((a43_valid ? c43_bks : 16'd0) + (a44_valid ? c44_bks : 16'd0)))) + (((((a45_valid ? c45_bks : 16'd0) + (a46_valid ? c46_bks : 16'd0)) + (a47_valid ? c47_bks : 16'd0)) + ((a48_valid ? c48_bks : 16'd0) + (a49_valid ? c49_bks : 16'd0))) + (((a50_valid ? c50_bks : 16'd0) + (a51_valid ? c51_bks : 16'd0)) + ((a52_valid ? c52_bks : 16'd0) + (a53_valid ? c53_bks : 16'd0))))) + ((((((a54_valid ? c54_bks : 16'd0) + (a55_valid ? c55_bks : 16'd0)) + (a56_valid ? c56_bks : 16'd0)) + ((a57_valid ? c57_bks : 16'd0) + (a58_valid ? c58_bks : 16'd0))) + (((a59_valid ? c59_bks : 16'd0) + (a60_valid ? c60_bks : 16'd0)) + ((a61_valid ? c61_bks : 16'd0) + (a62_valid ? c62_bks : 16'd0)))) + (((((a63_valid ? c63_bks : 16'd0) + (a64_valid ? c64_bks : 16'd0)) + (a65_valid ? c65_bks : 16'd0)) + ((a66_valid ? c66_bks : 16'd0) + (a67_valid ? c67_bks : 16'd0))) + (((a68_valid ? c68_bks : 16'd0) + (a69_valid ? c69_bks : 16'd0)) + ((a70_valid ? c70_bks : 16'd0) + (a71_valid ? c71_bks : 16'd0))))));
+            busy_first_subkey <= (((((((a0_valid ? c0_bfs : 16'd0) + (a1_valid ? c1_bfs : 16'd0)) + (a2_valid ? c2_bfs : 16'd0)) + ((a3_valid ? c3_bfs : 16'd0) + (a4_valid ? c4_bfs : 16'd0))) + (((a5_valid ? c5_bfs : 16'd0) + (a6_valid ? c6_bfs : 16'd0)) + ((a7_valid ? c7_bfs : 16'd0) + (a8_valid ? c8_bfs : 16'd0)))) + (((((a9_valid ? c9_bfs : 16'd0) + (a10_valid ? c10_bfs : 16'd0)) + (a11_valid ? c11_bfs : 16'd0)) + ((a12_valid ? c12_bfs : 16'd0) + (a13_valid ? c13_bfs : 16'd0))) + (((a14_valid ? c14_bfs : 16'd0) + (a15_valid ? c15_bfs : 16'd0)) + ((a16_valid ? c16_bfs : 16'd0) + (a17_valid ? c17_bfs : 16'd0))))) + ((((((a18_valid ? c18_bfs : 16'd0) + (a19_valid ? c19_bfs : 16'd0)) + (a20_valid ? c20_bfs : 16'd0)) + ((a21_valid ? c21_bfs : 16'd0) + (a22_valid ? c22_bfs : 16'd0))) + (((a23_valid ? c23_bfs : 16'd0) + (a24_valid ? c24_bfs : 16'd0)) + ((a25_valid ? c25_bfs : 16'd0) + (a26_valid ? c26_bfs : 16'd0)))) + (((((a27_valid ? c27_bfs : 16'd0) + (a28_valid ? c28_bfs : 16'd0)) + (a29_valid ? c29_bfs : 16'd0)) + ((a30_valid ? c30_bfs : 16'd0) + (a31_valid ? c31_bfs : 16'd0))) + (((a32_valid ? c32_bfs : 16'd0) + (a33_valid ? c33_bfs : 16'd0)) + ((a34_valid ? c34_bfs : 16'd0) + (a35_valid ? c35_bfs : 16'd0)))))) + (((((((a36_valid ? c36_bfs : 16'd0) + (a37_valid ? c37_bfs : 16'd0)) + (a38_valid ? c38_bfs : 16'd0)) + ((a39_valid ? c39_bfs : 16'd0) + (a40_valid ? c40_bfs : 16'd0))) + (((a41_valid ? c41_bfs : 16'd0) + (a42_valid ? c42_bfs : 16'd0)) + ((a43_valid ? c43_bfs : 16'd0) + (a44_valid ? c44_bfs : 16'd0)))) + (((((a45_valid ? c45_bfs : 16'd0) + (a46_valid ? c46_bfs : 16'd0)) + (a47_valid ? c47_bfs : 16'd0)) + ((a48_valid ? c48_bfs : 16'd0) + (a49_valid ? c49_bfs : 16'd0))) + (((a50_valid ? c50_bfs : 16'd0) + (a51_valid ? c51_bfs : 16'd0)) + ((a52_valid ? c52_bfs : 16'd0) + (a53_valid ? c53_bfs : 16'd0))))) + ((((((a54_valid ? c54_bfs : 16'd0) + (a55_valid ? c55_bfs : 16'd0)) + (a56_valid ? c56_bfs : 16'd0)) + ((a57_valid ? c57_bfs : 16'd0) + (a58_valid ? c58_bfs : 16'd0))) + (((a59_valid ? c59_bfs : 16'd0) + (a60_valid ? c60_bfs : 16'd0)) + ((a61_valid ? c61_bfs : 16'd0) + (a62_valid ? c62_bfs : 16'd0)))) + (((((a63_valid ? c63_bfs : 16'd0) + (a64_valid ? c64_bfs : 16'd0)) + (a65_valid ? c65_bfs : 16'd0)) + ((a66_valid ? c66_bfs : 16'd0) + (a67_valid ? c67_bfs : 16'd0))) + (((a68_valid ? c68_bfs : 16'd0) + (a69_valid ? c69_bfs : 16'd0)) + ((a70_valid ? c70_bfs : 16'd0) + (a71_valid ? c71_bfs : 16'd0))))));
         end
     end
 

@@ -20,11 +20,14 @@
 //! ```
 //!
 //! Modules, one idea each: `program` (the UBI blocks of a Skein run), `datapath` (what
-//! one cycle does to a block), `controller` (the clock loop and the issue rule), `record` (the
-//! per-cycle registers), `sink` (where records go), `report` (cycles, digests, utilisation).
+//! one cycle does to a block), `placement` (which round unit of a stage does each op, for the
+//! Verilog generator and the estimator), `controller` (the clock loop and the issue rule),
+//! `record` (the per-cycle registers), `sink` (where records go), `report` (cycles, digests,
+//! utilisation).
 
 mod controller;
 pub mod datapath;
+pub mod placement;
 mod program;
 mod record;
 mod report;
@@ -36,6 +39,7 @@ use crate::schedule::Schedule;
 use crate::size::StateSize;
 
 pub use datapath::{CycleOp, Datapath, MicroOp};
+pub use placement::{Placement, Unit};
 pub use program::{BlockJob, Program};
 pub use record::{
     AdderBusy, CycleRecord, MAX_WORDS, OutputRecord, OwnedCycleRecord, Phase, SlotRecord,
