@@ -76,8 +76,6 @@ pub struct GeneratedPlan {
     words: u32,
     streams: u32,
     slots: Vec<Slot>,
-    /// The schedule takes the Config UBI precomputed (the IV is a constant).
-    precomputed: bool,
 }
 
 impl GeneratedPlan {
@@ -132,7 +130,6 @@ impl GeneratedPlan {
             words: schedule.words(),
             streams: schedule.blocks_in_flight(),
             slots,
-            precomputed: schedule.config_precomputed(),
         }
     }
 
@@ -299,7 +296,6 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
     }
     // iss_chain (zero, IV or the chain) and iss_data (buffer, Config string or zero): the
     // sequence decode is shared, each bit a small function.
-    let _ = plan.precomputed;
     push(Role::KeyInputSelect, logic(4), 1, n);
     push(Role::InputSelect, logic(4), 1, n);
     // iss_pos = (first ? 0 : pos) + bytes.
@@ -317,7 +313,6 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
     );
 
     // ---- per slot.
-    let last = plan.slots.len() - 1;
     let done_slots = plan.slots.iter().filter(|s| s.done).count() as u32;
     for slot in &plan.slots {
         // Registers: state, key, tweak, plaintext, cycle count (where the slot holds more than
@@ -350,9 +345,9 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
             push(Role::Control, logic(ELAPSED_BITS), counting, 1);
         }
         // The control ROM on the arriving cycle count: each output bit some entry sets.
-        let mut rom_bits = 1 + 8 + 8; // done, round, subkey (read only by the trace, but
-        // the done bit and the live logic remain)
-        rom_bits = rom_bits.min(1);
+        // The done bit (the round and subkey outputs feed only trace registers: counted with
+        // them, not here).
+        let mut rom_bits = 1;
         for (unit, values) in &slot.units {
             let set = &values.values;
             rom_bits += match unit {
@@ -412,7 +407,6 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
                 }
                 Unit::Mix(_) => {
                     let rs: BTreeSet<u32> = set.iter().map(|v| v.0).collect();
-                    let sel = bit_len(rs.iter().fold(0, |a, &r| a | r));
                     for j in 0..nw / 2 {
                         let rots: BTreeSet<u32> = rs
                             .iter()
@@ -423,7 +417,6 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
                         let r = rots.len() as u32;
                         // y1 = rotl(x1, R) ^ y0: the rotation case (a mux tree indexed by
                         // the round) and the XOR, in one LUT up to a 2:1 select.
-                        let _ = sel;
                         if r > 2 {
                             push(Role::RotationSelect, mux(r), 1, W);
                         }
@@ -459,7 +452,6 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
                 n,
             );
         }
-        let _ = last;
     }
     // Busy counters summed over the slots.
     if plan.slots.len() > 1 {

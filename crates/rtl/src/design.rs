@@ -22,7 +22,7 @@ use skeinhw_skein::tweak::{BIT_PAD_BIT, FINAL_BIT, FIRST_BIT, TREE_LEVEL_SHIFT, 
 use skeinhw_trace::names;
 
 use crate::RtlError;
-use crate::emit::{Emitter, dec, hexw, mask, words_const};
+use crate::emit::{Emitter, dec, mask, words_const};
 
 /// Width of the per-slot cycle counter: the longest block latency (Skein-1024 with two-cycle
 /// rounds, 160 + 1) fits in 8 bits.
@@ -1102,7 +1102,6 @@ fn completion(v: &mut Emitter, plan: &Plan) {
     v.close("end");
     v.close("end");
     v.line("");
-    let _ = hexw;
 }
 
 /// The controller phase: that of the lowest-numbered stream with a block stepping this cycle.

@@ -355,7 +355,11 @@ fn synthesize(
     let mut stamp = yosys::script(&files, top, &json);
     for f in &files {
         let text = std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?;
-        stamp.push_str(&format!("\n{} {:016x}", f.display(), fnv1a(&text)));
+        stamp.push_str(&format!(
+            "\n{} {:016x}",
+            f.display(),
+            skeinhw_estimator::netlist::summary::fnv1a64(&text)
+        ));
     }
     let cached =
         json.exists() && std::fs::read_to_string(&stamp_path).is_ok_and(|old| old == stamp);
@@ -370,13 +374,6 @@ fn synthesize(
     };
     let netlist = Netlist::from_file(&json, Some(top))?;
     Ok((netlist, secs))
-}
-
-/// FNV-1a, 64 bits: a content stamp for the synthesis cache (not a security hash).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 /// The Verilog generator, behind one function.
