@@ -357,6 +357,7 @@ fn functions(v: &mut Emitter, plan: &Plan) {
     v.close("end");
     v.close("endfunction");
     v.line("");
+    tweak_words(v);
     if plan.slots > 1 {
         v.line("// The pipeline register a block is in during its cycle e (the simulator's Datapath::slot).");
         v.open("function [7:0] slot_of;");
@@ -376,6 +377,29 @@ fn functions(v: &mut Emitter, plan: &Plan) {
         v.close("endfunction");
         v.line("");
     }
+}
+
+/// The tweak words a block carries from slot to slot, rebuilt from t0 and t1 at every arrival.
+/// Writing the bits that are always 0 here as constants (Position above bit 64, the reserved
+/// bits, tree level 0) and t2 as t0 ^ t1 lets synthesis drop them in one pass; carried from
+/// register to register, they would cost Yosys one `opt` pass per pipeline slot.
+fn tweak_words(v: &mut Emitter) {
+    let flags = BIT_PAD_BIT - 64; // t1's lowest carried bit
+    v.line("// The tweak words {t2, t1, t0} (Skein 1.3, Table 5 and 3.3.2): t0 is Position (64 bits here), t1");
+    v.line(format!(
+        "// carries only its flags (bits {flags} and up: BitPad, Type, First, Final; tree level 0), t2 = t0 ^ t1."
+    ));
+    v.line("/* verilator lint_off UNUSEDSIGNAL */ // t1's other bits are 0");
+    v.open("function [191:0] tweak_words;");
+    v.line("input [63:0] t0, t1;");
+    v.line("reg [63:0] flags;");
+    v.open("begin");
+    v.line(format!("flags = {{t1[63:{flags}], {flags}'d0}};"));
+    v.line("tweak_words = {t0 ^ flags, flags, t0};");
+    v.close("end");
+    v.close("endfunction");
+    v.line("/* verilator lint_on UNUSEDSIGNAL */");
+    v.line("");
 }
 
 fn declarations(v: &mut Emitter, plan: &Plan) {
@@ -463,6 +487,21 @@ fn streams(v: &mut Emitter, plan: &Plan) {
         dec(ns, 0),
         full.join(", ")
     ));
+    let ready: Vec<String> = (0..ns).rev().map(|k| format!("s{k}_ready")).collect();
+    v.line(format!(
+        "wire [{}:0] ready = {{{}}};",
+        ns - 1,
+        ready.join(", ")
+    ));
+    v.line("// the lowest-numbered ready stream, one-hot: stream k is ready and none below it is");
+    v.line(format!("wire [{}:0] grant;", ns - 1));
+    v.line("assign grant[0] = ready[0];");
+    for k in 1..ns {
+        v.line(format!(
+            "assign grant[{k}] = ready[{k}] && !(|ready[{}:0]);",
+            k - 1
+        ));
+    }
     v.line("");
     // Issue / completion wires used by the per-stream blocks.
     v.line("// ---- the issue (iss_*) and the completion (c_*) of this cycle");
@@ -572,24 +611,46 @@ fn issue(v: &mut Emitter, plan: &Plan) {
     } else {
         v.line(format!("blocked = {};", conds.join(" || ")));
     }
-    v.line("iss_valid = 1'b0; iss_stream = 32'd0;");
+    // The grant: the lowest-numbered ready stream, one-hot, and its context and input register
+    // as an AND-OR over it (a priority chain over the streams would be as deep as they are many).
+    let ns = plan.streams;
+    v.line("iss_valid = !blocked && |ready;");
+    let pick = |width: u32, reg: &dyn Fn(u32) -> String| -> String {
+        let terms: Vec<String> = (0..ns)
+            .map(|k| {
+                if width == 1 {
+                    format!("(grant[{k}] & {})", reg(k))
+                } else {
+                    format!("({{{width}{{grant[{k}]}}}} & {})", reg(k))
+                }
+            })
+            .collect();
+        balanced(&terms, "|", &dec(width, 0))
+    };
+    let streams: Vec<String> = (1..ns)
+        .map(|k| format!("(grant[{k}] ? {} : 32'd0)", dec(32, u64::from(k))))
+        .collect();
     v.line(format!(
-        "g_sq = SQ_IDLE; g_chain = {{{nbits}{{1'b0}}}}; g_pos = 64'd0; g_blk = 64'd0; g_bkey = 1'b0; g_bfirst = 1'b0; g_blast = 1'b0; g_bbitpad = 1'b0; g_bbytes = 8'd0; g_bdata = {{{nbits}{{1'b0}}}};"
+        "iss_stream = {};",
+        balanced(&streams, "|", "32'd0")
     ));
-    v.open("if (blocked) begin");
-    v.line("// slot 0 is taken");
-    for k in 0..plan.streams {
-        v.close(format!("end else if (s{k}_ready) begin"));
-        v.indent_more();
-        v.line(format!(
-            "iss_valid = 1'b1; iss_stream = {}; g_sq = s{k}_sq; g_chain = s{k}_chain; g_pos = s{k}_pos; g_blk = s{k}_blk;",
-            dec(32, u64::from(k))
-        ));
-        v.line(format!(
-            "g_bkey = b{k}_key; g_bfirst = b{k}_first; g_blast = b{k}_last; g_bbitpad = b{k}_bitpad; g_bbytes = b{k}_bytes; g_bdata = b{k}_data;"
-        ));
+    // (field, width, register of stream k: `{prefix}{k}_{name}`)
+    let fields = [
+        ("g_sq", 3, "s", "sq"),
+        ("g_chain", nbits, "s", "chain"),
+        ("g_pos", 64, "s", "pos"),
+        ("g_blk", 64, "s", "blk"),
+        ("g_bkey", 1, "b", "key"),
+        ("g_bfirst", 1, "b", "first"),
+        ("g_blast", 1, "b", "last"),
+        ("g_bbitpad", 1, "b", "bitpad"),
+        ("g_bbytes", 8, "b", "bytes"),
+        ("g_bdata", nbits, "b", "data"),
+    ];
+    for (field, width, prefix, name) in fields {
+        let reg = |k: u32| format!("{prefix}{k}_{name}");
+        v.line(format!("{field} = {};", pick(width, &reg)));
     }
-    v.close("end");
     v.close("end");
     v.line("");
     v.line("// The block the granted stream issues next, in Skein's order: Key UBI blocks (MAC), the Config");
@@ -855,11 +916,12 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             v.indent_more();
         }
         v.line(format!(
-            "a{j}_valid = 1'b1;{} a{j}_stream = slot{i}_stream; a{j}_phase = slot{i}_phase; a{j}_block = slot{i}_block;",
-            set_e(format!("slot{i}_elapsed + {}", dec(ELAPSED_BITS, 1)))
+            "a{j}_valid = 1'b1;{} a{j}_stream = {}; a{j}_phase = slot{i}_phase; a{j}_block = slot{i}_block;",
+            set_e(format!("slot{i}_elapsed + {}", dec(ELAPSED_BITS, 1))),
+            stream_id(plan, &format!("slot{i}_stream")),
         ));
         v.line(format!(
-            "a{j}_st = slot{i}_st; a{j}_plain = slot{i}_plain; a{j}_ky = slot{i}_ky; a{j}_tw = slot{i}_tw;"
+            "a{j}_st = slot{i}_st; a{j}_plain = slot{i}_plain; a{j}_ky = slot{i}_ky; a{j}_tw = tweak_words(slot{i}_tw[0 +: 64], slot{i}_tw[64 +: 64]);"
         ));
     }
     if j == 0 {
@@ -877,7 +939,7 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             set_e(dec(ELAPSED_BITS, 0))
         ));
         v.line(format!(
-            "a{j}_st = iss_data; a{j}_plain = iss_data; a{j}_ky = {{iss_parity, iss_chain}}; a{j}_tw = {{iss_t0 ^ iss_t1, iss_t1, iss_t0}};"
+            "a{j}_st = iss_data; a{j}_plain = iss_data; a{j}_ky = {{iss_parity, iss_chain}}; a{j}_tw = tweak_words(iss_t0, iss_t1);"
         ));
     }
     if !first {
@@ -1020,6 +1082,13 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     v.line("");
 }
 
+/// A stream number carried from register to register: its upper bits written as the constant
+/// 0 they always are (the trace's field is 32 bits wide), so synthesis drops them at once.
+fn stream_id(plan: &Plan, reg: &str) -> String {
+    let sb = plan.stream_bits();
+    format!("{{{}'d0, {reg}[{}:0]}}", 32 - sb, sb - 1)
+}
+
 fn completion(v: &mut Emitter, plan: &Plan) {
     let nbits = plan.nbits();
     let n = plan.words as usize;
@@ -1058,7 +1127,7 @@ fn completion(v: &mut Emitter, plan: &Plan) {
         let terms: Vec<String> = (0..plan.slots)
             .map(|j| format!("(a{j}_valid ? c{j}_{field} : 16'd0)"))
             .collect();
-        balanced_sum(&terms)
+        balanced(&terms, "+", "16'd0")
     };
     v.open("always @(posedge clk) begin : outputs");
     v.open("if (rst) begin");
@@ -1154,10 +1223,10 @@ fn phase_next(v: &mut Emitter, plan: &Plan) {
     v.line("");
 }
 
-/// `a + b + ...` as a balanced tree of additions (depth log2 of the terms, not their number).
-fn balanced_sum(terms: &[String]) -> String {
+/// `a op b op ...` as a balanced tree (depth log2 of the terms, not their number): sums, AND-ORs.
+fn balanced(terms: &[String], op: &str, empty: &str) -> String {
     match terms {
-        [] => "16'd0".to_owned(),
+        [] => empty.to_owned(),
         [t] => t.clone(),
         _ => {
             let (l, r) = terms.split_at(terms.len().div_ceil(2));
@@ -1165,10 +1234,10 @@ fn balanced_sum(terms: &[String]) -> String {
                 if t.len() == 1 {
                     t[0].clone()
                 } else {
-                    format!("({})", balanced_sum(t))
+                    format!("({})", balanced(t, op, empty))
                 }
             };
-            format!("{} + {}", side(l), side(r))
+            format!("{} {op} {}", side(l), side(r))
         }
     }
 }

@@ -382,6 +382,19 @@ module skeinhw (
         end
     endfunction
 
+    // The tweak words {t2, t1, t0} (Skein 1.3, Table 5 and 3.3.2): t0 is Position (64 bits here), t1
+    // carries only its flags (bits 55 and up: BitPad, Type, First, Final; tree level 0), t2 = t0 ^ t1.
+    /* verilator lint_off UNUSEDSIGNAL */ // t1's other bits are 0
+    function [191:0] tweak_words;
+        input [63:0] t0, t1;
+        reg [63:0] flags;
+        begin
+            flags = {t1[63:55], 55'd0};
+            tweak_words = {t0 ^ flags, flags, t0};
+        end
+    endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
+
     // The pipeline register a block is in during its cycle e (the simulator's Datapath::slot).
     function [7:0] slot_of;
         input [7:0] e;
@@ -512,6 +525,12 @@ module skeinhw (
     reg [2:0] s2_sq; reg s2_busy; reg [511:0] s2_chain; reg [63:0] s2_pos; reg [63:0] s2_blk; reg [2:0] s2_kind; reg s2_last;
     wire s2_ready = !s2_busy && (s2_sq == SQ_CONFIG || s2_sq == SQ_OUTPUT || b2_full);
     assign in_ready = rst ? 3'd0 : ~{b2_full, b1_full, b0_full};
+    wire [2:0] ready = {s2_ready, s1_ready, s0_ready};
+    // the lowest-numbered ready stream, one-hot: stream k is ready and none below it is
+    wire [2:0] grant;
+    assign grant[0] = ready[0];
+    assign grant[1] = ready[1] && !(|ready[0:0]);
+    assign grant[2] = ready[2] && !(|ready[1:0]);
 
     // ---- the issue (iss_*) and the completion (c_*) of this cycle
     reg blocked, iss_valid, iss_from_buf, iss_first, iss_last, iss_bitpad; reg [31:0] iss_stream;
@@ -608,20 +627,18 @@ module skeinhw (
     // is about to use it; the lowest-numbered ready stream goes first.
     always @* begin : issue_rule
         blocked = (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd0);
-        iss_valid = 1'b0; iss_stream = 32'd0;
-        g_sq = SQ_IDLE; g_chain = {512{1'b0}}; g_pos = 64'd0; g_blk = 64'd0; g_bkey = 1'b0; g_bfirst = 1'b0; g_blast = 1'b0; g_bbitpad = 1'b0; g_bbytes = 8'd0; g_bdata = {512{1'b0}};
-        if (blocked) begin
-            // slot 0 is taken
-        end else if (s0_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd0; g_sq = s0_sq; g_chain = s0_chain; g_pos = s0_pos; g_blk = s0_blk;
-            g_bkey = b0_key; g_bfirst = b0_first; g_blast = b0_last; g_bbitpad = b0_bitpad; g_bbytes = b0_bytes; g_bdata = b0_data;
-        end else if (s1_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd1; g_sq = s1_sq; g_chain = s1_chain; g_pos = s1_pos; g_blk = s1_blk;
-            g_bkey = b1_key; g_bfirst = b1_first; g_blast = b1_last; g_bbitpad = b1_bitpad; g_bbytes = b1_bytes; g_bdata = b1_data;
-        end else if (s2_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd2; g_sq = s2_sq; g_chain = s2_chain; g_pos = s2_pos; g_blk = s2_blk;
-            g_bkey = b2_key; g_bfirst = b2_first; g_blast = b2_last; g_bbitpad = b2_bitpad; g_bbytes = b2_bytes; g_bdata = b2_data;
-        end
+        iss_valid = !blocked && |ready;
+        iss_stream = (grant[1] ? 32'd1 : 32'd0) | (grant[2] ? 32'd2 : 32'd0);
+        g_sq = (({3{grant[0]}} & s0_sq) | ({3{grant[1]}} & s1_sq)) | ({3{grant[2]}} & s2_sq);
+        g_chain = (({512{grant[0]}} & s0_chain) | ({512{grant[1]}} & s1_chain)) | ({512{grant[2]}} & s2_chain);
+        g_pos = (({64{grant[0]}} & s0_pos) | ({64{grant[1]}} & s1_pos)) | ({64{grant[2]}} & s2_pos);
+        g_blk = (({64{grant[0]}} & s0_blk) | ({64{grant[1]}} & s1_blk)) | ({64{grant[2]}} & s2_blk);
+        g_bkey = ((grant[0] & b0_key) | (grant[1] & b1_key)) | (grant[2] & b2_key);
+        g_bfirst = ((grant[0] & b0_first) | (grant[1] & b1_first)) | (grant[2] & b2_first);
+        g_blast = ((grant[0] & b0_last) | (grant[1] & b1_last)) | (grant[2] & b2_last);
+        g_bbitpad = ((grant[0] & b0_bitpad) | (grant[1] & b1_bitpad)) | (grant[2] & b2_bitpad);
+        g_bbytes = (({8{grant[0]}} & b0_bytes) | ({8{grant[1]}} & b1_bytes)) | ({8{grant[2]}} & b2_bytes);
+        g_bdata = (({512{grant[0]}} & b0_data) | ({512{grant[1]}} & b1_data)) | ({512{grant[2]}} & b2_data);
     end
 
     // The block the granted stream issues next, in Skein's order: Key UBI blocks (MAC), the Config
@@ -700,12 +717,12 @@ module skeinhw (
         a0_valid = 1'b0; a0_e = 8'd0; a0_stream = 32'd0; a0_phase = PH_IDLE; a0_block = 64'd0;
         a0_st = {512{1'b0}}; a0_plain = {512{1'b0}}; a0_ky = {576{1'b0}}; a0_tw = 192'd0;
         if (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd0) begin
-            a0_valid = 1'b1; a0_e = slot0_elapsed + 8'd1; a0_stream = slot0_stream; a0_phase = slot0_phase; a0_block = slot0_block;
-            a0_st = slot0_st; a0_plain = slot0_plain; a0_ky = slot0_ky; a0_tw = slot0_tw;
+            a0_valid = 1'b1; a0_e = slot0_elapsed + 8'd1; a0_stream = {30'd0, slot0_stream[1:0]}; a0_phase = slot0_phase; a0_block = slot0_block;
+            a0_st = slot0_st; a0_plain = slot0_plain; a0_ky = slot0_ky; a0_tw = tweak_words(slot0_tw[0 +: 64], slot0_tw[64 +: 64]);
         end else if (iss_valid) begin
             // a new block: the key is the chaining value and its parity, the tweak extended with t2
             a0_valid = 1'b1; a0_e = 8'd0; a0_stream = iss_stream; a0_phase = iss_kind; a0_block = iss_blk;
-            a0_st = iss_data; a0_plain = iss_data; a0_ky = {iss_parity, iss_chain}; a0_tw = {iss_t0 ^ iss_t1, iss_t1, iss_t0};
+            a0_st = iss_data; a0_plain = iss_data; a0_ky = {iss_parity, iss_chain}; a0_tw = tweak_words(iss_t0, iss_t1);
         end
     end
 
@@ -857,11 +874,11 @@ module skeinhw (
         a1_valid = 1'b0; a1_e = 8'd0; a1_stream = 32'd0; a1_phase = PH_IDLE; a1_block = 64'd0;
         a1_st = {512{1'b0}}; a1_plain = {512{1'b0}}; a1_ky = {576{1'b0}}; a1_tw = 192'd0;
         if (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd1) begin
-            a1_valid = 1'b1; a1_e = slot0_elapsed + 8'd1; a1_stream = slot0_stream; a1_phase = slot0_phase; a1_block = slot0_block;
-            a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = slot0_tw;
+            a1_valid = 1'b1; a1_e = slot0_elapsed + 8'd1; a1_stream = {30'd0, slot0_stream[1:0]}; a1_phase = slot0_phase; a1_block = slot0_block;
+            a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = tweak_words(slot0_tw[0 +: 64], slot0_tw[64 +: 64]);
         end else if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd1) begin
-            a1_valid = 1'b1; a1_e = slot1_elapsed + 8'd1; a1_stream = slot1_stream; a1_phase = slot1_phase; a1_block = slot1_block;
-            a1_st = slot1_st; a1_plain = slot1_plain; a1_ky = slot1_ky; a1_tw = slot1_tw;
+            a1_valid = 1'b1; a1_e = slot1_elapsed + 8'd1; a1_stream = {30'd0, slot1_stream[1:0]}; a1_phase = slot1_phase; a1_block = slot1_block;
+            a1_st = slot1_st; a1_plain = slot1_plain; a1_ky = slot1_ky; a1_tw = tweak_words(slot1_tw[0 +: 64], slot1_tw[64 +: 64]);
         end
     end
 
@@ -1011,11 +1028,11 @@ module skeinhw (
         a2_valid = 1'b0; a2_e = 8'd0; a2_stream = 32'd0; a2_phase = PH_IDLE; a2_block = 64'd0;
         a2_st = {512{1'b0}}; a2_plain = {512{1'b0}}; a2_ky = {576{1'b0}}; a2_tw = 192'd0;
         if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd2) begin
-            a2_valid = 1'b1; a2_e = slot1_elapsed + 8'd1; a2_stream = slot1_stream; a2_phase = slot1_phase; a2_block = slot1_block;
-            a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = slot1_tw;
+            a2_valid = 1'b1; a2_e = slot1_elapsed + 8'd1; a2_stream = {30'd0, slot1_stream[1:0]}; a2_phase = slot1_phase; a2_block = slot1_block;
+            a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = tweak_words(slot1_tw[0 +: 64], slot1_tw[64 +: 64]);
         end else if (slot2_live && slot_of(slot2_elapsed + 8'd1) == 8'd2) begin
-            a2_valid = 1'b1; a2_e = slot2_elapsed + 8'd1; a2_stream = slot2_stream; a2_phase = slot2_phase; a2_block = slot2_block;
-            a2_st = slot2_st; a2_plain = slot2_plain; a2_ky = slot2_ky; a2_tw = slot2_tw;
+            a2_valid = 1'b1; a2_e = slot2_elapsed + 8'd1; a2_stream = {30'd0, slot2_stream[1:0]}; a2_phase = slot2_phase; a2_block = slot2_block;
+            a2_st = slot2_st; a2_plain = slot2_plain; a2_ky = slot2_ky; a2_tw = tweak_words(slot2_tw[0 +: 64], slot2_tw[64 +: 64]);
         end
     end
 

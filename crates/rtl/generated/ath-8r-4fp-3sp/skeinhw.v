@@ -382,6 +382,19 @@ module skeinhw (
         end
     endfunction
 
+    // The tweak words {t2, t1, t0} (Skein 1.3, Table 5 and 3.3.2): t0 is Position (64 bits here), t1
+    // carries only its flags (bits 55 and up: BitPad, Type, First, Final; tree level 0), t2 = t0 ^ t1.
+    /* verilator lint_off UNUSEDSIGNAL */ // t1's other bits are 0
+    function [191:0] tweak_words;
+        input [63:0] t0, t1;
+        reg [63:0] flags;
+        begin
+            flags = {t1[63:55], 55'd0};
+            tweak_words = {t0 ^ flags, flags, t0};
+        end
+    endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
+
     // The pipeline register a block is in during its cycle e (the simulator's Datapath::slot).
     function [7:0] slot_of;
         input [7:0] e;
@@ -854,6 +867,21 @@ module skeinhw (
     reg [2:0] s11_sq; reg s11_busy; reg [511:0] s11_chain; reg [63:0] s11_pos; reg [63:0] s11_blk; reg [2:0] s11_kind; reg s11_last;
     wire s11_ready = !s11_busy && (s11_sq == SQ_CONFIG || s11_sq == SQ_OUTPUT || b11_full);
     assign in_ready = rst ? 12'd0 : ~{b11_full, b10_full, b9_full, b8_full, b7_full, b6_full, b5_full, b4_full, b3_full, b2_full, b1_full, b0_full};
+    wire [11:0] ready = {s11_ready, s10_ready, s9_ready, s8_ready, s7_ready, s6_ready, s5_ready, s4_ready, s3_ready, s2_ready, s1_ready, s0_ready};
+    // the lowest-numbered ready stream, one-hot: stream k is ready and none below it is
+    wire [11:0] grant;
+    assign grant[0] = ready[0];
+    assign grant[1] = ready[1] && !(|ready[0:0]);
+    assign grant[2] = ready[2] && !(|ready[1:0]);
+    assign grant[3] = ready[3] && !(|ready[2:0]);
+    assign grant[4] = ready[4] && !(|ready[3:0]);
+    assign grant[5] = ready[5] && !(|ready[4:0]);
+    assign grant[6] = ready[6] && !(|ready[5:0]);
+    assign grant[7] = ready[7] && !(|ready[6:0]);
+    assign grant[8] = ready[8] && !(|ready[7:0]);
+    assign grant[9] = ready[9] && !(|ready[8:0]);
+    assign grant[10] = ready[10] && !(|ready[9:0]);
+    assign grant[11] = ready[11] && !(|ready[10:0]);
 
     // ---- the issue (iss_*) and the completion (c_*) of this cycle
     reg blocked, iss_valid, iss_from_buf, iss_first, iss_last, iss_bitpad; reg [31:0] iss_stream;
@@ -1202,47 +1230,18 @@ module skeinhw (
     // is about to use it; the lowest-numbered ready stream goes first.
     always @* begin : issue_rule
         blocked = (slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd0);
-        iss_valid = 1'b0; iss_stream = 32'd0;
-        g_sq = SQ_IDLE; g_chain = {512{1'b0}}; g_pos = 64'd0; g_blk = 64'd0; g_bkey = 1'b0; g_bfirst = 1'b0; g_blast = 1'b0; g_bbitpad = 1'b0; g_bbytes = 8'd0; g_bdata = {512{1'b0}};
-        if (blocked) begin
-            // slot 0 is taken
-        end else if (s0_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd0; g_sq = s0_sq; g_chain = s0_chain; g_pos = s0_pos; g_blk = s0_blk;
-            g_bkey = b0_key; g_bfirst = b0_first; g_blast = b0_last; g_bbitpad = b0_bitpad; g_bbytes = b0_bytes; g_bdata = b0_data;
-        end else if (s1_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd1; g_sq = s1_sq; g_chain = s1_chain; g_pos = s1_pos; g_blk = s1_blk;
-            g_bkey = b1_key; g_bfirst = b1_first; g_blast = b1_last; g_bbitpad = b1_bitpad; g_bbytes = b1_bytes; g_bdata = b1_data;
-        end else if (s2_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd2; g_sq = s2_sq; g_chain = s2_chain; g_pos = s2_pos; g_blk = s2_blk;
-            g_bkey = b2_key; g_bfirst = b2_first; g_blast = b2_last; g_bbitpad = b2_bitpad; g_bbytes = b2_bytes; g_bdata = b2_data;
-        end else if (s3_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd3; g_sq = s3_sq; g_chain = s3_chain; g_pos = s3_pos; g_blk = s3_blk;
-            g_bkey = b3_key; g_bfirst = b3_first; g_blast = b3_last; g_bbitpad = b3_bitpad; g_bbytes = b3_bytes; g_bdata = b3_data;
-        end else if (s4_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd4; g_sq = s4_sq; g_chain = s4_chain; g_pos = s4_pos; g_blk = s4_blk;
-            g_bkey = b4_key; g_bfirst = b4_first; g_blast = b4_last; g_bbitpad = b4_bitpad; g_bbytes = b4_bytes; g_bdata = b4_data;
-        end else if (s5_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd5; g_sq = s5_sq; g_chain = s5_chain; g_pos = s5_pos; g_blk = s5_blk;
-            g_bkey = b5_key; g_bfirst = b5_first; g_blast = b5_last; g_bbitpad = b5_bitpad; g_bbytes = b5_bytes; g_bdata = b5_data;
-        end else if (s6_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd6; g_sq = s6_sq; g_chain = s6_chain; g_pos = s6_pos; g_blk = s6_blk;
-            g_bkey = b6_key; g_bfirst = b6_first; g_blast = b6_last; g_bbitpad = b6_bitpad; g_bbytes = b6_bytes; g_bdata = b6_data;
-        end else if (s7_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd7; g_sq = s7_sq; g_chain = s7_chain; g_pos = s7_pos; g_blk = s7_blk;
-            g_bkey = b7_key; g_bfirst = b7_first; g_blast = b7_last; g_bbitpad = b7_bitpad; g_bbytes = b7_bytes; g_bdata = b7_data;
-        end else if (s8_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd8; g_sq = s8_sq; g_chain = s8_chain; g_pos = s8_pos; g_blk = s8_blk;
-            g_bkey = b8_key; g_bfirst = b8_first; g_blast = b8_last; g_bbitpad = b8_bitpad; g_bbytes = b8_bytes; g_bdata = b8_data;
-        end else if (s9_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd9; g_sq = s9_sq; g_chain = s9_chain; g_pos = s9_pos; g_blk = s9_blk;
-            g_bkey = b9_key; g_bfirst = b9_first; g_blast = b9_last; g_bbitpad = b9_bitpad; g_bbytes = b9_bytes; g_bdata = b9_data;
-        end else if (s10_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd10; g_sq = s10_sq; g_chain = s10_chain; g_pos = s10_pos; g_blk = s10_blk;
-            g_bkey = b10_key; g_bfirst = b10_first; g_blast = b10_last; g_bbitpad = b10_bitpad; g_bbytes = b10_bytes; g_bdata = b10_data;
-        end else if (s11_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd11; g_sq = s11_sq; g_chain = s11_chain; g_pos = s11_pos; g_blk = s11_blk;
-            g_bkey = b11_key; g_bfirst = b11_first; g_blast = b11_last; g_bbitpad = b11_bitpad; g_bbytes = b11_bytes; g_bdata = b11_data;
-        end
+        iss_valid = !blocked && |ready;
+        iss_stream = ((((grant[1] ? 32'd1 : 32'd0) | (grant[2] ? 32'd2 : 32'd0)) | (grant[3] ? 32'd3 : 32'd0)) | (((grant[4] ? 32'd4 : 32'd0) | (grant[5] ? 32'd5 : 32'd0)) | (grant[6] ? 32'd6 : 32'd0))) | ((((grant[7] ? 32'd7 : 32'd0) | (grant[8] ? 32'd8 : 32'd0)) | (grant[9] ? 32'd9 : 32'd0)) | ((grant[10] ? 32'd10 : 32'd0) | (grant[11] ? 32'd11 : 32'd0)));
+        g_sq = (((({3{grant[0]}} & s0_sq) | ({3{grant[1]}} & s1_sq)) | ({3{grant[2]}} & s2_sq)) | ((({3{grant[3]}} & s3_sq) | ({3{grant[4]}} & s4_sq)) | ({3{grant[5]}} & s5_sq))) | (((({3{grant[6]}} & s6_sq) | ({3{grant[7]}} & s7_sq)) | ({3{grant[8]}} & s8_sq)) | ((({3{grant[9]}} & s9_sq) | ({3{grant[10]}} & s10_sq)) | ({3{grant[11]}} & s11_sq)));
+        g_chain = (((({512{grant[0]}} & s0_chain) | ({512{grant[1]}} & s1_chain)) | ({512{grant[2]}} & s2_chain)) | ((({512{grant[3]}} & s3_chain) | ({512{grant[4]}} & s4_chain)) | ({512{grant[5]}} & s5_chain))) | (((({512{grant[6]}} & s6_chain) | ({512{grant[7]}} & s7_chain)) | ({512{grant[8]}} & s8_chain)) | ((({512{grant[9]}} & s9_chain) | ({512{grant[10]}} & s10_chain)) | ({512{grant[11]}} & s11_chain)));
+        g_pos = (((({64{grant[0]}} & s0_pos) | ({64{grant[1]}} & s1_pos)) | ({64{grant[2]}} & s2_pos)) | ((({64{grant[3]}} & s3_pos) | ({64{grant[4]}} & s4_pos)) | ({64{grant[5]}} & s5_pos))) | (((({64{grant[6]}} & s6_pos) | ({64{grant[7]}} & s7_pos)) | ({64{grant[8]}} & s8_pos)) | ((({64{grant[9]}} & s9_pos) | ({64{grant[10]}} & s10_pos)) | ({64{grant[11]}} & s11_pos)));
+        g_blk = (((({64{grant[0]}} & s0_blk) | ({64{grant[1]}} & s1_blk)) | ({64{grant[2]}} & s2_blk)) | ((({64{grant[3]}} & s3_blk) | ({64{grant[4]}} & s4_blk)) | ({64{grant[5]}} & s5_blk))) | (((({64{grant[6]}} & s6_blk) | ({64{grant[7]}} & s7_blk)) | ({64{grant[8]}} & s8_blk)) | ((({64{grant[9]}} & s9_blk) | ({64{grant[10]}} & s10_blk)) | ({64{grant[11]}} & s11_blk)));
+        g_bkey = ((((grant[0] & b0_key) | (grant[1] & b1_key)) | (grant[2] & b2_key)) | (((grant[3] & b3_key) | (grant[4] & b4_key)) | (grant[5] & b5_key))) | ((((grant[6] & b6_key) | (grant[7] & b7_key)) | (grant[8] & b8_key)) | (((grant[9] & b9_key) | (grant[10] & b10_key)) | (grant[11] & b11_key)));
+        g_bfirst = ((((grant[0] & b0_first) | (grant[1] & b1_first)) | (grant[2] & b2_first)) | (((grant[3] & b3_first) | (grant[4] & b4_first)) | (grant[5] & b5_first))) | ((((grant[6] & b6_first) | (grant[7] & b7_first)) | (grant[8] & b8_first)) | (((grant[9] & b9_first) | (grant[10] & b10_first)) | (grant[11] & b11_first)));
+        g_blast = ((((grant[0] & b0_last) | (grant[1] & b1_last)) | (grant[2] & b2_last)) | (((grant[3] & b3_last) | (grant[4] & b4_last)) | (grant[5] & b5_last))) | ((((grant[6] & b6_last) | (grant[7] & b7_last)) | (grant[8] & b8_last)) | (((grant[9] & b9_last) | (grant[10] & b10_last)) | (grant[11] & b11_last)));
+        g_bbitpad = ((((grant[0] & b0_bitpad) | (grant[1] & b1_bitpad)) | (grant[2] & b2_bitpad)) | (((grant[3] & b3_bitpad) | (grant[4] & b4_bitpad)) | (grant[5] & b5_bitpad))) | ((((grant[6] & b6_bitpad) | (grant[7] & b7_bitpad)) | (grant[8] & b8_bitpad)) | (((grant[9] & b9_bitpad) | (grant[10] & b10_bitpad)) | (grant[11] & b11_bitpad)));
+        g_bbytes = (((({8{grant[0]}} & b0_bytes) | ({8{grant[1]}} & b1_bytes)) | ({8{grant[2]}} & b2_bytes)) | ((({8{grant[3]}} & b3_bytes) | ({8{grant[4]}} & b4_bytes)) | ({8{grant[5]}} & b5_bytes))) | (((({8{grant[6]}} & b6_bytes) | ({8{grant[7]}} & b7_bytes)) | ({8{grant[8]}} & b8_bytes)) | ((({8{grant[9]}} & b9_bytes) | ({8{grant[10]}} & b10_bytes)) | ({8{grant[11]}} & b11_bytes)));
+        g_bdata = (((({512{grant[0]}} & b0_data) | ({512{grant[1]}} & b1_data)) | ({512{grant[2]}} & b2_data)) | ((({512{grant[3]}} & b3_data) | ({512{grant[4]}} & b4_data)) | ({512{grant[5]}} & b5_data))) | (((({512{grant[6]}} & b6_data) | ({512{grant[7]}} & b7_data)) | ({512{grant[8]}} & b8_data)) | ((({512{grant[9]}} & b9_data) | ({512{grant[10]}} & b10_data)) | ({512{grant[11]}} & b11_data)));
     end
 
     // The block the granted stream issues next, in Skein's order: Key UBI blocks (MAC), the Config
@@ -1307,12 +1306,12 @@ module skeinhw (
         a0_valid = 1'b0; a0_e = 8'd0; a0_stream = 32'd0; a0_phase = PH_IDLE; a0_block = 64'd0;
         a0_st = {512{1'b0}}; a0_plain = {512{1'b0}}; a0_ky = {576{1'b0}}; a0_tw = 192'd0;
         if (slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd0) begin
-            a0_valid = 1'b1; a0_e = slot3_elapsed + 8'd1; a0_stream = slot3_stream; a0_phase = slot3_phase; a0_block = slot3_block;
-            a0_st = slot3_st; a0_plain = slot3_plain; a0_ky = slot3_ky; a0_tw = slot3_tw;
+            a0_valid = 1'b1; a0_e = slot3_elapsed + 8'd1; a0_stream = {28'd0, slot3_stream[3:0]}; a0_phase = slot3_phase; a0_block = slot3_block;
+            a0_st = slot3_st; a0_plain = slot3_plain; a0_ky = slot3_ky; a0_tw = tweak_words(slot3_tw[0 +: 64], slot3_tw[64 +: 64]);
         end else if (iss_valid) begin
             // a new block: the key is the chaining value and its parity, the tweak extended with t2
             a0_valid = 1'b1; a0_e = 8'd0; a0_stream = iss_stream; a0_phase = iss_kind; a0_block = iss_blk;
-            a0_st = iss_data; a0_plain = iss_data; a0_ky = {iss_parity, iss_chain}; a0_tw = {iss_t0 ^ iss_t1, iss_t1, iss_t0};
+            a0_st = iss_data; a0_plain = iss_data; a0_ky = {iss_parity, iss_chain}; a0_tw = tweak_words(iss_t0, iss_t1);
         end
     end
 
@@ -1423,8 +1422,8 @@ module skeinhw (
         a1_valid = 1'b0; a1_e = 8'd0; a1_stream = 32'd0; a1_phase = PH_IDLE; a1_block = 64'd0;
         a1_st = {512{1'b0}}; a1_plain = {512{1'b0}}; a1_ky = {576{1'b0}}; a1_tw = 192'd0;
         if (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd1) begin
-            a1_valid = 1'b1; a1_e = slot0_elapsed + 8'd1; a1_stream = slot0_stream; a1_phase = slot0_phase; a1_block = slot0_block;
-            a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = slot0_tw;
+            a1_valid = 1'b1; a1_e = slot0_elapsed + 8'd1; a1_stream = {28'd0, slot0_stream[3:0]}; a1_phase = slot0_phase; a1_block = slot0_block;
+            a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = tweak_words(slot0_tw[0 +: 64], slot0_tw[64 +: 64]);
         end
     end
 
@@ -1534,8 +1533,8 @@ module skeinhw (
         a2_valid = 1'b0; a2_e = 8'd0; a2_stream = 32'd0; a2_phase = PH_IDLE; a2_block = 64'd0;
         a2_st = {512{1'b0}}; a2_plain = {512{1'b0}}; a2_ky = {576{1'b0}}; a2_tw = 192'd0;
         if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd2) begin
-            a2_valid = 1'b1; a2_e = slot1_elapsed + 8'd1; a2_stream = slot1_stream; a2_phase = slot1_phase; a2_block = slot1_block;
-            a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = slot1_tw;
+            a2_valid = 1'b1; a2_e = slot1_elapsed + 8'd1; a2_stream = {28'd0, slot1_stream[3:0]}; a2_phase = slot1_phase; a2_block = slot1_block;
+            a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = tweak_words(slot1_tw[0 +: 64], slot1_tw[64 +: 64]);
         end
     end
 
@@ -1644,8 +1643,8 @@ module skeinhw (
         a3_valid = 1'b0; a3_e = 8'd0; a3_stream = 32'd0; a3_phase = PH_IDLE; a3_block = 64'd0;
         a3_st = {512{1'b0}}; a3_plain = {512{1'b0}}; a3_ky = {576{1'b0}}; a3_tw = 192'd0;
         if (slot2_live && slot_of(slot2_elapsed + 8'd1) == 8'd3) begin
-            a3_valid = 1'b1; a3_e = slot2_elapsed + 8'd1; a3_stream = slot2_stream; a3_phase = slot2_phase; a3_block = slot2_block;
-            a3_st = slot2_st; a3_plain = slot2_plain; a3_ky = slot2_ky; a3_tw = slot2_tw;
+            a3_valid = 1'b1; a3_e = slot2_elapsed + 8'd1; a3_stream = {28'd0, slot2_stream[3:0]}; a3_phase = slot2_phase; a3_block = slot2_block;
+            a3_st = slot2_st; a3_plain = slot2_plain; a3_ky = slot2_ky; a3_tw = tweak_words(slot2_tw[0 +: 64], slot2_tw[64 +: 64]);
         end
     end
 
@@ -1755,11 +1754,11 @@ module skeinhw (
         a4_valid = 1'b0; a4_e = 8'd0; a4_stream = 32'd0; a4_phase = PH_IDLE; a4_block = 64'd0;
         a4_st = {512{1'b0}}; a4_plain = {512{1'b0}}; a4_ky = {576{1'b0}}; a4_tw = 192'd0;
         if (slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd4) begin
-            a4_valid = 1'b1; a4_e = slot3_elapsed + 8'd1; a4_stream = slot3_stream; a4_phase = slot3_phase; a4_block = slot3_block;
-            a4_st = slot3_st; a4_plain = slot3_plain; a4_ky = slot3_ky; a4_tw = slot3_tw;
+            a4_valid = 1'b1; a4_e = slot3_elapsed + 8'd1; a4_stream = {28'd0, slot3_stream[3:0]}; a4_phase = slot3_phase; a4_block = slot3_block;
+            a4_st = slot3_st; a4_plain = slot3_plain; a4_ky = slot3_ky; a4_tw = tweak_words(slot3_tw[0 +: 64], slot3_tw[64 +: 64]);
         end else if (slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd4) begin
-            a4_valid = 1'b1; a4_e = slot7_elapsed + 8'd1; a4_stream = slot7_stream; a4_phase = slot7_phase; a4_block = slot7_block;
-            a4_st = slot7_st; a4_plain = slot7_plain; a4_ky = slot7_ky; a4_tw = slot7_tw;
+            a4_valid = 1'b1; a4_e = slot7_elapsed + 8'd1; a4_stream = {28'd0, slot7_stream[3:0]}; a4_phase = slot7_phase; a4_block = slot7_block;
+            a4_st = slot7_st; a4_plain = slot7_plain; a4_ky = slot7_ky; a4_tw = tweak_words(slot7_tw[0 +: 64], slot7_tw[64 +: 64]);
         end
     end
 
@@ -1868,8 +1867,8 @@ module skeinhw (
         a5_valid = 1'b0; a5_e = 8'd0; a5_stream = 32'd0; a5_phase = PH_IDLE; a5_block = 64'd0;
         a5_st = {512{1'b0}}; a5_plain = {512{1'b0}}; a5_ky = {576{1'b0}}; a5_tw = 192'd0;
         if (slot4_live && slot_of(slot4_elapsed + 8'd1) == 8'd5) begin
-            a5_valid = 1'b1; a5_e = slot4_elapsed + 8'd1; a5_stream = slot4_stream; a5_phase = slot4_phase; a5_block = slot4_block;
-            a5_st = slot4_st; a5_plain = slot4_plain; a5_ky = slot4_ky; a5_tw = slot4_tw;
+            a5_valid = 1'b1; a5_e = slot4_elapsed + 8'd1; a5_stream = {28'd0, slot4_stream[3:0]}; a5_phase = slot4_phase; a5_block = slot4_block;
+            a5_st = slot4_st; a5_plain = slot4_plain; a5_ky = slot4_ky; a5_tw = tweak_words(slot4_tw[0 +: 64], slot4_tw[64 +: 64]);
         end
     end
 
@@ -1979,8 +1978,8 @@ module skeinhw (
         a6_valid = 1'b0; a6_e = 8'd0; a6_stream = 32'd0; a6_phase = PH_IDLE; a6_block = 64'd0;
         a6_st = {512{1'b0}}; a6_plain = {512{1'b0}}; a6_ky = {576{1'b0}}; a6_tw = 192'd0;
         if (slot5_live && slot_of(slot5_elapsed + 8'd1) == 8'd6) begin
-            a6_valid = 1'b1; a6_e = slot5_elapsed + 8'd1; a6_stream = slot5_stream; a6_phase = slot5_phase; a6_block = slot5_block;
-            a6_st = slot5_st; a6_plain = slot5_plain; a6_ky = slot5_ky; a6_tw = slot5_tw;
+            a6_valid = 1'b1; a6_e = slot5_elapsed + 8'd1; a6_stream = {28'd0, slot5_stream[3:0]}; a6_phase = slot5_phase; a6_block = slot5_block;
+            a6_st = slot5_st; a6_plain = slot5_plain; a6_ky = slot5_ky; a6_tw = tweak_words(slot5_tw[0 +: 64], slot5_tw[64 +: 64]);
         end
     end
 
@@ -2089,8 +2088,8 @@ module skeinhw (
         a7_valid = 1'b0; a7_e = 8'd0; a7_stream = 32'd0; a7_phase = PH_IDLE; a7_block = 64'd0;
         a7_st = {512{1'b0}}; a7_plain = {512{1'b0}}; a7_ky = {576{1'b0}}; a7_tw = 192'd0;
         if (slot6_live && slot_of(slot6_elapsed + 8'd1) == 8'd7) begin
-            a7_valid = 1'b1; a7_e = slot6_elapsed + 8'd1; a7_stream = slot6_stream; a7_phase = slot6_phase; a7_block = slot6_block;
-            a7_st = slot6_st; a7_plain = slot6_plain; a7_ky = slot6_ky; a7_tw = slot6_tw;
+            a7_valid = 1'b1; a7_e = slot6_elapsed + 8'd1; a7_stream = {28'd0, slot6_stream[3:0]}; a7_phase = slot6_phase; a7_block = slot6_block;
+            a7_st = slot6_st; a7_plain = slot6_plain; a7_ky = slot6_ky; a7_tw = tweak_words(slot6_tw[0 +: 64], slot6_tw[64 +: 64]);
         end
     end
 
@@ -2200,11 +2199,11 @@ module skeinhw (
         a8_valid = 1'b0; a8_e = 8'd0; a8_stream = 32'd0; a8_phase = PH_IDLE; a8_block = 64'd0;
         a8_st = {512{1'b0}}; a8_plain = {512{1'b0}}; a8_ky = {576{1'b0}}; a8_tw = 192'd0;
         if (slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd8) begin
-            a8_valid = 1'b1; a8_e = slot7_elapsed + 8'd1; a8_stream = slot7_stream; a8_phase = slot7_phase; a8_block = slot7_block;
-            a8_st = slot7_st; a8_plain = slot7_plain; a8_ky = slot7_ky; a8_tw = slot7_tw;
+            a8_valid = 1'b1; a8_e = slot7_elapsed + 8'd1; a8_stream = {28'd0, slot7_stream[3:0]}; a8_phase = slot7_phase; a8_block = slot7_block;
+            a8_st = slot7_st; a8_plain = slot7_plain; a8_ky = slot7_ky; a8_tw = tweak_words(slot7_tw[0 +: 64], slot7_tw[64 +: 64]);
         end else if (slot11_live && slot_of(slot11_elapsed + 8'd1) == 8'd8) begin
-            a8_valid = 1'b1; a8_e = slot11_elapsed + 8'd1; a8_stream = slot11_stream; a8_phase = slot11_phase; a8_block = slot11_block;
-            a8_st = slot11_st; a8_plain = slot11_plain; a8_ky = slot11_ky; a8_tw = slot11_tw;
+            a8_valid = 1'b1; a8_e = slot11_elapsed + 8'd1; a8_stream = {28'd0, slot11_stream[3:0]}; a8_phase = slot11_phase; a8_block = slot11_block;
+            a8_st = slot11_st; a8_plain = slot11_plain; a8_ky = slot11_ky; a8_tw = tweak_words(slot11_tw[0 +: 64], slot11_tw[64 +: 64]);
         end
     end
 
@@ -2313,8 +2312,8 @@ module skeinhw (
         a9_valid = 1'b0; a9_e = 8'd0; a9_stream = 32'd0; a9_phase = PH_IDLE; a9_block = 64'd0;
         a9_st = {512{1'b0}}; a9_plain = {512{1'b0}}; a9_ky = {576{1'b0}}; a9_tw = 192'd0;
         if (slot8_live && slot_of(slot8_elapsed + 8'd1) == 8'd9) begin
-            a9_valid = 1'b1; a9_e = slot8_elapsed + 8'd1; a9_stream = slot8_stream; a9_phase = slot8_phase; a9_block = slot8_block;
-            a9_st = slot8_st; a9_plain = slot8_plain; a9_ky = slot8_ky; a9_tw = slot8_tw;
+            a9_valid = 1'b1; a9_e = slot8_elapsed + 8'd1; a9_stream = {28'd0, slot8_stream[3:0]}; a9_phase = slot8_phase; a9_block = slot8_block;
+            a9_st = slot8_st; a9_plain = slot8_plain; a9_ky = slot8_ky; a9_tw = tweak_words(slot8_tw[0 +: 64], slot8_tw[64 +: 64]);
         end
     end
 
@@ -2424,8 +2423,8 @@ module skeinhw (
         a10_valid = 1'b0; a10_e = 8'd0; a10_stream = 32'd0; a10_phase = PH_IDLE; a10_block = 64'd0;
         a10_st = {512{1'b0}}; a10_plain = {512{1'b0}}; a10_ky = {576{1'b0}}; a10_tw = 192'd0;
         if (slot9_live && slot_of(slot9_elapsed + 8'd1) == 8'd10) begin
-            a10_valid = 1'b1; a10_e = slot9_elapsed + 8'd1; a10_stream = slot9_stream; a10_phase = slot9_phase; a10_block = slot9_block;
-            a10_st = slot9_st; a10_plain = slot9_plain; a10_ky = slot9_ky; a10_tw = slot9_tw;
+            a10_valid = 1'b1; a10_e = slot9_elapsed + 8'd1; a10_stream = {28'd0, slot9_stream[3:0]}; a10_phase = slot9_phase; a10_block = slot9_block;
+            a10_st = slot9_st; a10_plain = slot9_plain; a10_ky = slot9_ky; a10_tw = tweak_words(slot9_tw[0 +: 64], slot9_tw[64 +: 64]);
         end
     end
 
@@ -2534,8 +2533,8 @@ module skeinhw (
         a11_valid = 1'b0; a11_e = 8'd0; a11_stream = 32'd0; a11_phase = PH_IDLE; a11_block = 64'd0;
         a11_st = {512{1'b0}}; a11_plain = {512{1'b0}}; a11_ky = {576{1'b0}}; a11_tw = 192'd0;
         if (slot10_live && slot_of(slot10_elapsed + 8'd1) == 8'd11) begin
-            a11_valid = 1'b1; a11_e = slot10_elapsed + 8'd1; a11_stream = slot10_stream; a11_phase = slot10_phase; a11_block = slot10_block;
-            a11_st = slot10_st; a11_plain = slot10_plain; a11_ky = slot10_ky; a11_tw = slot10_tw;
+            a11_valid = 1'b1; a11_e = slot10_elapsed + 8'd1; a11_stream = {28'd0, slot10_stream[3:0]}; a11_phase = slot10_phase; a11_block = slot10_block;
+            a11_st = slot10_st; a11_plain = slot10_plain; a11_ky = slot10_ky; a11_tw = tweak_words(slot10_tw[0 +: 64], slot10_tw[64 +: 64]);
         end
     end
 

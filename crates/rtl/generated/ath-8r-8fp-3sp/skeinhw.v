@@ -382,6 +382,19 @@ module skeinhw (
         end
     endfunction
 
+    // The tweak words {t2, t1, t0} (Skein 1.3, Table 5 and 3.3.2): t0 is Position (64 bits here), t1
+    // carries only its flags (bits 55 and up: BitPad, Type, First, Final; tree level 0), t2 = t0 ^ t1.
+    /* verilator lint_off UNUSEDSIGNAL */ // t1's other bits are 0
+    function [191:0] tweak_words;
+        input [63:0] t0, t1;
+        reg [63:0] flags;
+        begin
+            flags = {t1[63:55], 55'd0};
+            tweak_words = {t0 ^ flags, flags, t0};
+        end
+    endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
+
     // The pipeline register a block is in during its cycle e (the simulator's Datapath::slot).
     function [7:0] slot_of;
         input [7:0] e;
@@ -1310,6 +1323,33 @@ module skeinhw (
     reg [2:0] s23_sq; reg s23_busy; reg [511:0] s23_chain; reg [63:0] s23_pos; reg [63:0] s23_blk; reg [2:0] s23_kind; reg s23_last;
     wire s23_ready = !s23_busy && (s23_sq == SQ_CONFIG || s23_sq == SQ_OUTPUT || b23_full);
     assign in_ready = rst ? 24'd0 : ~{b23_full, b22_full, b21_full, b20_full, b19_full, b18_full, b17_full, b16_full, b15_full, b14_full, b13_full, b12_full, b11_full, b10_full, b9_full, b8_full, b7_full, b6_full, b5_full, b4_full, b3_full, b2_full, b1_full, b0_full};
+    wire [23:0] ready = {s23_ready, s22_ready, s21_ready, s20_ready, s19_ready, s18_ready, s17_ready, s16_ready, s15_ready, s14_ready, s13_ready, s12_ready, s11_ready, s10_ready, s9_ready, s8_ready, s7_ready, s6_ready, s5_ready, s4_ready, s3_ready, s2_ready, s1_ready, s0_ready};
+    // the lowest-numbered ready stream, one-hot: stream k is ready and none below it is
+    wire [23:0] grant;
+    assign grant[0] = ready[0];
+    assign grant[1] = ready[1] && !(|ready[0:0]);
+    assign grant[2] = ready[2] && !(|ready[1:0]);
+    assign grant[3] = ready[3] && !(|ready[2:0]);
+    assign grant[4] = ready[4] && !(|ready[3:0]);
+    assign grant[5] = ready[5] && !(|ready[4:0]);
+    assign grant[6] = ready[6] && !(|ready[5:0]);
+    assign grant[7] = ready[7] && !(|ready[6:0]);
+    assign grant[8] = ready[8] && !(|ready[7:0]);
+    assign grant[9] = ready[9] && !(|ready[8:0]);
+    assign grant[10] = ready[10] && !(|ready[9:0]);
+    assign grant[11] = ready[11] && !(|ready[10:0]);
+    assign grant[12] = ready[12] && !(|ready[11:0]);
+    assign grant[13] = ready[13] && !(|ready[12:0]);
+    assign grant[14] = ready[14] && !(|ready[13:0]);
+    assign grant[15] = ready[15] && !(|ready[14:0]);
+    assign grant[16] = ready[16] && !(|ready[15:0]);
+    assign grant[17] = ready[17] && !(|ready[16:0]);
+    assign grant[18] = ready[18] && !(|ready[17:0]);
+    assign grant[19] = ready[19] && !(|ready[18:0]);
+    assign grant[20] = ready[20] && !(|ready[19:0]);
+    assign grant[21] = ready[21] && !(|ready[20:0]);
+    assign grant[22] = ready[22] && !(|ready[21:0]);
+    assign grant[23] = ready[23] && !(|ready[22:0]);
 
     // ---- the issue (iss_*) and the completion (c_*) of this cycle
     reg blocked, iss_valid, iss_from_buf, iss_first, iss_last, iss_bitpad; reg [31:0] iss_stream;
@@ -1994,83 +2034,18 @@ module skeinhw (
     // is about to use it; the lowest-numbered ready stream goes first.
     always @* begin : issue_rule
         blocked = (slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd0);
-        iss_valid = 1'b0; iss_stream = 32'd0;
-        g_sq = SQ_IDLE; g_chain = {512{1'b0}}; g_pos = 64'd0; g_blk = 64'd0; g_bkey = 1'b0; g_bfirst = 1'b0; g_blast = 1'b0; g_bbitpad = 1'b0; g_bbytes = 8'd0; g_bdata = {512{1'b0}};
-        if (blocked) begin
-            // slot 0 is taken
-        end else if (s0_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd0; g_sq = s0_sq; g_chain = s0_chain; g_pos = s0_pos; g_blk = s0_blk;
-            g_bkey = b0_key; g_bfirst = b0_first; g_blast = b0_last; g_bbitpad = b0_bitpad; g_bbytes = b0_bytes; g_bdata = b0_data;
-        end else if (s1_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd1; g_sq = s1_sq; g_chain = s1_chain; g_pos = s1_pos; g_blk = s1_blk;
-            g_bkey = b1_key; g_bfirst = b1_first; g_blast = b1_last; g_bbitpad = b1_bitpad; g_bbytes = b1_bytes; g_bdata = b1_data;
-        end else if (s2_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd2; g_sq = s2_sq; g_chain = s2_chain; g_pos = s2_pos; g_blk = s2_blk;
-            g_bkey = b2_key; g_bfirst = b2_first; g_blast = b2_last; g_bbitpad = b2_bitpad; g_bbytes = b2_bytes; g_bdata = b2_data;
-        end else if (s3_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd3; g_sq = s3_sq; g_chain = s3_chain; g_pos = s3_pos; g_blk = s3_blk;
-            g_bkey = b3_key; g_bfirst = b3_first; g_blast = b3_last; g_bbitpad = b3_bitpad; g_bbytes = b3_bytes; g_bdata = b3_data;
-        end else if (s4_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd4; g_sq = s4_sq; g_chain = s4_chain; g_pos = s4_pos; g_blk = s4_blk;
-            g_bkey = b4_key; g_bfirst = b4_first; g_blast = b4_last; g_bbitpad = b4_bitpad; g_bbytes = b4_bytes; g_bdata = b4_data;
-        end else if (s5_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd5; g_sq = s5_sq; g_chain = s5_chain; g_pos = s5_pos; g_blk = s5_blk;
-            g_bkey = b5_key; g_bfirst = b5_first; g_blast = b5_last; g_bbitpad = b5_bitpad; g_bbytes = b5_bytes; g_bdata = b5_data;
-        end else if (s6_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd6; g_sq = s6_sq; g_chain = s6_chain; g_pos = s6_pos; g_blk = s6_blk;
-            g_bkey = b6_key; g_bfirst = b6_first; g_blast = b6_last; g_bbitpad = b6_bitpad; g_bbytes = b6_bytes; g_bdata = b6_data;
-        end else if (s7_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd7; g_sq = s7_sq; g_chain = s7_chain; g_pos = s7_pos; g_blk = s7_blk;
-            g_bkey = b7_key; g_bfirst = b7_first; g_blast = b7_last; g_bbitpad = b7_bitpad; g_bbytes = b7_bytes; g_bdata = b7_data;
-        end else if (s8_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd8; g_sq = s8_sq; g_chain = s8_chain; g_pos = s8_pos; g_blk = s8_blk;
-            g_bkey = b8_key; g_bfirst = b8_first; g_blast = b8_last; g_bbitpad = b8_bitpad; g_bbytes = b8_bytes; g_bdata = b8_data;
-        end else if (s9_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd9; g_sq = s9_sq; g_chain = s9_chain; g_pos = s9_pos; g_blk = s9_blk;
-            g_bkey = b9_key; g_bfirst = b9_first; g_blast = b9_last; g_bbitpad = b9_bitpad; g_bbytes = b9_bytes; g_bdata = b9_data;
-        end else if (s10_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd10; g_sq = s10_sq; g_chain = s10_chain; g_pos = s10_pos; g_blk = s10_blk;
-            g_bkey = b10_key; g_bfirst = b10_first; g_blast = b10_last; g_bbitpad = b10_bitpad; g_bbytes = b10_bytes; g_bdata = b10_data;
-        end else if (s11_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd11; g_sq = s11_sq; g_chain = s11_chain; g_pos = s11_pos; g_blk = s11_blk;
-            g_bkey = b11_key; g_bfirst = b11_first; g_blast = b11_last; g_bbitpad = b11_bitpad; g_bbytes = b11_bytes; g_bdata = b11_data;
-        end else if (s12_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd12; g_sq = s12_sq; g_chain = s12_chain; g_pos = s12_pos; g_blk = s12_blk;
-            g_bkey = b12_key; g_bfirst = b12_first; g_blast = b12_last; g_bbitpad = b12_bitpad; g_bbytes = b12_bytes; g_bdata = b12_data;
-        end else if (s13_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd13; g_sq = s13_sq; g_chain = s13_chain; g_pos = s13_pos; g_blk = s13_blk;
-            g_bkey = b13_key; g_bfirst = b13_first; g_blast = b13_last; g_bbitpad = b13_bitpad; g_bbytes = b13_bytes; g_bdata = b13_data;
-        end else if (s14_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd14; g_sq = s14_sq; g_chain = s14_chain; g_pos = s14_pos; g_blk = s14_blk;
-            g_bkey = b14_key; g_bfirst = b14_first; g_blast = b14_last; g_bbitpad = b14_bitpad; g_bbytes = b14_bytes; g_bdata = b14_data;
-        end else if (s15_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd15; g_sq = s15_sq; g_chain = s15_chain; g_pos = s15_pos; g_blk = s15_blk;
-            g_bkey = b15_key; g_bfirst = b15_first; g_blast = b15_last; g_bbitpad = b15_bitpad; g_bbytes = b15_bytes; g_bdata = b15_data;
-        end else if (s16_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd16; g_sq = s16_sq; g_chain = s16_chain; g_pos = s16_pos; g_blk = s16_blk;
-            g_bkey = b16_key; g_bfirst = b16_first; g_blast = b16_last; g_bbitpad = b16_bitpad; g_bbytes = b16_bytes; g_bdata = b16_data;
-        end else if (s17_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd17; g_sq = s17_sq; g_chain = s17_chain; g_pos = s17_pos; g_blk = s17_blk;
-            g_bkey = b17_key; g_bfirst = b17_first; g_blast = b17_last; g_bbitpad = b17_bitpad; g_bbytes = b17_bytes; g_bdata = b17_data;
-        end else if (s18_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd18; g_sq = s18_sq; g_chain = s18_chain; g_pos = s18_pos; g_blk = s18_blk;
-            g_bkey = b18_key; g_bfirst = b18_first; g_blast = b18_last; g_bbitpad = b18_bitpad; g_bbytes = b18_bytes; g_bdata = b18_data;
-        end else if (s19_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd19; g_sq = s19_sq; g_chain = s19_chain; g_pos = s19_pos; g_blk = s19_blk;
-            g_bkey = b19_key; g_bfirst = b19_first; g_blast = b19_last; g_bbitpad = b19_bitpad; g_bbytes = b19_bytes; g_bdata = b19_data;
-        end else if (s20_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd20; g_sq = s20_sq; g_chain = s20_chain; g_pos = s20_pos; g_blk = s20_blk;
-            g_bkey = b20_key; g_bfirst = b20_first; g_blast = b20_last; g_bbitpad = b20_bitpad; g_bbytes = b20_bytes; g_bdata = b20_data;
-        end else if (s21_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd21; g_sq = s21_sq; g_chain = s21_chain; g_pos = s21_pos; g_blk = s21_blk;
-            g_bkey = b21_key; g_bfirst = b21_first; g_blast = b21_last; g_bbitpad = b21_bitpad; g_bbytes = b21_bytes; g_bdata = b21_data;
-        end else if (s22_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd22; g_sq = s22_sq; g_chain = s22_chain; g_pos = s22_pos; g_blk = s22_blk;
-            g_bkey = b22_key; g_bfirst = b22_first; g_blast = b22_last; g_bbitpad = b22_bitpad; g_bbytes = b22_bytes; g_bdata = b22_data;
-        end else if (s23_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd23; g_sq = s23_sq; g_chain = s23_chain; g_pos = s23_pos; g_blk = s23_blk;
-            g_bkey = b23_key; g_bfirst = b23_first; g_blast = b23_last; g_bbitpad = b23_bitpad; g_bbytes = b23_bytes; g_bdata = b23_data;
-        end
+        iss_valid = !blocked && |ready;
+        iss_stream = (((((grant[1] ? 32'd1 : 32'd0) | (grant[2] ? 32'd2 : 32'd0)) | (grant[3] ? 32'd3 : 32'd0)) | (((grant[4] ? 32'd4 : 32'd0) | (grant[5] ? 32'd5 : 32'd0)) | (grant[6] ? 32'd6 : 32'd0))) | ((((grant[7] ? 32'd7 : 32'd0) | (grant[8] ? 32'd8 : 32'd0)) | (grant[9] ? 32'd9 : 32'd0)) | (((grant[10] ? 32'd10 : 32'd0) | (grant[11] ? 32'd11 : 32'd0)) | (grant[12] ? 32'd12 : 32'd0)))) | (((((grant[13] ? 32'd13 : 32'd0) | (grant[14] ? 32'd14 : 32'd0)) | (grant[15] ? 32'd15 : 32'd0)) | (((grant[16] ? 32'd16 : 32'd0) | (grant[17] ? 32'd17 : 32'd0)) | (grant[18] ? 32'd18 : 32'd0))) | ((((grant[19] ? 32'd19 : 32'd0) | (grant[20] ? 32'd20 : 32'd0)) | (grant[21] ? 32'd21 : 32'd0)) | ((grant[22] ? 32'd22 : 32'd0) | (grant[23] ? 32'd23 : 32'd0))));
+        g_sq = ((((({3{grant[0]}} & s0_sq) | ({3{grant[1]}} & s1_sq)) | ({3{grant[2]}} & s2_sq)) | ((({3{grant[3]}} & s3_sq) | ({3{grant[4]}} & s4_sq)) | ({3{grant[5]}} & s5_sq))) | (((({3{grant[6]}} & s6_sq) | ({3{grant[7]}} & s7_sq)) | ({3{grant[8]}} & s8_sq)) | ((({3{grant[9]}} & s9_sq) | ({3{grant[10]}} & s10_sq)) | ({3{grant[11]}} & s11_sq)))) | ((((({3{grant[12]}} & s12_sq) | ({3{grant[13]}} & s13_sq)) | ({3{grant[14]}} & s14_sq)) | ((({3{grant[15]}} & s15_sq) | ({3{grant[16]}} & s16_sq)) | ({3{grant[17]}} & s17_sq))) | (((({3{grant[18]}} & s18_sq) | ({3{grant[19]}} & s19_sq)) | ({3{grant[20]}} & s20_sq)) | ((({3{grant[21]}} & s21_sq) | ({3{grant[22]}} & s22_sq)) | ({3{grant[23]}} & s23_sq))));
+        g_chain = ((((({512{grant[0]}} & s0_chain) | ({512{grant[1]}} & s1_chain)) | ({512{grant[2]}} & s2_chain)) | ((({512{grant[3]}} & s3_chain) | ({512{grant[4]}} & s4_chain)) | ({512{grant[5]}} & s5_chain))) | (((({512{grant[6]}} & s6_chain) | ({512{grant[7]}} & s7_chain)) | ({512{grant[8]}} & s8_chain)) | ((({512{grant[9]}} & s9_chain) | ({512{grant[10]}} & s10_chain)) | ({512{grant[11]}} & s11_chain)))) | ((((({512{grant[12]}} & s12_chain) | ({512{grant[13]}} & s13_chain)) | ({512{grant[14]}} & s14_chain)) | ((({512{grant[15]}} & s15_chain) | ({512{grant[16]}} & s16_chain)) | ({512{grant[17]}} & s17_chain))) | (((({512{grant[18]}} & s18_chain) | ({512{grant[19]}} & s19_chain)) | ({512{grant[20]}} & s20_chain)) | ((({512{grant[21]}} & s21_chain) | ({512{grant[22]}} & s22_chain)) | ({512{grant[23]}} & s23_chain))));
+        g_pos = ((((({64{grant[0]}} & s0_pos) | ({64{grant[1]}} & s1_pos)) | ({64{grant[2]}} & s2_pos)) | ((({64{grant[3]}} & s3_pos) | ({64{grant[4]}} & s4_pos)) | ({64{grant[5]}} & s5_pos))) | (((({64{grant[6]}} & s6_pos) | ({64{grant[7]}} & s7_pos)) | ({64{grant[8]}} & s8_pos)) | ((({64{grant[9]}} & s9_pos) | ({64{grant[10]}} & s10_pos)) | ({64{grant[11]}} & s11_pos)))) | ((((({64{grant[12]}} & s12_pos) | ({64{grant[13]}} & s13_pos)) | ({64{grant[14]}} & s14_pos)) | ((({64{grant[15]}} & s15_pos) | ({64{grant[16]}} & s16_pos)) | ({64{grant[17]}} & s17_pos))) | (((({64{grant[18]}} & s18_pos) | ({64{grant[19]}} & s19_pos)) | ({64{grant[20]}} & s20_pos)) | ((({64{grant[21]}} & s21_pos) | ({64{grant[22]}} & s22_pos)) | ({64{grant[23]}} & s23_pos))));
+        g_blk = ((((({64{grant[0]}} & s0_blk) | ({64{grant[1]}} & s1_blk)) | ({64{grant[2]}} & s2_blk)) | ((({64{grant[3]}} & s3_blk) | ({64{grant[4]}} & s4_blk)) | ({64{grant[5]}} & s5_blk))) | (((({64{grant[6]}} & s6_blk) | ({64{grant[7]}} & s7_blk)) | ({64{grant[8]}} & s8_blk)) | ((({64{grant[9]}} & s9_blk) | ({64{grant[10]}} & s10_blk)) | ({64{grant[11]}} & s11_blk)))) | ((((({64{grant[12]}} & s12_blk) | ({64{grant[13]}} & s13_blk)) | ({64{grant[14]}} & s14_blk)) | ((({64{grant[15]}} & s15_blk) | ({64{grant[16]}} & s16_blk)) | ({64{grant[17]}} & s17_blk))) | (((({64{grant[18]}} & s18_blk) | ({64{grant[19]}} & s19_blk)) | ({64{grant[20]}} & s20_blk)) | ((({64{grant[21]}} & s21_blk) | ({64{grant[22]}} & s22_blk)) | ({64{grant[23]}} & s23_blk))));
+        g_bkey = (((((grant[0] & b0_key) | (grant[1] & b1_key)) | (grant[2] & b2_key)) | (((grant[3] & b3_key) | (grant[4] & b4_key)) | (grant[5] & b5_key))) | ((((grant[6] & b6_key) | (grant[7] & b7_key)) | (grant[8] & b8_key)) | (((grant[9] & b9_key) | (grant[10] & b10_key)) | (grant[11] & b11_key)))) | (((((grant[12] & b12_key) | (grant[13] & b13_key)) | (grant[14] & b14_key)) | (((grant[15] & b15_key) | (grant[16] & b16_key)) | (grant[17] & b17_key))) | ((((grant[18] & b18_key) | (grant[19] & b19_key)) | (grant[20] & b20_key)) | (((grant[21] & b21_key) | (grant[22] & b22_key)) | (grant[23] & b23_key))));
+        g_bfirst = (((((grant[0] & b0_first) | (grant[1] & b1_first)) | (grant[2] & b2_first)) | (((grant[3] & b3_first) | (grant[4] & b4_first)) | (grant[5] & b5_first))) | ((((grant[6] & b6_first) | (grant[7] & b7_first)) | (grant[8] & b8_first)) | (((grant[9] & b9_first) | (grant[10] & b10_first)) | (grant[11] & b11_first)))) | (((((grant[12] & b12_first) | (grant[13] & b13_first)) | (grant[14] & b14_first)) | (((grant[15] & b15_first) | (grant[16] & b16_first)) | (grant[17] & b17_first))) | ((((grant[18] & b18_first) | (grant[19] & b19_first)) | (grant[20] & b20_first)) | (((grant[21] & b21_first) | (grant[22] & b22_first)) | (grant[23] & b23_first))));
+        g_blast = (((((grant[0] & b0_last) | (grant[1] & b1_last)) | (grant[2] & b2_last)) | (((grant[3] & b3_last) | (grant[4] & b4_last)) | (grant[5] & b5_last))) | ((((grant[6] & b6_last) | (grant[7] & b7_last)) | (grant[8] & b8_last)) | (((grant[9] & b9_last) | (grant[10] & b10_last)) | (grant[11] & b11_last)))) | (((((grant[12] & b12_last) | (grant[13] & b13_last)) | (grant[14] & b14_last)) | (((grant[15] & b15_last) | (grant[16] & b16_last)) | (grant[17] & b17_last))) | ((((grant[18] & b18_last) | (grant[19] & b19_last)) | (grant[20] & b20_last)) | (((grant[21] & b21_last) | (grant[22] & b22_last)) | (grant[23] & b23_last))));
+        g_bbitpad = (((((grant[0] & b0_bitpad) | (grant[1] & b1_bitpad)) | (grant[2] & b2_bitpad)) | (((grant[3] & b3_bitpad) | (grant[4] & b4_bitpad)) | (grant[5] & b5_bitpad))) | ((((grant[6] & b6_bitpad) | (grant[7] & b7_bitpad)) | (grant[8] & b8_bitpad)) | (((grant[9] & b9_bitpad) | (grant[10] & b10_bitpad)) | (grant[11] & b11_bitpad)))) | (((((grant[12] & b12_bitpad) | (grant[13] & b13_bitpad)) | (grant[14] & b14_bitpad)) | (((grant[15] & b15_bitpad) | (grant[16] & b16_bitpad)) | (grant[17] & b17_bitpad))) | ((((grant[18] & b18_bitpad) | (grant[19] & b19_bitpad)) | (grant[20] & b20_bitpad)) | (((grant[21] & b21_bitpad) | (grant[22] & b22_bitpad)) | (grant[23] & b23_bitpad))));
+        g_bbytes = ((((({8{grant[0]}} & b0_bytes) | ({8{grant[1]}} & b1_bytes)) | ({8{grant[2]}} & b2_bytes)) | ((({8{grant[3]}} & b3_bytes) | ({8{grant[4]}} & b4_bytes)) | ({8{grant[5]}} & b5_bytes))) | (((({8{grant[6]}} & b6_bytes) | ({8{grant[7]}} & b7_bytes)) | ({8{grant[8]}} & b8_bytes)) | ((({8{grant[9]}} & b9_bytes) | ({8{grant[10]}} & b10_bytes)) | ({8{grant[11]}} & b11_bytes)))) | ((((({8{grant[12]}} & b12_bytes) | ({8{grant[13]}} & b13_bytes)) | ({8{grant[14]}} & b14_bytes)) | ((({8{grant[15]}} & b15_bytes) | ({8{grant[16]}} & b16_bytes)) | ({8{grant[17]}} & b17_bytes))) | (((({8{grant[18]}} & b18_bytes) | ({8{grant[19]}} & b19_bytes)) | ({8{grant[20]}} & b20_bytes)) | ((({8{grant[21]}} & b21_bytes) | ({8{grant[22]}} & b22_bytes)) | ({8{grant[23]}} & b23_bytes))));
+        g_bdata = ((((({512{grant[0]}} & b0_data) | ({512{grant[1]}} & b1_data)) | ({512{grant[2]}} & b2_data)) | ((({512{grant[3]}} & b3_data) | ({512{grant[4]}} & b4_data)) | ({512{grant[5]}} & b5_data))) | (((({512{grant[6]}} & b6_data) | ({512{grant[7]}} & b7_data)) | ({512{grant[8]}} & b8_data)) | ((({512{grant[9]}} & b9_data) | ({512{grant[10]}} & b10_data)) | ({512{grant[11]}} & b11_data)))) | ((((({512{grant[12]}} & b12_data) | ({512{grant[13]}} & b13_data)) | ({512{grant[14]}} & b14_data)) | ((({512{grant[15]}} & b15_data) | ({512{grant[16]}} & b16_data)) | ({512{grant[17]}} & b17_data))) | (((({512{grant[18]}} & b18_data) | ({512{grant[19]}} & b19_data)) | ({512{grant[20]}} & b20_data)) | ((({512{grant[21]}} & b21_data) | ({512{grant[22]}} & b22_data)) | ({512{grant[23]}} & b23_data))));
     end
 
     // The block the granted stream issues next, in Skein's order: Key UBI blocks (MAC), the Config
@@ -2133,12 +2108,12 @@ module skeinhw (
         a0_valid = 1'b0; a0_e = 8'd0; a0_stream = 32'd0; a0_phase = PH_IDLE; a0_block = 64'd0;
         a0_st = {512{1'b0}}; a0_plain = {512{1'b0}}; a0_ky = {576{1'b0}}; a0_tw = 192'd0;
         if (slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd0) begin
-            a0_valid = 1'b1; a0_e = slot7_elapsed + 8'd1; a0_stream = slot7_stream; a0_phase = slot7_phase; a0_block = slot7_block;
-            a0_st = slot7_st; a0_plain = slot7_plain; a0_ky = slot7_ky; a0_tw = slot7_tw;
+            a0_valid = 1'b1; a0_e = slot7_elapsed + 8'd1; a0_stream = {27'd0, slot7_stream[4:0]}; a0_phase = slot7_phase; a0_block = slot7_block;
+            a0_st = slot7_st; a0_plain = slot7_plain; a0_ky = slot7_ky; a0_tw = tweak_words(slot7_tw[0 +: 64], slot7_tw[64 +: 64]);
         end else if (iss_valid) begin
             // a new block: the key is the chaining value and its parity, the tweak extended with t2
             a0_valid = 1'b1; a0_e = 8'd0; a0_stream = iss_stream; a0_phase = iss_kind; a0_block = iss_blk;
-            a0_st = iss_data; a0_plain = iss_data; a0_ky = {iss_parity, iss_chain}; a0_tw = {iss_t0 ^ iss_t1, iss_t1, iss_t0};
+            a0_st = iss_data; a0_plain = iss_data; a0_ky = {iss_parity, iss_chain}; a0_tw = tweak_words(iss_t0, iss_t1);
         end
     end
 
@@ -2242,8 +2217,8 @@ module skeinhw (
         a1_valid = 1'b0; a1_e = 8'd0; a1_stream = 32'd0; a1_phase = PH_IDLE; a1_block = 64'd0;
         a1_st = {512{1'b0}}; a1_plain = {512{1'b0}}; a1_ky = {576{1'b0}}; a1_tw = 192'd0;
         if (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd1) begin
-            a1_valid = 1'b1; a1_e = slot0_elapsed + 8'd1; a1_stream = slot0_stream; a1_phase = slot0_phase; a1_block = slot0_block;
-            a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = slot0_tw;
+            a1_valid = 1'b1; a1_e = slot0_elapsed + 8'd1; a1_stream = {27'd0, slot0_stream[4:0]}; a1_phase = slot0_phase; a1_block = slot0_block;
+            a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = tweak_words(slot0_tw[0 +: 64], slot0_tw[64 +: 64]);
         end
     end
 
@@ -2345,8 +2320,8 @@ module skeinhw (
         a2_valid = 1'b0; a2_e = 8'd0; a2_stream = 32'd0; a2_phase = PH_IDLE; a2_block = 64'd0;
         a2_st = {512{1'b0}}; a2_plain = {512{1'b0}}; a2_ky = {576{1'b0}}; a2_tw = 192'd0;
         if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd2) begin
-            a2_valid = 1'b1; a2_e = slot1_elapsed + 8'd1; a2_stream = slot1_stream; a2_phase = slot1_phase; a2_block = slot1_block;
-            a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = slot1_tw;
+            a2_valid = 1'b1; a2_e = slot1_elapsed + 8'd1; a2_stream = {27'd0, slot1_stream[4:0]}; a2_phase = slot1_phase; a2_block = slot1_block;
+            a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = tweak_words(slot1_tw[0 +: 64], slot1_tw[64 +: 64]);
         end
     end
 
@@ -2449,8 +2424,8 @@ module skeinhw (
         a3_valid = 1'b0; a3_e = 8'd0; a3_stream = 32'd0; a3_phase = PH_IDLE; a3_block = 64'd0;
         a3_st = {512{1'b0}}; a3_plain = {512{1'b0}}; a3_ky = {576{1'b0}}; a3_tw = 192'd0;
         if (slot2_live && slot_of(slot2_elapsed + 8'd1) == 8'd3) begin
-            a3_valid = 1'b1; a3_e = slot2_elapsed + 8'd1; a3_stream = slot2_stream; a3_phase = slot2_phase; a3_block = slot2_block;
-            a3_st = slot2_st; a3_plain = slot2_plain; a3_ky = slot2_ky; a3_tw = slot2_tw;
+            a3_valid = 1'b1; a3_e = slot2_elapsed + 8'd1; a3_stream = {27'd0, slot2_stream[4:0]}; a3_phase = slot2_phase; a3_block = slot2_block;
+            a3_st = slot2_st; a3_plain = slot2_plain; a3_ky = slot2_ky; a3_tw = tweak_words(slot2_tw[0 +: 64], slot2_tw[64 +: 64]);
         end
     end
 
@@ -2554,8 +2529,8 @@ module skeinhw (
         a4_valid = 1'b0; a4_e = 8'd0; a4_stream = 32'd0; a4_phase = PH_IDLE; a4_block = 64'd0;
         a4_st = {512{1'b0}}; a4_plain = {512{1'b0}}; a4_ky = {576{1'b0}}; a4_tw = 192'd0;
         if (slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd4) begin
-            a4_valid = 1'b1; a4_e = slot3_elapsed + 8'd1; a4_stream = slot3_stream; a4_phase = slot3_phase; a4_block = slot3_block;
-            a4_st = slot3_st; a4_plain = slot3_plain; a4_ky = slot3_ky; a4_tw = slot3_tw;
+            a4_valid = 1'b1; a4_e = slot3_elapsed + 8'd1; a4_stream = {27'd0, slot3_stream[4:0]}; a4_phase = slot3_phase; a4_block = slot3_block;
+            a4_st = slot3_st; a4_plain = slot3_plain; a4_ky = slot3_ky; a4_tw = tweak_words(slot3_tw[0 +: 64], slot3_tw[64 +: 64]);
         end
     end
 
@@ -2657,8 +2632,8 @@ module skeinhw (
         a5_valid = 1'b0; a5_e = 8'd0; a5_stream = 32'd0; a5_phase = PH_IDLE; a5_block = 64'd0;
         a5_st = {512{1'b0}}; a5_plain = {512{1'b0}}; a5_ky = {576{1'b0}}; a5_tw = 192'd0;
         if (slot4_live && slot_of(slot4_elapsed + 8'd1) == 8'd5) begin
-            a5_valid = 1'b1; a5_e = slot4_elapsed + 8'd1; a5_stream = slot4_stream; a5_phase = slot4_phase; a5_block = slot4_block;
-            a5_st = slot4_st; a5_plain = slot4_plain; a5_ky = slot4_ky; a5_tw = slot4_tw;
+            a5_valid = 1'b1; a5_e = slot4_elapsed + 8'd1; a5_stream = {27'd0, slot4_stream[4:0]}; a5_phase = slot4_phase; a5_block = slot4_block;
+            a5_st = slot4_st; a5_plain = slot4_plain; a5_ky = slot4_ky; a5_tw = tweak_words(slot4_tw[0 +: 64], slot4_tw[64 +: 64]);
         end
     end
 
@@ -2760,8 +2735,8 @@ module skeinhw (
         a6_valid = 1'b0; a6_e = 8'd0; a6_stream = 32'd0; a6_phase = PH_IDLE; a6_block = 64'd0;
         a6_st = {512{1'b0}}; a6_plain = {512{1'b0}}; a6_ky = {576{1'b0}}; a6_tw = 192'd0;
         if (slot5_live && slot_of(slot5_elapsed + 8'd1) == 8'd6) begin
-            a6_valid = 1'b1; a6_e = slot5_elapsed + 8'd1; a6_stream = slot5_stream; a6_phase = slot5_phase; a6_block = slot5_block;
-            a6_st = slot5_st; a6_plain = slot5_plain; a6_ky = slot5_ky; a6_tw = slot5_tw;
+            a6_valid = 1'b1; a6_e = slot5_elapsed + 8'd1; a6_stream = {27'd0, slot5_stream[4:0]}; a6_phase = slot5_phase; a6_block = slot5_block;
+            a6_st = slot5_st; a6_plain = slot5_plain; a6_ky = slot5_ky; a6_tw = tweak_words(slot5_tw[0 +: 64], slot5_tw[64 +: 64]);
         end
     end
 
@@ -2864,8 +2839,8 @@ module skeinhw (
         a7_valid = 1'b0; a7_e = 8'd0; a7_stream = 32'd0; a7_phase = PH_IDLE; a7_block = 64'd0;
         a7_st = {512{1'b0}}; a7_plain = {512{1'b0}}; a7_ky = {576{1'b0}}; a7_tw = 192'd0;
         if (slot6_live && slot_of(slot6_elapsed + 8'd1) == 8'd7) begin
-            a7_valid = 1'b1; a7_e = slot6_elapsed + 8'd1; a7_stream = slot6_stream; a7_phase = slot6_phase; a7_block = slot6_block;
-            a7_st = slot6_st; a7_plain = slot6_plain; a7_ky = slot6_ky; a7_tw = slot6_tw;
+            a7_valid = 1'b1; a7_e = slot6_elapsed + 8'd1; a7_stream = {27'd0, slot6_stream[4:0]}; a7_phase = slot6_phase; a7_block = slot6_block;
+            a7_st = slot6_st; a7_plain = slot6_plain; a7_ky = slot6_ky; a7_tw = tweak_words(slot6_tw[0 +: 64], slot6_tw[64 +: 64]);
         end
     end
 
@@ -2969,11 +2944,11 @@ module skeinhw (
         a8_valid = 1'b0; a8_e = 8'd0; a8_stream = 32'd0; a8_phase = PH_IDLE; a8_block = 64'd0;
         a8_st = {512{1'b0}}; a8_plain = {512{1'b0}}; a8_ky = {576{1'b0}}; a8_tw = 192'd0;
         if (slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd8) begin
-            a8_valid = 1'b1; a8_e = slot7_elapsed + 8'd1; a8_stream = slot7_stream; a8_phase = slot7_phase; a8_block = slot7_block;
-            a8_st = slot7_st; a8_plain = slot7_plain; a8_ky = slot7_ky; a8_tw = slot7_tw;
+            a8_valid = 1'b1; a8_e = slot7_elapsed + 8'd1; a8_stream = {27'd0, slot7_stream[4:0]}; a8_phase = slot7_phase; a8_block = slot7_block;
+            a8_st = slot7_st; a8_plain = slot7_plain; a8_ky = slot7_ky; a8_tw = tweak_words(slot7_tw[0 +: 64], slot7_tw[64 +: 64]);
         end else if (slot15_live && slot_of(slot15_elapsed + 8'd1) == 8'd8) begin
-            a8_valid = 1'b1; a8_e = slot15_elapsed + 8'd1; a8_stream = slot15_stream; a8_phase = slot15_phase; a8_block = slot15_block;
-            a8_st = slot15_st; a8_plain = slot15_plain; a8_ky = slot15_ky; a8_tw = slot15_tw;
+            a8_valid = 1'b1; a8_e = slot15_elapsed + 8'd1; a8_stream = {27'd0, slot15_stream[4:0]}; a8_phase = slot15_phase; a8_block = slot15_block;
+            a8_st = slot15_st; a8_plain = slot15_plain; a8_ky = slot15_ky; a8_tw = tweak_words(slot15_tw[0 +: 64], slot15_tw[64 +: 64]);
         end
     end
 
@@ -3075,8 +3050,8 @@ module skeinhw (
         a9_valid = 1'b0; a9_e = 8'd0; a9_stream = 32'd0; a9_phase = PH_IDLE; a9_block = 64'd0;
         a9_st = {512{1'b0}}; a9_plain = {512{1'b0}}; a9_ky = {576{1'b0}}; a9_tw = 192'd0;
         if (slot8_live && slot_of(slot8_elapsed + 8'd1) == 8'd9) begin
-            a9_valid = 1'b1; a9_e = slot8_elapsed + 8'd1; a9_stream = slot8_stream; a9_phase = slot8_phase; a9_block = slot8_block;
-            a9_st = slot8_st; a9_plain = slot8_plain; a9_ky = slot8_ky; a9_tw = slot8_tw;
+            a9_valid = 1'b1; a9_e = slot8_elapsed + 8'd1; a9_stream = {27'd0, slot8_stream[4:0]}; a9_phase = slot8_phase; a9_block = slot8_block;
+            a9_st = slot8_st; a9_plain = slot8_plain; a9_ky = slot8_ky; a9_tw = tweak_words(slot8_tw[0 +: 64], slot8_tw[64 +: 64]);
         end
     end
 
@@ -3178,8 +3153,8 @@ module skeinhw (
         a10_valid = 1'b0; a10_e = 8'd0; a10_stream = 32'd0; a10_phase = PH_IDLE; a10_block = 64'd0;
         a10_st = {512{1'b0}}; a10_plain = {512{1'b0}}; a10_ky = {576{1'b0}}; a10_tw = 192'd0;
         if (slot9_live && slot_of(slot9_elapsed + 8'd1) == 8'd10) begin
-            a10_valid = 1'b1; a10_e = slot9_elapsed + 8'd1; a10_stream = slot9_stream; a10_phase = slot9_phase; a10_block = slot9_block;
-            a10_st = slot9_st; a10_plain = slot9_plain; a10_ky = slot9_ky; a10_tw = slot9_tw;
+            a10_valid = 1'b1; a10_e = slot9_elapsed + 8'd1; a10_stream = {27'd0, slot9_stream[4:0]}; a10_phase = slot9_phase; a10_block = slot9_block;
+            a10_st = slot9_st; a10_plain = slot9_plain; a10_ky = slot9_ky; a10_tw = tweak_words(slot9_tw[0 +: 64], slot9_tw[64 +: 64]);
         end
     end
 
@@ -3282,8 +3257,8 @@ module skeinhw (
         a11_valid = 1'b0; a11_e = 8'd0; a11_stream = 32'd0; a11_phase = PH_IDLE; a11_block = 64'd0;
         a11_st = {512{1'b0}}; a11_plain = {512{1'b0}}; a11_ky = {576{1'b0}}; a11_tw = 192'd0;
         if (slot10_live && slot_of(slot10_elapsed + 8'd1) == 8'd11) begin
-            a11_valid = 1'b1; a11_e = slot10_elapsed + 8'd1; a11_stream = slot10_stream; a11_phase = slot10_phase; a11_block = slot10_block;
-            a11_st = slot10_st; a11_plain = slot10_plain; a11_ky = slot10_ky; a11_tw = slot10_tw;
+            a11_valid = 1'b1; a11_e = slot10_elapsed + 8'd1; a11_stream = {27'd0, slot10_stream[4:0]}; a11_phase = slot10_phase; a11_block = slot10_block;
+            a11_st = slot10_st; a11_plain = slot10_plain; a11_ky = slot10_ky; a11_tw = tweak_words(slot10_tw[0 +: 64], slot10_tw[64 +: 64]);
         end
     end
 
@@ -3387,8 +3362,8 @@ module skeinhw (
         a12_valid = 1'b0; a12_e = 8'd0; a12_stream = 32'd0; a12_phase = PH_IDLE; a12_block = 64'd0;
         a12_st = {512{1'b0}}; a12_plain = {512{1'b0}}; a12_ky = {576{1'b0}}; a12_tw = 192'd0;
         if (slot11_live && slot_of(slot11_elapsed + 8'd1) == 8'd12) begin
-            a12_valid = 1'b1; a12_e = slot11_elapsed + 8'd1; a12_stream = slot11_stream; a12_phase = slot11_phase; a12_block = slot11_block;
-            a12_st = slot11_st; a12_plain = slot11_plain; a12_ky = slot11_ky; a12_tw = slot11_tw;
+            a12_valid = 1'b1; a12_e = slot11_elapsed + 8'd1; a12_stream = {27'd0, slot11_stream[4:0]}; a12_phase = slot11_phase; a12_block = slot11_block;
+            a12_st = slot11_st; a12_plain = slot11_plain; a12_ky = slot11_ky; a12_tw = tweak_words(slot11_tw[0 +: 64], slot11_tw[64 +: 64]);
         end
     end
 
@@ -3490,8 +3465,8 @@ module skeinhw (
         a13_valid = 1'b0; a13_e = 8'd0; a13_stream = 32'd0; a13_phase = PH_IDLE; a13_block = 64'd0;
         a13_st = {512{1'b0}}; a13_plain = {512{1'b0}}; a13_ky = {576{1'b0}}; a13_tw = 192'd0;
         if (slot12_live && slot_of(slot12_elapsed + 8'd1) == 8'd13) begin
-            a13_valid = 1'b1; a13_e = slot12_elapsed + 8'd1; a13_stream = slot12_stream; a13_phase = slot12_phase; a13_block = slot12_block;
-            a13_st = slot12_st; a13_plain = slot12_plain; a13_ky = slot12_ky; a13_tw = slot12_tw;
+            a13_valid = 1'b1; a13_e = slot12_elapsed + 8'd1; a13_stream = {27'd0, slot12_stream[4:0]}; a13_phase = slot12_phase; a13_block = slot12_block;
+            a13_st = slot12_st; a13_plain = slot12_plain; a13_ky = slot12_ky; a13_tw = tweak_words(slot12_tw[0 +: 64], slot12_tw[64 +: 64]);
         end
     end
 
@@ -3593,8 +3568,8 @@ module skeinhw (
         a14_valid = 1'b0; a14_e = 8'd0; a14_stream = 32'd0; a14_phase = PH_IDLE; a14_block = 64'd0;
         a14_st = {512{1'b0}}; a14_plain = {512{1'b0}}; a14_ky = {576{1'b0}}; a14_tw = 192'd0;
         if (slot13_live && slot_of(slot13_elapsed + 8'd1) == 8'd14) begin
-            a14_valid = 1'b1; a14_e = slot13_elapsed + 8'd1; a14_stream = slot13_stream; a14_phase = slot13_phase; a14_block = slot13_block;
-            a14_st = slot13_st; a14_plain = slot13_plain; a14_ky = slot13_ky; a14_tw = slot13_tw;
+            a14_valid = 1'b1; a14_e = slot13_elapsed + 8'd1; a14_stream = {27'd0, slot13_stream[4:0]}; a14_phase = slot13_phase; a14_block = slot13_block;
+            a14_st = slot13_st; a14_plain = slot13_plain; a14_ky = slot13_ky; a14_tw = tweak_words(slot13_tw[0 +: 64], slot13_tw[64 +: 64]);
         end
     end
 
@@ -3697,8 +3672,8 @@ module skeinhw (
         a15_valid = 1'b0; a15_e = 8'd0; a15_stream = 32'd0; a15_phase = PH_IDLE; a15_block = 64'd0;
         a15_st = {512{1'b0}}; a15_plain = {512{1'b0}}; a15_ky = {576{1'b0}}; a15_tw = 192'd0;
         if (slot14_live && slot_of(slot14_elapsed + 8'd1) == 8'd15) begin
-            a15_valid = 1'b1; a15_e = slot14_elapsed + 8'd1; a15_stream = slot14_stream; a15_phase = slot14_phase; a15_block = slot14_block;
-            a15_st = slot14_st; a15_plain = slot14_plain; a15_ky = slot14_ky; a15_tw = slot14_tw;
+            a15_valid = 1'b1; a15_e = slot14_elapsed + 8'd1; a15_stream = {27'd0, slot14_stream[4:0]}; a15_phase = slot14_phase; a15_block = slot14_block;
+            a15_st = slot14_st; a15_plain = slot14_plain; a15_ky = slot14_ky; a15_tw = tweak_words(slot14_tw[0 +: 64], slot14_tw[64 +: 64]);
         end
     end
 
@@ -3802,11 +3777,11 @@ module skeinhw (
         a16_valid = 1'b0; a16_e = 8'd0; a16_stream = 32'd0; a16_phase = PH_IDLE; a16_block = 64'd0;
         a16_st = {512{1'b0}}; a16_plain = {512{1'b0}}; a16_ky = {576{1'b0}}; a16_tw = 192'd0;
         if (slot15_live && slot_of(slot15_elapsed + 8'd1) == 8'd16) begin
-            a16_valid = 1'b1; a16_e = slot15_elapsed + 8'd1; a16_stream = slot15_stream; a16_phase = slot15_phase; a16_block = slot15_block;
-            a16_st = slot15_st; a16_plain = slot15_plain; a16_ky = slot15_ky; a16_tw = slot15_tw;
+            a16_valid = 1'b1; a16_e = slot15_elapsed + 8'd1; a16_stream = {27'd0, slot15_stream[4:0]}; a16_phase = slot15_phase; a16_block = slot15_block;
+            a16_st = slot15_st; a16_plain = slot15_plain; a16_ky = slot15_ky; a16_tw = tweak_words(slot15_tw[0 +: 64], slot15_tw[64 +: 64]);
         end else if (slot23_live && slot_of(slot23_elapsed + 8'd1) == 8'd16) begin
-            a16_valid = 1'b1; a16_e = slot23_elapsed + 8'd1; a16_stream = slot23_stream; a16_phase = slot23_phase; a16_block = slot23_block;
-            a16_st = slot23_st; a16_plain = slot23_plain; a16_ky = slot23_ky; a16_tw = slot23_tw;
+            a16_valid = 1'b1; a16_e = slot23_elapsed + 8'd1; a16_stream = {27'd0, slot23_stream[4:0]}; a16_phase = slot23_phase; a16_block = slot23_block;
+            a16_st = slot23_st; a16_plain = slot23_plain; a16_ky = slot23_ky; a16_tw = tweak_words(slot23_tw[0 +: 64], slot23_tw[64 +: 64]);
         end
     end
 
@@ -3908,8 +3883,8 @@ module skeinhw (
         a17_valid = 1'b0; a17_e = 8'd0; a17_stream = 32'd0; a17_phase = PH_IDLE; a17_block = 64'd0;
         a17_st = {512{1'b0}}; a17_plain = {512{1'b0}}; a17_ky = {576{1'b0}}; a17_tw = 192'd0;
         if (slot16_live && slot_of(slot16_elapsed + 8'd1) == 8'd17) begin
-            a17_valid = 1'b1; a17_e = slot16_elapsed + 8'd1; a17_stream = slot16_stream; a17_phase = slot16_phase; a17_block = slot16_block;
-            a17_st = slot16_st; a17_plain = slot16_plain; a17_ky = slot16_ky; a17_tw = slot16_tw;
+            a17_valid = 1'b1; a17_e = slot16_elapsed + 8'd1; a17_stream = {27'd0, slot16_stream[4:0]}; a17_phase = slot16_phase; a17_block = slot16_block;
+            a17_st = slot16_st; a17_plain = slot16_plain; a17_ky = slot16_ky; a17_tw = tweak_words(slot16_tw[0 +: 64], slot16_tw[64 +: 64]);
         end
     end
 
@@ -4011,8 +3986,8 @@ module skeinhw (
         a18_valid = 1'b0; a18_e = 8'd0; a18_stream = 32'd0; a18_phase = PH_IDLE; a18_block = 64'd0;
         a18_st = {512{1'b0}}; a18_plain = {512{1'b0}}; a18_ky = {576{1'b0}}; a18_tw = 192'd0;
         if (slot17_live && slot_of(slot17_elapsed + 8'd1) == 8'd18) begin
-            a18_valid = 1'b1; a18_e = slot17_elapsed + 8'd1; a18_stream = slot17_stream; a18_phase = slot17_phase; a18_block = slot17_block;
-            a18_st = slot17_st; a18_plain = slot17_plain; a18_ky = slot17_ky; a18_tw = slot17_tw;
+            a18_valid = 1'b1; a18_e = slot17_elapsed + 8'd1; a18_stream = {27'd0, slot17_stream[4:0]}; a18_phase = slot17_phase; a18_block = slot17_block;
+            a18_st = slot17_st; a18_plain = slot17_plain; a18_ky = slot17_ky; a18_tw = tweak_words(slot17_tw[0 +: 64], slot17_tw[64 +: 64]);
         end
     end
 
@@ -4115,8 +4090,8 @@ module skeinhw (
         a19_valid = 1'b0; a19_e = 8'd0; a19_stream = 32'd0; a19_phase = PH_IDLE; a19_block = 64'd0;
         a19_st = {512{1'b0}}; a19_plain = {512{1'b0}}; a19_ky = {576{1'b0}}; a19_tw = 192'd0;
         if (slot18_live && slot_of(slot18_elapsed + 8'd1) == 8'd19) begin
-            a19_valid = 1'b1; a19_e = slot18_elapsed + 8'd1; a19_stream = slot18_stream; a19_phase = slot18_phase; a19_block = slot18_block;
-            a19_st = slot18_st; a19_plain = slot18_plain; a19_ky = slot18_ky; a19_tw = slot18_tw;
+            a19_valid = 1'b1; a19_e = slot18_elapsed + 8'd1; a19_stream = {27'd0, slot18_stream[4:0]}; a19_phase = slot18_phase; a19_block = slot18_block;
+            a19_st = slot18_st; a19_plain = slot18_plain; a19_ky = slot18_ky; a19_tw = tweak_words(slot18_tw[0 +: 64], slot18_tw[64 +: 64]);
         end
     end
 
@@ -4220,8 +4195,8 @@ module skeinhw (
         a20_valid = 1'b0; a20_e = 8'd0; a20_stream = 32'd0; a20_phase = PH_IDLE; a20_block = 64'd0;
         a20_st = {512{1'b0}}; a20_plain = {512{1'b0}}; a20_ky = {576{1'b0}}; a20_tw = 192'd0;
         if (slot19_live && slot_of(slot19_elapsed + 8'd1) == 8'd20) begin
-            a20_valid = 1'b1; a20_e = slot19_elapsed + 8'd1; a20_stream = slot19_stream; a20_phase = slot19_phase; a20_block = slot19_block;
-            a20_st = slot19_st; a20_plain = slot19_plain; a20_ky = slot19_ky; a20_tw = slot19_tw;
+            a20_valid = 1'b1; a20_e = slot19_elapsed + 8'd1; a20_stream = {27'd0, slot19_stream[4:0]}; a20_phase = slot19_phase; a20_block = slot19_block;
+            a20_st = slot19_st; a20_plain = slot19_plain; a20_ky = slot19_ky; a20_tw = tweak_words(slot19_tw[0 +: 64], slot19_tw[64 +: 64]);
         end
     end
 
@@ -4323,8 +4298,8 @@ module skeinhw (
         a21_valid = 1'b0; a21_e = 8'd0; a21_stream = 32'd0; a21_phase = PH_IDLE; a21_block = 64'd0;
         a21_st = {512{1'b0}}; a21_plain = {512{1'b0}}; a21_ky = {576{1'b0}}; a21_tw = 192'd0;
         if (slot20_live && slot_of(slot20_elapsed + 8'd1) == 8'd21) begin
-            a21_valid = 1'b1; a21_e = slot20_elapsed + 8'd1; a21_stream = slot20_stream; a21_phase = slot20_phase; a21_block = slot20_block;
-            a21_st = slot20_st; a21_plain = slot20_plain; a21_ky = slot20_ky; a21_tw = slot20_tw;
+            a21_valid = 1'b1; a21_e = slot20_elapsed + 8'd1; a21_stream = {27'd0, slot20_stream[4:0]}; a21_phase = slot20_phase; a21_block = slot20_block;
+            a21_st = slot20_st; a21_plain = slot20_plain; a21_ky = slot20_ky; a21_tw = tweak_words(slot20_tw[0 +: 64], slot20_tw[64 +: 64]);
         end
     end
 
@@ -4426,8 +4401,8 @@ module skeinhw (
         a22_valid = 1'b0; a22_e = 8'd0; a22_stream = 32'd0; a22_phase = PH_IDLE; a22_block = 64'd0;
         a22_st = {512{1'b0}}; a22_plain = {512{1'b0}}; a22_ky = {576{1'b0}}; a22_tw = 192'd0;
         if (slot21_live && slot_of(slot21_elapsed + 8'd1) == 8'd22) begin
-            a22_valid = 1'b1; a22_e = slot21_elapsed + 8'd1; a22_stream = slot21_stream; a22_phase = slot21_phase; a22_block = slot21_block;
-            a22_st = slot21_st; a22_plain = slot21_plain; a22_ky = slot21_ky; a22_tw = slot21_tw;
+            a22_valid = 1'b1; a22_e = slot21_elapsed + 8'd1; a22_stream = {27'd0, slot21_stream[4:0]}; a22_phase = slot21_phase; a22_block = slot21_block;
+            a22_st = slot21_st; a22_plain = slot21_plain; a22_ky = slot21_ky; a22_tw = tweak_words(slot21_tw[0 +: 64], slot21_tw[64 +: 64]);
         end
     end
 
@@ -4530,8 +4505,8 @@ module skeinhw (
         a23_valid = 1'b0; a23_e = 8'd0; a23_stream = 32'd0; a23_phase = PH_IDLE; a23_block = 64'd0;
         a23_st = {512{1'b0}}; a23_plain = {512{1'b0}}; a23_ky = {576{1'b0}}; a23_tw = 192'd0;
         if (slot22_live && slot_of(slot22_elapsed + 8'd1) == 8'd23) begin
-            a23_valid = 1'b1; a23_e = slot22_elapsed + 8'd1; a23_stream = slot22_stream; a23_phase = slot22_phase; a23_block = slot22_block;
-            a23_st = slot22_st; a23_plain = slot22_plain; a23_ky = slot22_ky; a23_tw = slot22_tw;
+            a23_valid = 1'b1; a23_e = slot22_elapsed + 8'd1; a23_stream = {27'd0, slot22_stream[4:0]}; a23_phase = slot22_phase; a23_block = slot22_block;
+            a23_st = slot22_st; a23_plain = slot22_plain; a23_ky = slot22_ky; a23_tw = tweak_words(slot22_tw[0 +: 64], slot22_tw[64 +: 64]);
         end
     end
 

@@ -382,6 +382,19 @@ module skeinhw (
         end
     endfunction
 
+    // The tweak words {t2, t1, t0} (Skein 1.3, Table 5 and 3.3.2): t0 is Position (64 bits here), t1
+    // carries only its flags (bits 55 and up: BitPad, Type, First, Final; tree level 0), t2 = t0 ^ t1.
+    /* verilator lint_off UNUSEDSIGNAL */ // t1's other bits are 0
+    function [191:0] tweak_words;
+        input [63:0] t0, t1;
+        reg [63:0] flags;
+        begin
+            flags = {t1[63:55], 55'd0};
+            tweak_words = {t0 ^ flags, flags, t0};
+        end
+    endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
+
     // The pipeline register a block is in during its cycle e (the simulator's Datapath::slot).
     function [7:0] slot_of;
         input [7:0] e;
@@ -2990,6 +3003,81 @@ module skeinhw (
     reg [2:0] s71_sq; reg s71_busy; reg [511:0] s71_chain; reg [63:0] s71_pos; reg [63:0] s71_blk; reg [2:0] s71_kind; reg s71_last;
     wire s71_ready = !s71_busy && (s71_sq == SQ_CONFIG || s71_sq == SQ_OUTPUT || b71_full);
     assign in_ready = rst ? 72'd0 : ~{b71_full, b70_full, b69_full, b68_full, b67_full, b66_full, b65_full, b64_full, b63_full, b62_full, b61_full, b60_full, b59_full, b58_full, b57_full, b56_full, b55_full, b54_full, b53_full, b52_full, b51_full, b50_full, b49_full, b48_full, b47_full, b46_full, b45_full, b44_full, b43_full, b42_full, b41_full, b40_full, b39_full, b38_full, b37_full, b36_full, b35_full, b34_full, b33_full, b32_full, b31_full, b30_full, b29_full, b28_full, b27_full, b26_full, b25_full, b24_full, b23_full, b22_full, b21_full, b20_full, b19_full, b18_full, b17_full, b16_full, b15_full, b14_full, b13_full, b12_full, b11_full, b10_full, b9_full, b8_full, b7_full, b6_full, b5_full, b4_full, b3_full, b2_full, b1_full, b0_full};
+    wire [71:0] ready = {s71_ready, s70_ready, s69_ready, s68_ready, s67_ready, s66_ready, s65_ready, s64_ready, s63_ready, s62_ready, s61_ready, s60_ready, s59_ready, s58_ready, s57_ready, s56_ready, s55_ready, s54_ready, s53_ready, s52_ready, s51_ready, s50_ready, s49_ready, s48_ready, s47_ready, s46_ready, s45_ready, s44_ready, s43_ready, s42_ready, s41_ready, s40_ready, s39_ready, s38_ready, s37_ready, s36_ready, s35_ready, s34_ready, s33_ready, s32_ready, s31_ready, s30_ready, s29_ready, s28_ready, s27_ready, s26_ready, s25_ready, s24_ready, s23_ready, s22_ready, s21_ready, s20_ready, s19_ready, s18_ready, s17_ready, s16_ready, s15_ready, s14_ready, s13_ready, s12_ready, s11_ready, s10_ready, s9_ready, s8_ready, s7_ready, s6_ready, s5_ready, s4_ready, s3_ready, s2_ready, s1_ready, s0_ready};
+    // the lowest-numbered ready stream, one-hot: stream k is ready and none below it is
+    wire [71:0] grant;
+    assign grant[0] = ready[0];
+    assign grant[1] = ready[1] && !(|ready[0:0]);
+    assign grant[2] = ready[2] && !(|ready[1:0]);
+    assign grant[3] = ready[3] && !(|ready[2:0]);
+    assign grant[4] = ready[4] && !(|ready[3:0]);
+    assign grant[5] = ready[5] && !(|ready[4:0]);
+    assign grant[6] = ready[6] && !(|ready[5:0]);
+    assign grant[7] = ready[7] && !(|ready[6:0]);
+    assign grant[8] = ready[8] && !(|ready[7:0]);
+    assign grant[9] = ready[9] && !(|ready[8:0]);
+    assign grant[10] = ready[10] && !(|ready[9:0]);
+    assign grant[11] = ready[11] && !(|ready[10:0]);
+    assign grant[12] = ready[12] && !(|ready[11:0]);
+    assign grant[13] = ready[13] && !(|ready[12:0]);
+    assign grant[14] = ready[14] && !(|ready[13:0]);
+    assign grant[15] = ready[15] && !(|ready[14:0]);
+    assign grant[16] = ready[16] && !(|ready[15:0]);
+    assign grant[17] = ready[17] && !(|ready[16:0]);
+    assign grant[18] = ready[18] && !(|ready[17:0]);
+    assign grant[19] = ready[19] && !(|ready[18:0]);
+    assign grant[20] = ready[20] && !(|ready[19:0]);
+    assign grant[21] = ready[21] && !(|ready[20:0]);
+    assign grant[22] = ready[22] && !(|ready[21:0]);
+    assign grant[23] = ready[23] && !(|ready[22:0]);
+    assign grant[24] = ready[24] && !(|ready[23:0]);
+    assign grant[25] = ready[25] && !(|ready[24:0]);
+    assign grant[26] = ready[26] && !(|ready[25:0]);
+    assign grant[27] = ready[27] && !(|ready[26:0]);
+    assign grant[28] = ready[28] && !(|ready[27:0]);
+    assign grant[29] = ready[29] && !(|ready[28:0]);
+    assign grant[30] = ready[30] && !(|ready[29:0]);
+    assign grant[31] = ready[31] && !(|ready[30:0]);
+    assign grant[32] = ready[32] && !(|ready[31:0]);
+    assign grant[33] = ready[33] && !(|ready[32:0]);
+    assign grant[34] = ready[34] && !(|ready[33:0]);
+    assign grant[35] = ready[35] && !(|ready[34:0]);
+    assign grant[36] = ready[36] && !(|ready[35:0]);
+    assign grant[37] = ready[37] && !(|ready[36:0]);
+    assign grant[38] = ready[38] && !(|ready[37:0]);
+    assign grant[39] = ready[39] && !(|ready[38:0]);
+    assign grant[40] = ready[40] && !(|ready[39:0]);
+    assign grant[41] = ready[41] && !(|ready[40:0]);
+    assign grant[42] = ready[42] && !(|ready[41:0]);
+    assign grant[43] = ready[43] && !(|ready[42:0]);
+    assign grant[44] = ready[44] && !(|ready[43:0]);
+    assign grant[45] = ready[45] && !(|ready[44:0]);
+    assign grant[46] = ready[46] && !(|ready[45:0]);
+    assign grant[47] = ready[47] && !(|ready[46:0]);
+    assign grant[48] = ready[48] && !(|ready[47:0]);
+    assign grant[49] = ready[49] && !(|ready[48:0]);
+    assign grant[50] = ready[50] && !(|ready[49:0]);
+    assign grant[51] = ready[51] && !(|ready[50:0]);
+    assign grant[52] = ready[52] && !(|ready[51:0]);
+    assign grant[53] = ready[53] && !(|ready[52:0]);
+    assign grant[54] = ready[54] && !(|ready[53:0]);
+    assign grant[55] = ready[55] && !(|ready[54:0]);
+    assign grant[56] = ready[56] && !(|ready[55:0]);
+    assign grant[57] = ready[57] && !(|ready[56:0]);
+    assign grant[58] = ready[58] && !(|ready[57:0]);
+    assign grant[59] = ready[59] && !(|ready[58:0]);
+    assign grant[60] = ready[60] && !(|ready[59:0]);
+    assign grant[61] = ready[61] && !(|ready[60:0]);
+    assign grant[62] = ready[62] && !(|ready[61:0]);
+    assign grant[63] = ready[63] && !(|ready[62:0]);
+    assign grant[64] = ready[64] && !(|ready[63:0]);
+    assign grant[65] = ready[65] && !(|ready[64:0]);
+    assign grant[66] = ready[66] && !(|ready[65:0]);
+    assign grant[67] = ready[67] && !(|ready[66:0]);
+    assign grant[68] = ready[68] && !(|ready[67:0]);
+    assign grant[69] = ready[69] && !(|ready[68:0]);
+    assign grant[70] = ready[70] && !(|ready[69:0]);
+    assign grant[71] = ready[71] && !(|ready[70:0]);
 
     // ---- the issue (iss_*) and the completion (c_*) of this cycle
     reg blocked, iss_valid, iss_from_buf, iss_first, iss_last, iss_bitpad; reg [31:0] iss_stream;
@@ -5018,227 +5106,18 @@ module skeinhw (
     // is about to use it; the lowest-numbered ready stream goes first.
     always @* begin : issue_rule
         blocked = 1'b0;
-        iss_valid = 1'b0; iss_stream = 32'd0;
-        g_sq = SQ_IDLE; g_chain = {512{1'b0}}; g_pos = 64'd0; g_blk = 64'd0; g_bkey = 1'b0; g_bfirst = 1'b0; g_blast = 1'b0; g_bbitpad = 1'b0; g_bbytes = 8'd0; g_bdata = {512{1'b0}};
-        if (blocked) begin
-            // slot 0 is taken
-        end else if (s0_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd0; g_sq = s0_sq; g_chain = s0_chain; g_pos = s0_pos; g_blk = s0_blk;
-            g_bkey = b0_key; g_bfirst = b0_first; g_blast = b0_last; g_bbitpad = b0_bitpad; g_bbytes = b0_bytes; g_bdata = b0_data;
-        end else if (s1_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd1; g_sq = s1_sq; g_chain = s1_chain; g_pos = s1_pos; g_blk = s1_blk;
-            g_bkey = b1_key; g_bfirst = b1_first; g_blast = b1_last; g_bbitpad = b1_bitpad; g_bbytes = b1_bytes; g_bdata = b1_data;
-        end else if (s2_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd2; g_sq = s2_sq; g_chain = s2_chain; g_pos = s2_pos; g_blk = s2_blk;
-            g_bkey = b2_key; g_bfirst = b2_first; g_blast = b2_last; g_bbitpad = b2_bitpad; g_bbytes = b2_bytes; g_bdata = b2_data;
-        end else if (s3_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd3; g_sq = s3_sq; g_chain = s3_chain; g_pos = s3_pos; g_blk = s3_blk;
-            g_bkey = b3_key; g_bfirst = b3_first; g_blast = b3_last; g_bbitpad = b3_bitpad; g_bbytes = b3_bytes; g_bdata = b3_data;
-        end else if (s4_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd4; g_sq = s4_sq; g_chain = s4_chain; g_pos = s4_pos; g_blk = s4_blk;
-            g_bkey = b4_key; g_bfirst = b4_first; g_blast = b4_last; g_bbitpad = b4_bitpad; g_bbytes = b4_bytes; g_bdata = b4_data;
-        end else if (s5_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd5; g_sq = s5_sq; g_chain = s5_chain; g_pos = s5_pos; g_blk = s5_blk;
-            g_bkey = b5_key; g_bfirst = b5_first; g_blast = b5_last; g_bbitpad = b5_bitpad; g_bbytes = b5_bytes; g_bdata = b5_data;
-        end else if (s6_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd6; g_sq = s6_sq; g_chain = s6_chain; g_pos = s6_pos; g_blk = s6_blk;
-            g_bkey = b6_key; g_bfirst = b6_first; g_blast = b6_last; g_bbitpad = b6_bitpad; g_bbytes = b6_bytes; g_bdata = b6_data;
-        end else if (s7_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd7; g_sq = s7_sq; g_chain = s7_chain; g_pos = s7_pos; g_blk = s7_blk;
-            g_bkey = b7_key; g_bfirst = b7_first; g_blast = b7_last; g_bbitpad = b7_bitpad; g_bbytes = b7_bytes; g_bdata = b7_data;
-        end else if (s8_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd8; g_sq = s8_sq; g_chain = s8_chain; g_pos = s8_pos; g_blk = s8_blk;
-            g_bkey = b8_key; g_bfirst = b8_first; g_blast = b8_last; g_bbitpad = b8_bitpad; g_bbytes = b8_bytes; g_bdata = b8_data;
-        end else if (s9_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd9; g_sq = s9_sq; g_chain = s9_chain; g_pos = s9_pos; g_blk = s9_blk;
-            g_bkey = b9_key; g_bfirst = b9_first; g_blast = b9_last; g_bbitpad = b9_bitpad; g_bbytes = b9_bytes; g_bdata = b9_data;
-        end else if (s10_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd10; g_sq = s10_sq; g_chain = s10_chain; g_pos = s10_pos; g_blk = s10_blk;
-            g_bkey = b10_key; g_bfirst = b10_first; g_blast = b10_last; g_bbitpad = b10_bitpad; g_bbytes = b10_bytes; g_bdata = b10_data;
-        end else if (s11_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd11; g_sq = s11_sq; g_chain = s11_chain; g_pos = s11_pos; g_blk = s11_blk;
-            g_bkey = b11_key; g_bfirst = b11_first; g_blast = b11_last; g_bbitpad = b11_bitpad; g_bbytes = b11_bytes; g_bdata = b11_data;
-        end else if (s12_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd12; g_sq = s12_sq; g_chain = s12_chain; g_pos = s12_pos; g_blk = s12_blk;
-            g_bkey = b12_key; g_bfirst = b12_first; g_blast = b12_last; g_bbitpad = b12_bitpad; g_bbytes = b12_bytes; g_bdata = b12_data;
-        end else if (s13_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd13; g_sq = s13_sq; g_chain = s13_chain; g_pos = s13_pos; g_blk = s13_blk;
-            g_bkey = b13_key; g_bfirst = b13_first; g_blast = b13_last; g_bbitpad = b13_bitpad; g_bbytes = b13_bytes; g_bdata = b13_data;
-        end else if (s14_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd14; g_sq = s14_sq; g_chain = s14_chain; g_pos = s14_pos; g_blk = s14_blk;
-            g_bkey = b14_key; g_bfirst = b14_first; g_blast = b14_last; g_bbitpad = b14_bitpad; g_bbytes = b14_bytes; g_bdata = b14_data;
-        end else if (s15_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd15; g_sq = s15_sq; g_chain = s15_chain; g_pos = s15_pos; g_blk = s15_blk;
-            g_bkey = b15_key; g_bfirst = b15_first; g_blast = b15_last; g_bbitpad = b15_bitpad; g_bbytes = b15_bytes; g_bdata = b15_data;
-        end else if (s16_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd16; g_sq = s16_sq; g_chain = s16_chain; g_pos = s16_pos; g_blk = s16_blk;
-            g_bkey = b16_key; g_bfirst = b16_first; g_blast = b16_last; g_bbitpad = b16_bitpad; g_bbytes = b16_bytes; g_bdata = b16_data;
-        end else if (s17_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd17; g_sq = s17_sq; g_chain = s17_chain; g_pos = s17_pos; g_blk = s17_blk;
-            g_bkey = b17_key; g_bfirst = b17_first; g_blast = b17_last; g_bbitpad = b17_bitpad; g_bbytes = b17_bytes; g_bdata = b17_data;
-        end else if (s18_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd18; g_sq = s18_sq; g_chain = s18_chain; g_pos = s18_pos; g_blk = s18_blk;
-            g_bkey = b18_key; g_bfirst = b18_first; g_blast = b18_last; g_bbitpad = b18_bitpad; g_bbytes = b18_bytes; g_bdata = b18_data;
-        end else if (s19_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd19; g_sq = s19_sq; g_chain = s19_chain; g_pos = s19_pos; g_blk = s19_blk;
-            g_bkey = b19_key; g_bfirst = b19_first; g_blast = b19_last; g_bbitpad = b19_bitpad; g_bbytes = b19_bytes; g_bdata = b19_data;
-        end else if (s20_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd20; g_sq = s20_sq; g_chain = s20_chain; g_pos = s20_pos; g_blk = s20_blk;
-            g_bkey = b20_key; g_bfirst = b20_first; g_blast = b20_last; g_bbitpad = b20_bitpad; g_bbytes = b20_bytes; g_bdata = b20_data;
-        end else if (s21_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd21; g_sq = s21_sq; g_chain = s21_chain; g_pos = s21_pos; g_blk = s21_blk;
-            g_bkey = b21_key; g_bfirst = b21_first; g_blast = b21_last; g_bbitpad = b21_bitpad; g_bbytes = b21_bytes; g_bdata = b21_data;
-        end else if (s22_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd22; g_sq = s22_sq; g_chain = s22_chain; g_pos = s22_pos; g_blk = s22_blk;
-            g_bkey = b22_key; g_bfirst = b22_first; g_blast = b22_last; g_bbitpad = b22_bitpad; g_bbytes = b22_bytes; g_bdata = b22_data;
-        end else if (s23_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd23; g_sq = s23_sq; g_chain = s23_chain; g_pos = s23_pos; g_blk = s23_blk;
-            g_bkey = b23_key; g_bfirst = b23_first; g_blast = b23_last; g_bbitpad = b23_bitpad; g_bbytes = b23_bytes; g_bdata = b23_data;
-        end else if (s24_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd24; g_sq = s24_sq; g_chain = s24_chain; g_pos = s24_pos; g_blk = s24_blk;
-            g_bkey = b24_key; g_bfirst = b24_first; g_blast = b24_last; g_bbitpad = b24_bitpad; g_bbytes = b24_bytes; g_bdata = b24_data;
-        end else if (s25_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd25; g_sq = s25_sq; g_chain = s25_chain; g_pos = s25_pos; g_blk = s25_blk;
-            g_bkey = b25_key; g_bfirst = b25_first; g_blast = b25_last; g_bbitpad = b25_bitpad; g_bbytes = b25_bytes; g_bdata = b25_data;
-        end else if (s26_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd26; g_sq = s26_sq; g_chain = s26_chain; g_pos = s26_pos; g_blk = s26_blk;
-            g_bkey = b26_key; g_bfirst = b26_first; g_blast = b26_last; g_bbitpad = b26_bitpad; g_bbytes = b26_bytes; g_bdata = b26_data;
-        end else if (s27_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd27; g_sq = s27_sq; g_chain = s27_chain; g_pos = s27_pos; g_blk = s27_blk;
-            g_bkey = b27_key; g_bfirst = b27_first; g_blast = b27_last; g_bbitpad = b27_bitpad; g_bbytes = b27_bytes; g_bdata = b27_data;
-        end else if (s28_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd28; g_sq = s28_sq; g_chain = s28_chain; g_pos = s28_pos; g_blk = s28_blk;
-            g_bkey = b28_key; g_bfirst = b28_first; g_blast = b28_last; g_bbitpad = b28_bitpad; g_bbytes = b28_bytes; g_bdata = b28_data;
-        end else if (s29_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd29; g_sq = s29_sq; g_chain = s29_chain; g_pos = s29_pos; g_blk = s29_blk;
-            g_bkey = b29_key; g_bfirst = b29_first; g_blast = b29_last; g_bbitpad = b29_bitpad; g_bbytes = b29_bytes; g_bdata = b29_data;
-        end else if (s30_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd30; g_sq = s30_sq; g_chain = s30_chain; g_pos = s30_pos; g_blk = s30_blk;
-            g_bkey = b30_key; g_bfirst = b30_first; g_blast = b30_last; g_bbitpad = b30_bitpad; g_bbytes = b30_bytes; g_bdata = b30_data;
-        end else if (s31_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd31; g_sq = s31_sq; g_chain = s31_chain; g_pos = s31_pos; g_blk = s31_blk;
-            g_bkey = b31_key; g_bfirst = b31_first; g_blast = b31_last; g_bbitpad = b31_bitpad; g_bbytes = b31_bytes; g_bdata = b31_data;
-        end else if (s32_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd32; g_sq = s32_sq; g_chain = s32_chain; g_pos = s32_pos; g_blk = s32_blk;
-            g_bkey = b32_key; g_bfirst = b32_first; g_blast = b32_last; g_bbitpad = b32_bitpad; g_bbytes = b32_bytes; g_bdata = b32_data;
-        end else if (s33_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd33; g_sq = s33_sq; g_chain = s33_chain; g_pos = s33_pos; g_blk = s33_blk;
-            g_bkey = b33_key; g_bfirst = b33_first; g_blast = b33_last; g_bbitpad = b33_bitpad; g_bbytes = b33_bytes; g_bdata = b33_data;
-        end else if (s34_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd34; g_sq = s34_sq; g_chain = s34_chain; g_pos = s34_pos; g_blk = s34_blk;
-            g_bkey = b34_key; g_bfirst = b34_first; g_blast = b34_last; g_bbitpad = b34_bitpad; g_bbytes = b34_bytes; g_bdata = b34_data;
-        end else if (s35_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd35; g_sq = s35_sq; g_chain = s35_chain; g_pos = s35_pos; g_blk = s35_blk;
-            g_bkey = b35_key; g_bfirst = b35_first; g_blast = b35_last; g_bbitpad = b35_bitpad; g_bbytes = b35_bytes; g_bdata = b35_data;
-        end else if (s36_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd36; g_sq = s36_sq; g_chain = s36_chain; g_pos = s36_pos; g_blk = s36_blk;
-            g_bkey = b36_key; g_bfirst = b36_first; g_blast = b36_last; g_bbitpad = b36_bitpad; g_bbytes = b36_bytes; g_bdata = b36_data;
-        end else if (s37_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd37; g_sq = s37_sq; g_chain = s37_chain; g_pos = s37_pos; g_blk = s37_blk;
-            g_bkey = b37_key; g_bfirst = b37_first; g_blast = b37_last; g_bbitpad = b37_bitpad; g_bbytes = b37_bytes; g_bdata = b37_data;
-        end else if (s38_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd38; g_sq = s38_sq; g_chain = s38_chain; g_pos = s38_pos; g_blk = s38_blk;
-            g_bkey = b38_key; g_bfirst = b38_first; g_blast = b38_last; g_bbitpad = b38_bitpad; g_bbytes = b38_bytes; g_bdata = b38_data;
-        end else if (s39_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd39; g_sq = s39_sq; g_chain = s39_chain; g_pos = s39_pos; g_blk = s39_blk;
-            g_bkey = b39_key; g_bfirst = b39_first; g_blast = b39_last; g_bbitpad = b39_bitpad; g_bbytes = b39_bytes; g_bdata = b39_data;
-        end else if (s40_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd40; g_sq = s40_sq; g_chain = s40_chain; g_pos = s40_pos; g_blk = s40_blk;
-            g_bkey = b40_key; g_bfirst = b40_first; g_blast = b40_last; g_bbitpad = b40_bitpad; g_bbytes = b40_bytes; g_bdata = b40_data;
-        end else if (s41_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd41; g_sq = s41_sq; g_chain = s41_chain; g_pos = s41_pos; g_blk = s41_blk;
-            g_bkey = b41_key; g_bfirst = b41_first; g_blast = b41_last; g_bbitpad = b41_bitpad; g_bbytes = b41_bytes; g_bdata = b41_data;
-        end else if (s42_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd42; g_sq = s42_sq; g_chain = s42_chain; g_pos = s42_pos; g_blk = s42_blk;
-            g_bkey = b42_key; g_bfirst = b42_first; g_blast = b42_last; g_bbitpad = b42_bitpad; g_bbytes = b42_bytes; g_bdata = b42_data;
-        end else if (s43_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd43; g_sq = s43_sq; g_chain = s43_chain; g_pos = s43_pos; g_blk = s43_blk;
-            g_bkey = b43_key; g_bfirst = b43_first; g_blast = b43_last; g_bbitpad = b43_bitpad; g_bbytes = b43_bytes; g_bdata = b43_data;
-        end else if (s44_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd44; g_sq = s44_sq; g_chain = s44_chain; g_pos = s44_pos; g_blk = s44_blk;
-            g_bkey = b44_key; g_bfirst = b44_first; g_blast = b44_last; g_bbitpad = b44_bitpad; g_bbytes = b44_bytes; g_bdata = b44_data;
-        end else if (s45_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd45; g_sq = s45_sq; g_chain = s45_chain; g_pos = s45_pos; g_blk = s45_blk;
-            g_bkey = b45_key; g_bfirst = b45_first; g_blast = b45_last; g_bbitpad = b45_bitpad; g_bbytes = b45_bytes; g_bdata = b45_data;
-        end else if (s46_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd46; g_sq = s46_sq; g_chain = s46_chain; g_pos = s46_pos; g_blk = s46_blk;
-            g_bkey = b46_key; g_bfirst = b46_first; g_blast = b46_last; g_bbitpad = b46_bitpad; g_bbytes = b46_bytes; g_bdata = b46_data;
-        end else if (s47_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd47; g_sq = s47_sq; g_chain = s47_chain; g_pos = s47_pos; g_blk = s47_blk;
-            g_bkey = b47_key; g_bfirst = b47_first; g_blast = b47_last; g_bbitpad = b47_bitpad; g_bbytes = b47_bytes; g_bdata = b47_data;
-        end else if (s48_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd48; g_sq = s48_sq; g_chain = s48_chain; g_pos = s48_pos; g_blk = s48_blk;
-            g_bkey = b48_key; g_bfirst = b48_first; g_blast = b48_last; g_bbitpad = b48_bitpad; g_bbytes = b48_bytes; g_bdata = b48_data;
-        end else if (s49_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd49; g_sq = s49_sq; g_chain = s49_chain; g_pos = s49_pos; g_blk = s49_blk;
-            g_bkey = b49_key; g_bfirst = b49_first; g_blast = b49_last; g_bbitpad = b49_bitpad; g_bbytes = b49_bytes; g_bdata = b49_data;
-        end else if (s50_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd50; g_sq = s50_sq; g_chain = s50_chain; g_pos = s50_pos; g_blk = s50_blk;
-            g_bkey = b50_key; g_bfirst = b50_first; g_blast = b50_last; g_bbitpad = b50_bitpad; g_bbytes = b50_bytes; g_bdata = b50_data;
-        end else if (s51_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd51; g_sq = s51_sq; g_chain = s51_chain; g_pos = s51_pos; g_blk = s51_blk;
-            g_bkey = b51_key; g_bfirst = b51_first; g_blast = b51_last; g_bbitpad = b51_bitpad; g_bbytes = b51_bytes; g_bdata = b51_data;
-        end else if (s52_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd52; g_sq = s52_sq; g_chain = s52_chain; g_pos = s52_pos; g_blk = s52_blk;
-            g_bkey = b52_key; g_bfirst = b52_first; g_blast = b52_last; g_bbitpad = b52_bitpad; g_bbytes = b52_bytes; g_bdata = b52_data;
-        end else if (s53_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd53; g_sq = s53_sq; g_chain = s53_chain; g_pos = s53_pos; g_blk = s53_blk;
-            g_bkey = b53_key; g_bfirst = b53_first; g_blast = b53_last; g_bbitpad = b53_bitpad; g_bbytes = b53_bytes; g_bdata = b53_data;
-        end else if (s54_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd54; g_sq = s54_sq; g_chain = s54_chain; g_pos = s54_pos; g_blk = s54_blk;
-            g_bkey = b54_key; g_bfirst = b54_first; g_blast = b54_last; g_bbitpad = b54_bitpad; g_bbytes = b54_bytes; g_bdata = b54_data;
-        end else if (s55_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd55; g_sq = s55_sq; g_chain = s55_chain; g_pos = s55_pos; g_blk = s55_blk;
-            g_bkey = b55_key; g_bfirst = b55_first; g_blast = b55_last; g_bbitpad = b55_bitpad; g_bbytes = b55_bytes; g_bdata = b55_data;
-        end else if (s56_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd56; g_sq = s56_sq; g_chain = s56_chain; g_pos = s56_pos; g_blk = s56_blk;
-            g_bkey = b56_key; g_bfirst = b56_first; g_blast = b56_last; g_bbitpad = b56_bitpad; g_bbytes = b56_bytes; g_bdata = b56_data;
-        end else if (s57_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd57; g_sq = s57_sq; g_chain = s57_chain; g_pos = s57_pos; g_blk = s57_blk;
-            g_bkey = b57_key; g_bfirst = b57_first; g_blast = b57_last; g_bbitpad = b57_bitpad; g_bbytes = b57_bytes; g_bdata = b57_data;
-        end else if (s58_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd58; g_sq = s58_sq; g_chain = s58_chain; g_pos = s58_pos; g_blk = s58_blk;
-            g_bkey = b58_key; g_bfirst = b58_first; g_blast = b58_last; g_bbitpad = b58_bitpad; g_bbytes = b58_bytes; g_bdata = b58_data;
-        end else if (s59_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd59; g_sq = s59_sq; g_chain = s59_chain; g_pos = s59_pos; g_blk = s59_blk;
-            g_bkey = b59_key; g_bfirst = b59_first; g_blast = b59_last; g_bbitpad = b59_bitpad; g_bbytes = b59_bytes; g_bdata = b59_data;
-        end else if (s60_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd60; g_sq = s60_sq; g_chain = s60_chain; g_pos = s60_pos; g_blk = s60_blk;
-            g_bkey = b60_key; g_bfirst = b60_first; g_blast = b60_last; g_bbitpad = b60_bitpad; g_bbytes = b60_bytes; g_bdata = b60_data;
-        end else if (s61_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd61; g_sq = s61_sq; g_chain = s61_chain; g_pos = s61_pos; g_blk = s61_blk;
-            g_bkey = b61_key; g_bfirst = b61_first; g_blast = b61_last; g_bbitpad = b61_bitpad; g_bbytes = b61_bytes; g_bdata = b61_data;
-        end else if (s62_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd62; g_sq = s62_sq; g_chain = s62_chain; g_pos = s62_pos; g_blk = s62_blk;
-            g_bkey = b62_key; g_bfirst = b62_first; g_blast = b62_last; g_bbitpad = b62_bitpad; g_bbytes = b62_bytes; g_bdata = b62_data;
-        end else if (s63_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd63; g_sq = s63_sq; g_chain = s63_chain; g_pos = s63_pos; g_blk = s63_blk;
-            g_bkey = b63_key; g_bfirst = b63_first; g_blast = b63_last; g_bbitpad = b63_bitpad; g_bbytes = b63_bytes; g_bdata = b63_data;
-        end else if (s64_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd64; g_sq = s64_sq; g_chain = s64_chain; g_pos = s64_pos; g_blk = s64_blk;
-            g_bkey = b64_key; g_bfirst = b64_first; g_blast = b64_last; g_bbitpad = b64_bitpad; g_bbytes = b64_bytes; g_bdata = b64_data;
-        end else if (s65_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd65; g_sq = s65_sq; g_chain = s65_chain; g_pos = s65_pos; g_blk = s65_blk;
-            g_bkey = b65_key; g_bfirst = b65_first; g_blast = b65_last; g_bbitpad = b65_bitpad; g_bbytes = b65_bytes; g_bdata = b65_data;
-        end else if (s66_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd66; g_sq = s66_sq; g_chain = s66_chain; g_pos = s66_pos; g_blk = s66_blk;
-            g_bkey = b66_key; g_bfirst = b66_first; g_blast = b66_last; g_bbitpad = b66_bitpad; g_bbytes = b66_bytes; g_bdata = b66_data;
-        end else if (s67_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd67; g_sq = s67_sq; g_chain = s67_chain; g_pos = s67_pos; g_blk = s67_blk;
-            g_bkey = b67_key; g_bfirst = b67_first; g_blast = b67_last; g_bbitpad = b67_bitpad; g_bbytes = b67_bytes; g_bdata = b67_data;
-        end else if (s68_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd68; g_sq = s68_sq; g_chain = s68_chain; g_pos = s68_pos; g_blk = s68_blk;
-            g_bkey = b68_key; g_bfirst = b68_first; g_blast = b68_last; g_bbitpad = b68_bitpad; g_bbytes = b68_bytes; g_bdata = b68_data;
-        end else if (s69_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd69; g_sq = s69_sq; g_chain = s69_chain; g_pos = s69_pos; g_blk = s69_blk;
-            g_bkey = b69_key; g_bfirst = b69_first; g_blast = b69_last; g_bbitpad = b69_bitpad; g_bbytes = b69_bytes; g_bdata = b69_data;
-        end else if (s70_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd70; g_sq = s70_sq; g_chain = s70_chain; g_pos = s70_pos; g_blk = s70_blk;
-            g_bkey = b70_key; g_bfirst = b70_first; g_blast = b70_last; g_bbitpad = b70_bitpad; g_bbytes = b70_bytes; g_bdata = b70_data;
-        end else if (s71_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd71; g_sq = s71_sq; g_chain = s71_chain; g_pos = s71_pos; g_blk = s71_blk;
-            g_bkey = b71_key; g_bfirst = b71_first; g_blast = b71_last; g_bbitpad = b71_bitpad; g_bbytes = b71_bytes; g_bdata = b71_data;
-        end
+        iss_valid = !blocked && |ready;
+        iss_stream = (((((((grant[1] ? 32'd1 : 32'd0) | (grant[2] ? 32'd2 : 32'd0)) | (grant[3] ? 32'd3 : 32'd0)) | ((grant[4] ? 32'd4 : 32'd0) | (grant[5] ? 32'd5 : 32'd0))) | (((grant[6] ? 32'd6 : 32'd0) | (grant[7] ? 32'd7 : 32'd0)) | ((grant[8] ? 32'd8 : 32'd0) | (grant[9] ? 32'd9 : 32'd0)))) | (((((grant[10] ? 32'd10 : 32'd0) | (grant[11] ? 32'd11 : 32'd0)) | (grant[12] ? 32'd12 : 32'd0)) | ((grant[13] ? 32'd13 : 32'd0) | (grant[14] ? 32'd14 : 32'd0))) | (((grant[15] ? 32'd15 : 32'd0) | (grant[16] ? 32'd16 : 32'd0)) | ((grant[17] ? 32'd17 : 32'd0) | (grant[18] ? 32'd18 : 32'd0))))) | ((((((grant[19] ? 32'd19 : 32'd0) | (grant[20] ? 32'd20 : 32'd0)) | (grant[21] ? 32'd21 : 32'd0)) | ((grant[22] ? 32'd22 : 32'd0) | (grant[23] ? 32'd23 : 32'd0))) | (((grant[24] ? 32'd24 : 32'd0) | (grant[25] ? 32'd25 : 32'd0)) | ((grant[26] ? 32'd26 : 32'd0) | (grant[27] ? 32'd27 : 32'd0)))) | (((((grant[28] ? 32'd28 : 32'd0) | (grant[29] ? 32'd29 : 32'd0)) | (grant[30] ? 32'd30 : 32'd0)) | ((grant[31] ? 32'd31 : 32'd0) | (grant[32] ? 32'd32 : 32'd0))) | (((grant[33] ? 32'd33 : 32'd0) | (grant[34] ? 32'd34 : 32'd0)) | ((grant[35] ? 32'd35 : 32'd0) | (grant[36] ? 32'd36 : 32'd0)))))) | (((((((grant[37] ? 32'd37 : 32'd0) | (grant[38] ? 32'd38 : 32'd0)) | (grant[39] ? 32'd39 : 32'd0)) | ((grant[40] ? 32'd40 : 32'd0) | (grant[41] ? 32'd41 : 32'd0))) | (((grant[42] ? 32'd42 : 32'd0) | (grant[43] ? 32'd43 : 32'd0)) | ((grant[44] ? 32'd44 : 32'd0) | (grant[45] ? 32'd45 : 32'd0)))) | (((((grant[46] ? 32'd46 : 32'd0) | (grant[47] ? 32'd47 : 32'd0)) | (grant[48] ? 32'd48 : 32'd0)) | ((grant[49] ? 32'd49 : 32'd0) | (grant[50] ? 32'd50 : 32'd0))) | (((grant[51] ? 32'd51 : 32'd0) | (grant[52] ? 32'd52 : 32'd0)) | ((grant[53] ? 32'd53 : 32'd0) | (grant[54] ? 32'd54 : 32'd0))))) | ((((((grant[55] ? 32'd55 : 32'd0) | (grant[56] ? 32'd56 : 32'd0)) | (grant[57] ? 32'd57 : 32'd0)) | ((grant[58] ? 32'd58 : 32'd0) | (grant[59] ? 32'd59 : 32'd0))) | (((grant[60] ? 32'd60 : 32'd0) | (grant[61] ? 32'd61 : 32'd0)) | ((grant[62] ? 32'd62 : 32'd0) | (grant[63] ? 32'd63 : 32'd0)))) | ((((grant[64] ? 32'd64 : 32'd0) | (grant[65] ? 32'd65 : 32'd0)) | ((grant[66] ? 32'd66 : 32'd0) | (grant[67] ? 32'd67 : 32'd0))) | (((grant[68] ? 32'd68 : 32'd0) | (grant[69] ? 32'd69 : 32'd0)) | ((grant[70] ? 32'd70 : 32'd0) | (grant[71] ? 32'd71 : 32'd0))))));
+        g_sq = ((((((({3{grant[0]}} & s0_sq) | ({3{grant[1]}} & s1_sq)) | ({3{grant[2]}} & s2_sq)) | (({3{grant[3]}} & s3_sq) | ({3{grant[4]}} & s4_sq))) | ((({3{grant[5]}} & s5_sq) | ({3{grant[6]}} & s6_sq)) | (({3{grant[7]}} & s7_sq) | ({3{grant[8]}} & s8_sq)))) | ((((({3{grant[9]}} & s9_sq) | ({3{grant[10]}} & s10_sq)) | ({3{grant[11]}} & s11_sq)) | (({3{grant[12]}} & s12_sq) | ({3{grant[13]}} & s13_sq))) | ((({3{grant[14]}} & s14_sq) | ({3{grant[15]}} & s15_sq)) | (({3{grant[16]}} & s16_sq) | ({3{grant[17]}} & s17_sq))))) | (((((({3{grant[18]}} & s18_sq) | ({3{grant[19]}} & s19_sq)) | ({3{grant[20]}} & s20_sq)) | (({3{grant[21]}} & s21_sq) | ({3{grant[22]}} & s22_sq))) | ((({3{grant[23]}} & s23_sq) | ({3{grant[24]}} & s24_sq)) | (({3{grant[25]}} & s25_sq) | ({3{grant[26]}} & s26_sq)))) | ((((({3{grant[27]}} & s27_sq) | ({3{grant[28]}} & s28_sq)) | ({3{grant[29]}} & s29_sq)) | (({3{grant[30]}} & s30_sq) | ({3{grant[31]}} & s31_sq))) | ((({3{grant[32]}} & s32_sq) | ({3{grant[33]}} & s33_sq)) | (({3{grant[34]}} & s34_sq) | ({3{grant[35]}} & s35_sq)))))) | ((((((({3{grant[36]}} & s36_sq) | ({3{grant[37]}} & s37_sq)) | ({3{grant[38]}} & s38_sq)) | (({3{grant[39]}} & s39_sq) | ({3{grant[40]}} & s40_sq))) | ((({3{grant[41]}} & s41_sq) | ({3{grant[42]}} & s42_sq)) | (({3{grant[43]}} & s43_sq) | ({3{grant[44]}} & s44_sq)))) | ((((({3{grant[45]}} & s45_sq) | ({3{grant[46]}} & s46_sq)) | ({3{grant[47]}} & s47_sq)) | (({3{grant[48]}} & s48_sq) | ({3{grant[49]}} & s49_sq))) | ((({3{grant[50]}} & s50_sq) | ({3{grant[51]}} & s51_sq)) | (({3{grant[52]}} & s52_sq) | ({3{grant[53]}} & s53_sq))))) | (((((({3{grant[54]}} & s54_sq) | ({3{grant[55]}} & s55_sq)) | ({3{grant[56]}} & s56_sq)) | (({3{grant[57]}} & s57_sq) | ({3{grant[58]}} & s58_sq))) | ((({3{grant[59]}} & s59_sq) | ({3{grant[60]}} & s60_sq)) | (({3{grant[61]}} & s61_sq) | ({3{grant[62]}} & s62_sq)))) | ((((({3{grant[63]}} & s63_sq) | ({3{grant[64]}} & s64_sq)) | ({3{grant[65]}} & s65_sq)) | (({3{grant[66]}} & s66_sq) | ({3{grant[67]}} & s67_sq))) | ((({3{grant[68]}} & s68_sq) | ({3{grant[69]}} & s69_sq)) | (({3{grant[70]}} & s70_sq) | ({3{grant[71]}} & s71_sq))))));
+        g_chain = ((((((({512{grant[0]}} & s0_chain) | ({512{grant[1]}} & s1_chain)) | ({512{grant[2]}} & s2_chain)) | (({512{grant[3]}} & s3_chain) | ({512{grant[4]}} & s4_chain))) | ((({512{grant[5]}} & s5_chain) | ({512{grant[6]}} & s6_chain)) | (({512{grant[7]}} & s7_chain) | ({512{grant[8]}} & s8_chain)))) | ((((({512{grant[9]}} & s9_chain) | ({512{grant[10]}} & s10_chain)) | ({512{grant[11]}} & s11_chain)) | (({512{grant[12]}} & s12_chain) | ({512{grant[13]}} & s13_chain))) | ((({512{grant[14]}} & s14_chain) | ({512{grant[15]}} & s15_chain)) | (({512{grant[16]}} & s16_chain) | ({512{grant[17]}} & s17_chain))))) | (((((({512{grant[18]}} & s18_chain) | ({512{grant[19]}} & s19_chain)) | ({512{grant[20]}} & s20_chain)) | (({512{grant[21]}} & s21_chain) | ({512{grant[22]}} & s22_chain))) | ((({512{grant[23]}} & s23_chain) | ({512{grant[24]}} & s24_chain)) | (({512{grant[25]}} & s25_chain) | ({512{grant[26]}} & s26_chain)))) | ((((({512{grant[27]}} & s27_chain) | ({512{grant[28]}} & s28_chain)) | ({512{grant[29]}} & s29_chain)) | (({512{grant[30]}} & s30_chain) | ({512{grant[31]}} & s31_chain))) | ((({512{grant[32]}} & s32_chain) | ({512{grant[33]}} & s33_chain)) | (({512{grant[34]}} & s34_chain) | ({512{grant[35]}} & s35_chain)))))) | ((((((({512{grant[36]}} & s36_chain) | ({512{grant[37]}} & s37_chain)) | ({512{grant[38]}} & s38_chain)) | (({512{grant[39]}} & s39_chain) | ({512{grant[40]}} & s40_chain))) | ((({512{grant[41]}} & s41_chain) | ({512{grant[42]}} & s42_chain)) | (({512{grant[43]}} & s43_chain) | ({512{grant[44]}} & s44_chain)))) | ((((({512{grant[45]}} & s45_chain) | ({512{grant[46]}} & s46_chain)) | ({512{grant[47]}} & s47_chain)) | (({512{grant[48]}} & s48_chain) | ({512{grant[49]}} & s49_chain))) | ((({512{grant[50]}} & s50_chain) | ({512{grant[51]}} & s51_chain)) | (({512{grant[52]}} & s52_chain) | ({512{grant[53]}} & s53_chain))))) | (((((({512{grant[54]}} & s54_chain) | ({512{grant[55]}} & s55_chain)) | ({512{grant[56]}} & s56_chain)) | (({512{grant[57]}} & s57_chain) | ({512{grant[58]}} & s58_chain))) | ((({512{grant[59]}} & s59_chain) | ({512{grant[60]}} & s60_chain)) | (({512{grant[61]}} & s61_chain) | ({512{grant[62]}} & s62_chain)))) | ((((({512{grant[63]}} & s63_chain) | ({512{grant[64]}} & s64_chain)) | ({512{grant[65]}} & s65_chain)) | (({512{grant[66]}} & s66_chain) | ({512{grant[67]}} & s67_chain))) | ((({512{grant[68]}} & s68_chain) | ({512{grant[69]}} & s69_chain)) | (({512{grant[70]}} & s70_chain) | ({512{grant[71]}} & s71_chain))))));
+        g_pos = ((((((({64{grant[0]}} & s0_pos) | ({64{grant[1]}} & s1_pos)) | ({64{grant[2]}} & s2_pos)) | (({64{grant[3]}} & s3_pos) | ({64{grant[4]}} & s4_pos))) | ((({64{grant[5]}} & s5_pos) | ({64{grant[6]}} & s6_pos)) | (({64{grant[7]}} & s7_pos) | ({64{grant[8]}} & s8_pos)))) | ((((({64{grant[9]}} & s9_pos) | ({64{grant[10]}} & s10_pos)) | ({64{grant[11]}} & s11_pos)) | (({64{grant[12]}} & s12_pos) | ({64{grant[13]}} & s13_pos))) | ((({64{grant[14]}} & s14_pos) | ({64{grant[15]}} & s15_pos)) | (({64{grant[16]}} & s16_pos) | ({64{grant[17]}} & s17_pos))))) | (((((({64{grant[18]}} & s18_pos) | ({64{grant[19]}} & s19_pos)) | ({64{grant[20]}} & s20_pos)) | (({64{grant[21]}} & s21_pos) | ({64{grant[22]}} & s22_pos))) | ((({64{grant[23]}} & s23_pos) | ({64{grant[24]}} & s24_pos)) | (({64{grant[25]}} & s25_pos) | ({64{grant[26]}} & s26_pos)))) | ((((({64{grant[27]}} & s27_pos) | ({64{grant[28]}} & s28_pos)) | ({64{grant[29]}} & s29_pos)) | (({64{grant[30]}} & s30_pos) | ({64{grant[31]}} & s31_pos))) | ((({64{grant[32]}} & s32_pos) | ({64{grant[33]}} & s33_pos)) | (({64{grant[34]}} & s34_pos) | ({64{grant[35]}} & s35_pos)))))) | ((((((({64{grant[36]}} & s36_pos) | ({64{grant[37]}} & s37_pos)) | ({64{grant[38]}} & s38_pos)) | (({64{grant[39]}} & s39_pos) | ({64{grant[40]}} & s40_pos))) | ((({64{grant[41]}} & s41_pos) | ({64{grant[42]}} & s42_pos)) | (({64{grant[43]}} & s43_pos) | ({64{grant[44]}} & s44_pos)))) | ((((({64{grant[45]}} & s45_pos) | ({64{grant[46]}} & s46_pos)) | ({64{grant[47]}} & s47_pos)) | (({64{grant[48]}} & s48_pos) | ({64{grant[49]}} & s49_pos))) | ((({64{grant[50]}} & s50_pos) | ({64{grant[51]}} & s51_pos)) | (({64{grant[52]}} & s52_pos) | ({64{grant[53]}} & s53_pos))))) | (((((({64{grant[54]}} & s54_pos) | ({64{grant[55]}} & s55_pos)) | ({64{grant[56]}} & s56_pos)) | (({64{grant[57]}} & s57_pos) | ({64{grant[58]}} & s58_pos))) | ((({64{grant[59]}} & s59_pos) | ({64{grant[60]}} & s60_pos)) | (({64{grant[61]}} & s61_pos) | ({64{grant[62]}} & s62_pos)))) | ((((({64{grant[63]}} & s63_pos) | ({64{grant[64]}} & s64_pos)) | ({64{grant[65]}} & s65_pos)) | (({64{grant[66]}} & s66_pos) | ({64{grant[67]}} & s67_pos))) | ((({64{grant[68]}} & s68_pos) | ({64{grant[69]}} & s69_pos)) | (({64{grant[70]}} & s70_pos) | ({64{grant[71]}} & s71_pos))))));
+        g_blk = ((((((({64{grant[0]}} & s0_blk) | ({64{grant[1]}} & s1_blk)) | ({64{grant[2]}} & s2_blk)) | (({64{grant[3]}} & s3_blk) | ({64{grant[4]}} & s4_blk))) | ((({64{grant[5]}} & s5_blk) | ({64{grant[6]}} & s6_blk)) | (({64{grant[7]}} & s7_blk) | ({64{grant[8]}} & s8_blk)))) | ((((({64{grant[9]}} & s9_blk) | ({64{grant[10]}} & s10_blk)) | ({64{grant[11]}} & s11_blk)) | (({64{grant[12]}} & s12_blk) | ({64{grant[13]}} & s13_blk))) | ((({64{grant[14]}} & s14_blk) | ({64{grant[15]}} & s15_blk)) | (({64{grant[16]}} & s16_blk) | ({64{grant[17]}} & s17_blk))))) | (((((({64{grant[18]}} & s18_blk) | ({64{grant[19]}} & s19_blk)) | ({64{grant[20]}} & s20_blk)) | (({64{grant[21]}} & s21_blk) | ({64{grant[22]}} & s22_blk))) | ((({64{grant[23]}} & s23_blk) | ({64{grant[24]}} & s24_blk)) | (({64{grant[25]}} & s25_blk) | ({64{grant[26]}} & s26_blk)))) | ((((({64{grant[27]}} & s27_blk) | ({64{grant[28]}} & s28_blk)) | ({64{grant[29]}} & s29_blk)) | (({64{grant[30]}} & s30_blk) | ({64{grant[31]}} & s31_blk))) | ((({64{grant[32]}} & s32_blk) | ({64{grant[33]}} & s33_blk)) | (({64{grant[34]}} & s34_blk) | ({64{grant[35]}} & s35_blk)))))) | ((((((({64{grant[36]}} & s36_blk) | ({64{grant[37]}} & s37_blk)) | ({64{grant[38]}} & s38_blk)) | (({64{grant[39]}} & s39_blk) | ({64{grant[40]}} & s40_blk))) | ((({64{grant[41]}} & s41_blk) | ({64{grant[42]}} & s42_blk)) | (({64{grant[43]}} & s43_blk) | ({64{grant[44]}} & s44_blk)))) | ((((({64{grant[45]}} & s45_blk) | ({64{grant[46]}} & s46_blk)) | ({64{grant[47]}} & s47_blk)) | (({64{grant[48]}} & s48_blk) | ({64{grant[49]}} & s49_blk))) | ((({64{grant[50]}} & s50_blk) | ({64{grant[51]}} & s51_blk)) | (({64{grant[52]}} & s52_blk) | ({64{grant[53]}} & s53_blk))))) | (((((({64{grant[54]}} & s54_blk) | ({64{grant[55]}} & s55_blk)) | ({64{grant[56]}} & s56_blk)) | (({64{grant[57]}} & s57_blk) | ({64{grant[58]}} & s58_blk))) | ((({64{grant[59]}} & s59_blk) | ({64{grant[60]}} & s60_blk)) | (({64{grant[61]}} & s61_blk) | ({64{grant[62]}} & s62_blk)))) | ((((({64{grant[63]}} & s63_blk) | ({64{grant[64]}} & s64_blk)) | ({64{grant[65]}} & s65_blk)) | (({64{grant[66]}} & s66_blk) | ({64{grant[67]}} & s67_blk))) | ((({64{grant[68]}} & s68_blk) | ({64{grant[69]}} & s69_blk)) | (({64{grant[70]}} & s70_blk) | ({64{grant[71]}} & s71_blk))))));
+        g_bkey = (((((((grant[0] & b0_key) | (grant[1] & b1_key)) | (grant[2] & b2_key)) | ((grant[3] & b3_key) | (grant[4] & b4_key))) | (((grant[5] & b5_key) | (grant[6] & b6_key)) | ((grant[7] & b7_key) | (grant[8] & b8_key)))) | (((((grant[9] & b9_key) | (grant[10] & b10_key)) | (grant[11] & b11_key)) | ((grant[12] & b12_key) | (grant[13] & b13_key))) | (((grant[14] & b14_key) | (grant[15] & b15_key)) | ((grant[16] & b16_key) | (grant[17] & b17_key))))) | ((((((grant[18] & b18_key) | (grant[19] & b19_key)) | (grant[20] & b20_key)) | ((grant[21] & b21_key) | (grant[22] & b22_key))) | (((grant[23] & b23_key) | (grant[24] & b24_key)) | ((grant[25] & b25_key) | (grant[26] & b26_key)))) | (((((grant[27] & b27_key) | (grant[28] & b28_key)) | (grant[29] & b29_key)) | ((grant[30] & b30_key) | (grant[31] & b31_key))) | (((grant[32] & b32_key) | (grant[33] & b33_key)) | ((grant[34] & b34_key) | (grant[35] & b35_key)))))) | (((((((grant[36] & b36_key) | (grant[37] & b37_key)) | (grant[38] & b38_key)) | ((grant[39] & b39_key) | (grant[40] & b40_key))) | (((grant[41] & b41_key) | (grant[42] & b42_key)) | ((grant[43] & b43_key) | (grant[44] & b44_key)))) | (((((grant[45] & b45_key) | (grant[46] & b46_key)) | (grant[47] & b47_key)) | ((grant[48] & b48_key) | (grant[49] & b49_key))) | (((grant[50] & b50_key) | (grant[51] & b51_key)) | ((grant[52] & b52_key) | (grant[53] & b53_key))))) | ((((((grant[54] & b54_key) | (grant[55] & b55_key)) | (grant[56] & b56_key)) | ((grant[57] & b57_key) | (grant[58] & b58_key))) | (((grant[59] & b59_key) | (grant[60] & b60_key)) | ((grant[61] & b61_key) | (grant[62] & b62_key)))) | (((((grant[63] & b63_key) | (grant[64] & b64_key)) | (grant[65] & b65_key)) | ((grant[66] & b66_key) | (grant[67] & b67_key))) | (((grant[68] & b68_key) | (grant[69] & b69_key)) | ((grant[70] & b70_key) | (grant[71] & b71_key))))));
+        g_bfirst = (((((((grant[0] & b0_first) | (grant[1] & b1_first)) | (grant[2] & b2_first)) | ((grant[3] & b3_first) | (grant[4] & b4_first))) | (((grant[5] & b5_first) | (grant[6] & b6_first)) | ((grant[7] & b7_first) | (grant[8] & b8_first)))) | (((((grant[9] & b9_first) | (grant[10] & b10_first)) | (grant[11] & b11_first)) | ((grant[12] & b12_first) | (grant[13] & b13_first))) | (((grant[14] & b14_first) | (grant[15] & b15_first)) | ((grant[16] & b16_first) | (grant[17] & b17_first))))) | ((((((grant[18] & b18_first) | (grant[19] & b19_first)) | (grant[20] & b20_first)) | ((grant[21] & b21_first) | (grant[22] & b22_first))) | (((grant[23] & b23_first) | (grant[24] & b24_first)) | ((grant[25] & b25_first) | (grant[26] & b26_first)))) | (((((grant[27] & b27_first) | (grant[28] & b28_first)) | (grant[29] & b29_first)) | ((grant[30] & b30_first) | (grant[31] & b31_first))) | (((grant[32] & b32_first) | (grant[33] & b33_first)) | ((grant[34] & b34_first) | (grant[35] & b35_first)))))) | (((((((grant[36] & b36_first) | (grant[37] & b37_first)) | (grant[38] & b38_first)) | ((grant[39] & b39_first) | (grant[40] & b40_first))) | (((grant[41] & b41_first) | (grant[42] & b42_first)) | ((grant[43] & b43_first) | (grant[44] & b44_first)))) | (((((grant[45] & b45_first) | (grant[46] & b46_first)) | (grant[47] & b47_first)) | ((grant[48] & b48_first) | (grant[49] & b49_first))) | (((grant[50] & b50_first) | (grant[51] & b51_first)) | ((grant[52] & b52_first) | (grant[53] & b53_first))))) | ((((((grant[54] & b54_first) | (grant[55] & b55_first)) | (grant[56] & b56_first)) | ((grant[57] & b57_first) | (grant[58] & b58_first))) | (((grant[59] & b59_first) | (grant[60] & b60_first)) | ((grant[61] & b61_first) | (grant[62] & b62_first)))) | (((((grant[63] & b63_first) | (grant[64] & b64_first)) | (grant[65] & b65_first)) | ((grant[66] & b66_first) | (grant[67] & b67_first))) | (((grant[68] & b68_first) | (grant[69] & b69_first)) | ((grant[70] & b70_first) | (grant[71] & b71_first))))));
+        g_blast = (((((((grant[0] & b0_last) | (grant[1] & b1_last)) | (grant[2] & b2_last)) | ((grant[3] & b3_last) | (grant[4] & b4_last))) | (((grant[5] & b5_last) | (grant[6] & b6_last)) | ((grant[7] & b7_last) | (grant[8] & b8_last)))) | (((((grant[9] & b9_last) | (grant[10] & b10_last)) | (grant[11] & b11_last)) | ((grant[12] & b12_last) | (grant[13] & b13_last))) | (((grant[14] & b14_last) | (grant[15] & b15_last)) | ((grant[16] & b16_last) | (grant[17] & b17_last))))) | ((((((grant[18] & b18_last) | (grant[19] & b19_last)) | (grant[20] & b20_last)) | ((grant[21] & b21_last) | (grant[22] & b22_last))) | (((grant[23] & b23_last) | (grant[24] & b24_last)) | ((grant[25] & b25_last) | (grant[26] & b26_last)))) | (((((grant[27] & b27_last) | (grant[28] & b28_last)) | (grant[29] & b29_last)) | ((grant[30] & b30_last) | (grant[31] & b31_last))) | (((grant[32] & b32_last) | (grant[33] & b33_last)) | ((grant[34] & b34_last) | (grant[35] & b35_last)))))) | (((((((grant[36] & b36_last) | (grant[37] & b37_last)) | (grant[38] & b38_last)) | ((grant[39] & b39_last) | (grant[40] & b40_last))) | (((grant[41] & b41_last) | (grant[42] & b42_last)) | ((grant[43] & b43_last) | (grant[44] & b44_last)))) | (((((grant[45] & b45_last) | (grant[46] & b46_last)) | (grant[47] & b47_last)) | ((grant[48] & b48_last) | (grant[49] & b49_last))) | (((grant[50] & b50_last) | (grant[51] & b51_last)) | ((grant[52] & b52_last) | (grant[53] & b53_last))))) | ((((((grant[54] & b54_last) | (grant[55] & b55_last)) | (grant[56] & b56_last)) | ((grant[57] & b57_last) | (grant[58] & b58_last))) | (((grant[59] & b59_last) | (grant[60] & b60_last)) | ((grant[61] & b61_last) | (grant[62] & b62_last)))) | (((((grant[63] & b63_last) | (grant[64] & b64_last)) | (grant[65] & b65_last)) | ((grant[66] & b66_last) | (grant[67] & b67_last))) | (((grant[68] & b68_last) | (grant[69] & b69_last)) | ((grant[70] & b70_last) | (grant[71] & b71_last))))));
+        g_bbitpad = (((((((grant[0] & b0_bitpad) | (grant[1] & b1_bitpad)) | (grant[2] & b2_bitpad)) | ((grant[3] & b3_bitpad) | (grant[4] & b4_bitpad))) | (((grant[5] & b5_bitpad) | (grant[6] & b6_bitpad)) | ((grant[7] & b7_bitpad) | (grant[8] & b8_bitpad)))) | (((((grant[9] & b9_bitpad) | (grant[10] & b10_bitpad)) | (grant[11] & b11_bitpad)) | ((grant[12] & b12_bitpad) | (grant[13] & b13_bitpad))) | (((grant[14] & b14_bitpad) | (grant[15] & b15_bitpad)) | ((grant[16] & b16_bitpad) | (grant[17] & b17_bitpad))))) | ((((((grant[18] & b18_bitpad) | (grant[19] & b19_bitpad)) | (grant[20] & b20_bitpad)) | ((grant[21] & b21_bitpad) | (grant[22] & b22_bitpad))) | (((grant[23] & b23_bitpad) | (grant[24] & b24_bitpad)) | ((grant[25] & b25_bitpad) | (grant[26] & b26_bitpad)))) | (((((grant[27] & b27_bitpad) | (grant[28] & b28_bitpad)) | (grant[29] & b29_bitpad)) | ((grant[30] & b30_bitpad) | (grant[31] & b31_bitpad))) | (((grant[32] & b32_bitpad) | (grant[33] & b33_bitpad)) | ((grant[34] & b34_bitpad) | (grant[35] & b35_bitpad)))))) | (((((((grant[36] & b36_bitpad) | (grant[37] & b37_bitpad)) | (grant[38] & b38_bitpad)) | ((grant[39] & b39_bitpad) | (grant[40] & b40_bitpad))) | (((grant[41] & b41_bitpad) | (grant[42] & b42_bitpad)) | ((grant[43] & b43_bitpad) | (grant[44] & b44_bitpad)))) | (((((grant[45] & b45_bitpad) | (grant[46] & b46_bitpad)) | (grant[47] & b47_bitpad)) | ((grant[48] & b48_bitpad) | (grant[49] & b49_bitpad))) | (((grant[50] & b50_bitpad) | (grant[51] & b51_bitpad)) | ((grant[52] & b52_bitpad) | (grant[53] & b53_bitpad))))) | ((((((grant[54] & b54_bitpad) | (grant[55] & b55_bitpad)) | (grant[56] & b56_bitpad)) | ((grant[57] & b57_bitpad) | (grant[58] & b58_bitpad))) | (((grant[59] & b59_bitpad) | (grant[60] & b60_bitpad)) | ((grant[61] & b61_bitpad) | (grant[62] & b62_bitpad)))) | (((((grant[63] & b63_bitpad) | (grant[64] & b64_bitpad)) | (grant[65] & b65_bitpad)) | ((grant[66] & b66_bitpad) | (grant[67] & b67_bitpad))) | (((grant[68] & b68_bitpad) | (grant[69] & b69_bitpad)) | ((grant[70] & b70_bitpad) | (grant[71] & b71_bitpad))))));
+        g_bbytes = ((((((({8{grant[0]}} & b0_bytes) | ({8{grant[1]}} & b1_bytes)) | ({8{grant[2]}} & b2_bytes)) | (({8{grant[3]}} & b3_bytes) | ({8{grant[4]}} & b4_bytes))) | ((({8{grant[5]}} & b5_bytes) | ({8{grant[6]}} & b6_bytes)) | (({8{grant[7]}} & b7_bytes) | ({8{grant[8]}} & b8_bytes)))) | ((((({8{grant[9]}} & b9_bytes) | ({8{grant[10]}} & b10_bytes)) | ({8{grant[11]}} & b11_bytes)) | (({8{grant[12]}} & b12_bytes) | ({8{grant[13]}} & b13_bytes))) | ((({8{grant[14]}} & b14_bytes) | ({8{grant[15]}} & b15_bytes)) | (({8{grant[16]}} & b16_bytes) | ({8{grant[17]}} & b17_bytes))))) | (((((({8{grant[18]}} & b18_bytes) | ({8{grant[19]}} & b19_bytes)) | ({8{grant[20]}} & b20_bytes)) | (({8{grant[21]}} & b21_bytes) | ({8{grant[22]}} & b22_bytes))) | ((({8{grant[23]}} & b23_bytes) | ({8{grant[24]}} & b24_bytes)) | (({8{grant[25]}} & b25_bytes) | ({8{grant[26]}} & b26_bytes)))) | ((((({8{grant[27]}} & b27_bytes) | ({8{grant[28]}} & b28_bytes)) | ({8{grant[29]}} & b29_bytes)) | (({8{grant[30]}} & b30_bytes) | ({8{grant[31]}} & b31_bytes))) | ((({8{grant[32]}} & b32_bytes) | ({8{grant[33]}} & b33_bytes)) | (({8{grant[34]}} & b34_bytes) | ({8{grant[35]}} & b35_bytes)))))) | ((((((({8{grant[36]}} & b36_bytes) | ({8{grant[37]}} & b37_bytes)) | ({8{grant[38]}} & b38_bytes)) | (({8{grant[39]}} & b39_bytes) | ({8{grant[40]}} & b40_bytes))) | ((({8{grant[41]}} & b41_bytes) | ({8{grant[42]}} & b42_bytes)) | (({8{grant[43]}} & b43_bytes) | ({8{grant[44]}} & b44_bytes)))) | ((((({8{grant[45]}} & b45_bytes) | ({8{grant[46]}} & b46_bytes)) | ({8{grant[47]}} & b47_bytes)) | (({8{grant[48]}} & b48_bytes) | ({8{grant[49]}} & b49_bytes))) | ((({8{grant[50]}} & b50_bytes) | ({8{grant[51]}} & b51_bytes)) | (({8{grant[52]}} & b52_bytes) | ({8{grant[53]}} & b53_bytes))))) | (((((({8{grant[54]}} & b54_bytes) | ({8{grant[55]}} & b55_bytes)) | ({8{grant[56]}} & b56_bytes)) | (({8{grant[57]}} & b57_bytes) | ({8{grant[58]}} & b58_bytes))) | ((({8{grant[59]}} & b59_bytes) | ({8{grant[60]}} & b60_bytes)) | (({8{grant[61]}} & b61_bytes) | ({8{grant[62]}} & b62_bytes)))) | ((((({8{grant[63]}} & b63_bytes) | ({8{grant[64]}} & b64_bytes)) | ({8{grant[65]}} & b65_bytes)) | (({8{grant[66]}} & b66_bytes) | ({8{grant[67]}} & b67_bytes))) | ((({8{grant[68]}} & b68_bytes) | ({8{grant[69]}} & b69_bytes)) | (({8{grant[70]}} & b70_bytes) | ({8{grant[71]}} & b71_bytes))))));
+        g_bdata = ((((((({512{grant[0]}} & b0_data) | ({512{grant[1]}} & b1_data)) | ({512{grant[2]}} & b2_data)) | (({512{grant[3]}} & b3_data) | ({512{grant[4]}} & b4_data))) | ((({512{grant[5]}} & b5_data) | ({512{grant[6]}} & b6_data)) | (({512{grant[7]}} & b7_data) | ({512{grant[8]}} & b8_data)))) | ((((({512{grant[9]}} & b9_data) | ({512{grant[10]}} & b10_data)) | ({512{grant[11]}} & b11_data)) | (({512{grant[12]}} & b12_data) | ({512{grant[13]}} & b13_data))) | ((({512{grant[14]}} & b14_data) | ({512{grant[15]}} & b15_data)) | (({512{grant[16]}} & b16_data) | ({512{grant[17]}} & b17_data))))) | (((((({512{grant[18]}} & b18_data) | ({512{grant[19]}} & b19_data)) | ({512{grant[20]}} & b20_data)) | (({512{grant[21]}} & b21_data) | ({512{grant[22]}} & b22_data))) | ((({512{grant[23]}} & b23_data) | ({512{grant[24]}} & b24_data)) | (({512{grant[25]}} & b25_data) | ({512{grant[26]}} & b26_data)))) | ((((({512{grant[27]}} & b27_data) | ({512{grant[28]}} & b28_data)) | ({512{grant[29]}} & b29_data)) | (({512{grant[30]}} & b30_data) | ({512{grant[31]}} & b31_data))) | ((({512{grant[32]}} & b32_data) | ({512{grant[33]}} & b33_data)) | (({512{grant[34]}} & b34_data) | ({512{grant[35]}} & b35_data)))))) | ((((((({512{grant[36]}} & b36_data) | ({512{grant[37]}} & b37_data)) | ({512{grant[38]}} & b38_data)) | (({512{grant[39]}} & b39_data) | ({512{grant[40]}} & b40_data))) | ((({512{grant[41]}} & b41_data) | ({512{grant[42]}} & b42_data)) | (({512{grant[43]}} & b43_data) | ({512{grant[44]}} & b44_data)))) | ((((({512{grant[45]}} & b45_data) | ({512{grant[46]}} & b46_data)) | ({512{grant[47]}} & b47_data)) | (({512{grant[48]}} & b48_data) | ({512{grant[49]}} & b49_data))) | ((({512{grant[50]}} & b50_data) | ({512{grant[51]}} & b51_data)) | (({512{grant[52]}} & b52_data) | ({512{grant[53]}} & b53_data))))) | (((((({512{grant[54]}} & b54_data) | ({512{grant[55]}} & b55_data)) | ({512{grant[56]}} & b56_data)) | (({512{grant[57]}} & b57_data) | ({512{grant[58]}} & b58_data))) | ((({512{grant[59]}} & b59_data) | ({512{grant[60]}} & b60_data)) | (({512{grant[61]}} & b61_data) | ({512{grant[62]}} & b62_data)))) | ((((({512{grant[63]}} & b63_data) | ({512{grant[64]}} & b64_data)) | ({512{grant[65]}} & b65_data)) | (({512{grant[66]}} & b66_data) | ({512{grant[67]}} & b67_data))) | ((({512{grant[68]}} & b68_data) | ({512{grant[69]}} & b69_data)) | (({512{grant[70]}} & b70_data) | ({512{grant[71]}} & b71_data))))));
     end
 
     // The block the granted stream issues next, in Skein's order: Key UBI blocks (MAC), the Config
@@ -5303,7 +5182,7 @@ module skeinhw (
         if (iss_valid) begin
             // a new block: the key is the chaining value and its parity, the tweak extended with t2
             a0_valid = 1'b1; a0_stream = iss_stream; a0_phase = iss_kind; a0_block = iss_blk;
-            a0_st = iss_data; a0_plain = iss_data; a0_ky = {iss_parity, iss_chain}; a0_tw = {iss_t0 ^ iss_t1, iss_t1, iss_t0};
+            a0_st = iss_data; a0_plain = iss_data; a0_ky = {iss_parity, iss_chain}; a0_tw = tweak_words(iss_t0, iss_t1);
         end
     end
 
@@ -5397,8 +5276,8 @@ module skeinhw (
         a1_valid = 1'b0; a1_stream = 32'd0; a1_phase = PH_IDLE; a1_block = 64'd0;
         a1_st = {512{1'b0}}; a1_plain = {512{1'b0}}; a1_ky = {576{1'b0}}; a1_tw = 192'd0;
         if (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd1) begin
-            a1_valid = 1'b1; a1_stream = slot0_stream; a1_phase = slot0_phase; a1_block = slot0_block;
-            a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = slot0_tw;
+            a1_valid = 1'b1; a1_stream = {25'd0, slot0_stream[6:0]}; a1_phase = slot0_phase; a1_block = slot0_block;
+            a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = tweak_words(slot0_tw[0 +: 64], slot0_tw[64 +: 64]);
         end
     end
 
@@ -5490,8 +5369,8 @@ module skeinhw (
         a2_valid = 1'b0; a2_stream = 32'd0; a2_phase = PH_IDLE; a2_block = 64'd0;
         a2_st = {512{1'b0}}; a2_plain = {512{1'b0}}; a2_ky = {576{1'b0}}; a2_tw = 192'd0;
         if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd2) begin
-            a2_valid = 1'b1; a2_stream = slot1_stream; a2_phase = slot1_phase; a2_block = slot1_block;
-            a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = slot1_tw;
+            a2_valid = 1'b1; a2_stream = {25'd0, slot1_stream[6:0]}; a2_phase = slot1_phase; a2_block = slot1_block;
+            a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = tweak_words(slot1_tw[0 +: 64], slot1_tw[64 +: 64]);
         end
     end
 
@@ -5584,8 +5463,8 @@ module skeinhw (
         a3_valid = 1'b0; a3_stream = 32'd0; a3_phase = PH_IDLE; a3_block = 64'd0;
         a3_st = {512{1'b0}}; a3_plain = {512{1'b0}}; a3_ky = {576{1'b0}}; a3_tw = 192'd0;
         if (slot2_live && slot_of(slot2_elapsed + 8'd1) == 8'd3) begin
-            a3_valid = 1'b1; a3_stream = slot2_stream; a3_phase = slot2_phase; a3_block = slot2_block;
-            a3_st = slot2_st; a3_plain = slot2_plain; a3_ky = slot2_ky; a3_tw = slot2_tw;
+            a3_valid = 1'b1; a3_stream = {25'd0, slot2_stream[6:0]}; a3_phase = slot2_phase; a3_block = slot2_block;
+            a3_st = slot2_st; a3_plain = slot2_plain; a3_ky = slot2_ky; a3_tw = tweak_words(slot2_tw[0 +: 64], slot2_tw[64 +: 64]);
         end
     end
 
@@ -5679,8 +5558,8 @@ module skeinhw (
         a4_valid = 1'b0; a4_stream = 32'd0; a4_phase = PH_IDLE; a4_block = 64'd0;
         a4_st = {512{1'b0}}; a4_plain = {512{1'b0}}; a4_ky = {576{1'b0}}; a4_tw = 192'd0;
         if (slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd4) begin
-            a4_valid = 1'b1; a4_stream = slot3_stream; a4_phase = slot3_phase; a4_block = slot3_block;
-            a4_st = slot3_st; a4_plain = slot3_plain; a4_ky = slot3_ky; a4_tw = slot3_tw;
+            a4_valid = 1'b1; a4_stream = {25'd0, slot3_stream[6:0]}; a4_phase = slot3_phase; a4_block = slot3_block;
+            a4_st = slot3_st; a4_plain = slot3_plain; a4_ky = slot3_ky; a4_tw = tweak_words(slot3_tw[0 +: 64], slot3_tw[64 +: 64]);
         end
     end
 
@@ -5772,8 +5651,8 @@ module skeinhw (
         a5_valid = 1'b0; a5_stream = 32'd0; a5_phase = PH_IDLE; a5_block = 64'd0;
         a5_st = {512{1'b0}}; a5_plain = {512{1'b0}}; a5_ky = {576{1'b0}}; a5_tw = 192'd0;
         if (slot4_live && slot_of(slot4_elapsed + 8'd1) == 8'd5) begin
-            a5_valid = 1'b1; a5_stream = slot4_stream; a5_phase = slot4_phase; a5_block = slot4_block;
-            a5_st = slot4_st; a5_plain = slot4_plain; a5_ky = slot4_ky; a5_tw = slot4_tw;
+            a5_valid = 1'b1; a5_stream = {25'd0, slot4_stream[6:0]}; a5_phase = slot4_phase; a5_block = slot4_block;
+            a5_st = slot4_st; a5_plain = slot4_plain; a5_ky = slot4_ky; a5_tw = tweak_words(slot4_tw[0 +: 64], slot4_tw[64 +: 64]);
         end
     end
 
@@ -5865,8 +5744,8 @@ module skeinhw (
         a6_valid = 1'b0; a6_stream = 32'd0; a6_phase = PH_IDLE; a6_block = 64'd0;
         a6_st = {512{1'b0}}; a6_plain = {512{1'b0}}; a6_ky = {576{1'b0}}; a6_tw = 192'd0;
         if (slot5_live && slot_of(slot5_elapsed + 8'd1) == 8'd6) begin
-            a6_valid = 1'b1; a6_stream = slot5_stream; a6_phase = slot5_phase; a6_block = slot5_block;
-            a6_st = slot5_st; a6_plain = slot5_plain; a6_ky = slot5_ky; a6_tw = slot5_tw;
+            a6_valid = 1'b1; a6_stream = {25'd0, slot5_stream[6:0]}; a6_phase = slot5_phase; a6_block = slot5_block;
+            a6_st = slot5_st; a6_plain = slot5_plain; a6_ky = slot5_ky; a6_tw = tweak_words(slot5_tw[0 +: 64], slot5_tw[64 +: 64]);
         end
     end
 
@@ -5959,8 +5838,8 @@ module skeinhw (
         a7_valid = 1'b0; a7_stream = 32'd0; a7_phase = PH_IDLE; a7_block = 64'd0;
         a7_st = {512{1'b0}}; a7_plain = {512{1'b0}}; a7_ky = {576{1'b0}}; a7_tw = 192'd0;
         if (slot6_live && slot_of(slot6_elapsed + 8'd1) == 8'd7) begin
-            a7_valid = 1'b1; a7_stream = slot6_stream; a7_phase = slot6_phase; a7_block = slot6_block;
-            a7_st = slot6_st; a7_plain = slot6_plain; a7_ky = slot6_ky; a7_tw = slot6_tw;
+            a7_valid = 1'b1; a7_stream = {25'd0, slot6_stream[6:0]}; a7_phase = slot6_phase; a7_block = slot6_block;
+            a7_st = slot6_st; a7_plain = slot6_plain; a7_ky = slot6_ky; a7_tw = tweak_words(slot6_tw[0 +: 64], slot6_tw[64 +: 64]);
         end
     end
 
@@ -6054,8 +5933,8 @@ module skeinhw (
         a8_valid = 1'b0; a8_stream = 32'd0; a8_phase = PH_IDLE; a8_block = 64'd0;
         a8_st = {512{1'b0}}; a8_plain = {512{1'b0}}; a8_ky = {576{1'b0}}; a8_tw = 192'd0;
         if (slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd8) begin
-            a8_valid = 1'b1; a8_stream = slot7_stream; a8_phase = slot7_phase; a8_block = slot7_block;
-            a8_st = slot7_st; a8_plain = slot7_plain; a8_ky = slot7_ky; a8_tw = slot7_tw;
+            a8_valid = 1'b1; a8_stream = {25'd0, slot7_stream[6:0]}; a8_phase = slot7_phase; a8_block = slot7_block;
+            a8_st = slot7_st; a8_plain = slot7_plain; a8_ky = slot7_ky; a8_tw = tweak_words(slot7_tw[0 +: 64], slot7_tw[64 +: 64]);
         end
     end
 
@@ -6147,8 +6026,8 @@ module skeinhw (
         a9_valid = 1'b0; a9_stream = 32'd0; a9_phase = PH_IDLE; a9_block = 64'd0;
         a9_st = {512{1'b0}}; a9_plain = {512{1'b0}}; a9_ky = {576{1'b0}}; a9_tw = 192'd0;
         if (slot8_live && slot_of(slot8_elapsed + 8'd1) == 8'd9) begin
-            a9_valid = 1'b1; a9_stream = slot8_stream; a9_phase = slot8_phase; a9_block = slot8_block;
-            a9_st = slot8_st; a9_plain = slot8_plain; a9_ky = slot8_ky; a9_tw = slot8_tw;
+            a9_valid = 1'b1; a9_stream = {25'd0, slot8_stream[6:0]}; a9_phase = slot8_phase; a9_block = slot8_block;
+            a9_st = slot8_st; a9_plain = slot8_plain; a9_ky = slot8_ky; a9_tw = tweak_words(slot8_tw[0 +: 64], slot8_tw[64 +: 64]);
         end
     end
 
@@ -6240,8 +6119,8 @@ module skeinhw (
         a10_valid = 1'b0; a10_stream = 32'd0; a10_phase = PH_IDLE; a10_block = 64'd0;
         a10_st = {512{1'b0}}; a10_plain = {512{1'b0}}; a10_ky = {576{1'b0}}; a10_tw = 192'd0;
         if (slot9_live && slot_of(slot9_elapsed + 8'd1) == 8'd10) begin
-            a10_valid = 1'b1; a10_stream = slot9_stream; a10_phase = slot9_phase; a10_block = slot9_block;
-            a10_st = slot9_st; a10_plain = slot9_plain; a10_ky = slot9_ky; a10_tw = slot9_tw;
+            a10_valid = 1'b1; a10_stream = {25'd0, slot9_stream[6:0]}; a10_phase = slot9_phase; a10_block = slot9_block;
+            a10_st = slot9_st; a10_plain = slot9_plain; a10_ky = slot9_ky; a10_tw = tweak_words(slot9_tw[0 +: 64], slot9_tw[64 +: 64]);
         end
     end
 
@@ -6334,8 +6213,8 @@ module skeinhw (
         a11_valid = 1'b0; a11_stream = 32'd0; a11_phase = PH_IDLE; a11_block = 64'd0;
         a11_st = {512{1'b0}}; a11_plain = {512{1'b0}}; a11_ky = {576{1'b0}}; a11_tw = 192'd0;
         if (slot10_live && slot_of(slot10_elapsed + 8'd1) == 8'd11) begin
-            a11_valid = 1'b1; a11_stream = slot10_stream; a11_phase = slot10_phase; a11_block = slot10_block;
-            a11_st = slot10_st; a11_plain = slot10_plain; a11_ky = slot10_ky; a11_tw = slot10_tw;
+            a11_valid = 1'b1; a11_stream = {25'd0, slot10_stream[6:0]}; a11_phase = slot10_phase; a11_block = slot10_block;
+            a11_st = slot10_st; a11_plain = slot10_plain; a11_ky = slot10_ky; a11_tw = tweak_words(slot10_tw[0 +: 64], slot10_tw[64 +: 64]);
         end
     end
 
@@ -6429,8 +6308,8 @@ module skeinhw (
         a12_valid = 1'b0; a12_stream = 32'd0; a12_phase = PH_IDLE; a12_block = 64'd0;
         a12_st = {512{1'b0}}; a12_plain = {512{1'b0}}; a12_ky = {576{1'b0}}; a12_tw = 192'd0;
         if (slot11_live && slot_of(slot11_elapsed + 8'd1) == 8'd12) begin
-            a12_valid = 1'b1; a12_stream = slot11_stream; a12_phase = slot11_phase; a12_block = slot11_block;
-            a12_st = slot11_st; a12_plain = slot11_plain; a12_ky = slot11_ky; a12_tw = slot11_tw;
+            a12_valid = 1'b1; a12_stream = {25'd0, slot11_stream[6:0]}; a12_phase = slot11_phase; a12_block = slot11_block;
+            a12_st = slot11_st; a12_plain = slot11_plain; a12_ky = slot11_ky; a12_tw = tweak_words(slot11_tw[0 +: 64], slot11_tw[64 +: 64]);
         end
     end
 
@@ -6522,8 +6401,8 @@ module skeinhw (
         a13_valid = 1'b0; a13_stream = 32'd0; a13_phase = PH_IDLE; a13_block = 64'd0;
         a13_st = {512{1'b0}}; a13_plain = {512{1'b0}}; a13_ky = {576{1'b0}}; a13_tw = 192'd0;
         if (slot12_live && slot_of(slot12_elapsed + 8'd1) == 8'd13) begin
-            a13_valid = 1'b1; a13_stream = slot12_stream; a13_phase = slot12_phase; a13_block = slot12_block;
-            a13_st = slot12_st; a13_plain = slot12_plain; a13_ky = slot12_ky; a13_tw = slot12_tw;
+            a13_valid = 1'b1; a13_stream = {25'd0, slot12_stream[6:0]}; a13_phase = slot12_phase; a13_block = slot12_block;
+            a13_st = slot12_st; a13_plain = slot12_plain; a13_ky = slot12_ky; a13_tw = tweak_words(slot12_tw[0 +: 64], slot12_tw[64 +: 64]);
         end
     end
 
@@ -6615,8 +6494,8 @@ module skeinhw (
         a14_valid = 1'b0; a14_stream = 32'd0; a14_phase = PH_IDLE; a14_block = 64'd0;
         a14_st = {512{1'b0}}; a14_plain = {512{1'b0}}; a14_ky = {576{1'b0}}; a14_tw = 192'd0;
         if (slot13_live && slot_of(slot13_elapsed + 8'd1) == 8'd14) begin
-            a14_valid = 1'b1; a14_stream = slot13_stream; a14_phase = slot13_phase; a14_block = slot13_block;
-            a14_st = slot13_st; a14_plain = slot13_plain; a14_ky = slot13_ky; a14_tw = slot13_tw;
+            a14_valid = 1'b1; a14_stream = {25'd0, slot13_stream[6:0]}; a14_phase = slot13_phase; a14_block = slot13_block;
+            a14_st = slot13_st; a14_plain = slot13_plain; a14_ky = slot13_ky; a14_tw = tweak_words(slot13_tw[0 +: 64], slot13_tw[64 +: 64]);
         end
     end
 
@@ -6709,8 +6588,8 @@ module skeinhw (
         a15_valid = 1'b0; a15_stream = 32'd0; a15_phase = PH_IDLE; a15_block = 64'd0;
         a15_st = {512{1'b0}}; a15_plain = {512{1'b0}}; a15_ky = {576{1'b0}}; a15_tw = 192'd0;
         if (slot14_live && slot_of(slot14_elapsed + 8'd1) == 8'd15) begin
-            a15_valid = 1'b1; a15_stream = slot14_stream; a15_phase = slot14_phase; a15_block = slot14_block;
-            a15_st = slot14_st; a15_plain = slot14_plain; a15_ky = slot14_ky; a15_tw = slot14_tw;
+            a15_valid = 1'b1; a15_stream = {25'd0, slot14_stream[6:0]}; a15_phase = slot14_phase; a15_block = slot14_block;
+            a15_st = slot14_st; a15_plain = slot14_plain; a15_ky = slot14_ky; a15_tw = tweak_words(slot14_tw[0 +: 64], slot14_tw[64 +: 64]);
         end
     end
 
@@ -6804,8 +6683,8 @@ module skeinhw (
         a16_valid = 1'b0; a16_stream = 32'd0; a16_phase = PH_IDLE; a16_block = 64'd0;
         a16_st = {512{1'b0}}; a16_plain = {512{1'b0}}; a16_ky = {576{1'b0}}; a16_tw = 192'd0;
         if (slot15_live && slot_of(slot15_elapsed + 8'd1) == 8'd16) begin
-            a16_valid = 1'b1; a16_stream = slot15_stream; a16_phase = slot15_phase; a16_block = slot15_block;
-            a16_st = slot15_st; a16_plain = slot15_plain; a16_ky = slot15_ky; a16_tw = slot15_tw;
+            a16_valid = 1'b1; a16_stream = {25'd0, slot15_stream[6:0]}; a16_phase = slot15_phase; a16_block = slot15_block;
+            a16_st = slot15_st; a16_plain = slot15_plain; a16_ky = slot15_ky; a16_tw = tweak_words(slot15_tw[0 +: 64], slot15_tw[64 +: 64]);
         end
     end
 
@@ -6897,8 +6776,8 @@ module skeinhw (
         a17_valid = 1'b0; a17_stream = 32'd0; a17_phase = PH_IDLE; a17_block = 64'd0;
         a17_st = {512{1'b0}}; a17_plain = {512{1'b0}}; a17_ky = {576{1'b0}}; a17_tw = 192'd0;
         if (slot16_live && slot_of(slot16_elapsed + 8'd1) == 8'd17) begin
-            a17_valid = 1'b1; a17_stream = slot16_stream; a17_phase = slot16_phase; a17_block = slot16_block;
-            a17_st = slot16_st; a17_plain = slot16_plain; a17_ky = slot16_ky; a17_tw = slot16_tw;
+            a17_valid = 1'b1; a17_stream = {25'd0, slot16_stream[6:0]}; a17_phase = slot16_phase; a17_block = slot16_block;
+            a17_st = slot16_st; a17_plain = slot16_plain; a17_ky = slot16_ky; a17_tw = tweak_words(slot16_tw[0 +: 64], slot16_tw[64 +: 64]);
         end
     end
 
@@ -6990,8 +6869,8 @@ module skeinhw (
         a18_valid = 1'b0; a18_stream = 32'd0; a18_phase = PH_IDLE; a18_block = 64'd0;
         a18_st = {512{1'b0}}; a18_plain = {512{1'b0}}; a18_ky = {576{1'b0}}; a18_tw = 192'd0;
         if (slot17_live && slot_of(slot17_elapsed + 8'd1) == 8'd18) begin
-            a18_valid = 1'b1; a18_stream = slot17_stream; a18_phase = slot17_phase; a18_block = slot17_block;
-            a18_st = slot17_st; a18_plain = slot17_plain; a18_ky = slot17_ky; a18_tw = slot17_tw;
+            a18_valid = 1'b1; a18_stream = {25'd0, slot17_stream[6:0]}; a18_phase = slot17_phase; a18_block = slot17_block;
+            a18_st = slot17_st; a18_plain = slot17_plain; a18_ky = slot17_ky; a18_tw = tweak_words(slot17_tw[0 +: 64], slot17_tw[64 +: 64]);
         end
     end
 
@@ -7084,8 +6963,8 @@ module skeinhw (
         a19_valid = 1'b0; a19_stream = 32'd0; a19_phase = PH_IDLE; a19_block = 64'd0;
         a19_st = {512{1'b0}}; a19_plain = {512{1'b0}}; a19_ky = {576{1'b0}}; a19_tw = 192'd0;
         if (slot18_live && slot_of(slot18_elapsed + 8'd1) == 8'd19) begin
-            a19_valid = 1'b1; a19_stream = slot18_stream; a19_phase = slot18_phase; a19_block = slot18_block;
-            a19_st = slot18_st; a19_plain = slot18_plain; a19_ky = slot18_ky; a19_tw = slot18_tw;
+            a19_valid = 1'b1; a19_stream = {25'd0, slot18_stream[6:0]}; a19_phase = slot18_phase; a19_block = slot18_block;
+            a19_st = slot18_st; a19_plain = slot18_plain; a19_ky = slot18_ky; a19_tw = tweak_words(slot18_tw[0 +: 64], slot18_tw[64 +: 64]);
         end
     end
 
@@ -7179,8 +7058,8 @@ module skeinhw (
         a20_valid = 1'b0; a20_stream = 32'd0; a20_phase = PH_IDLE; a20_block = 64'd0;
         a20_st = {512{1'b0}}; a20_plain = {512{1'b0}}; a20_ky = {576{1'b0}}; a20_tw = 192'd0;
         if (slot19_live && slot_of(slot19_elapsed + 8'd1) == 8'd20) begin
-            a20_valid = 1'b1; a20_stream = slot19_stream; a20_phase = slot19_phase; a20_block = slot19_block;
-            a20_st = slot19_st; a20_plain = slot19_plain; a20_ky = slot19_ky; a20_tw = slot19_tw;
+            a20_valid = 1'b1; a20_stream = {25'd0, slot19_stream[6:0]}; a20_phase = slot19_phase; a20_block = slot19_block;
+            a20_st = slot19_st; a20_plain = slot19_plain; a20_ky = slot19_ky; a20_tw = tweak_words(slot19_tw[0 +: 64], slot19_tw[64 +: 64]);
         end
     end
 
@@ -7272,8 +7151,8 @@ module skeinhw (
         a21_valid = 1'b0; a21_stream = 32'd0; a21_phase = PH_IDLE; a21_block = 64'd0;
         a21_st = {512{1'b0}}; a21_plain = {512{1'b0}}; a21_ky = {576{1'b0}}; a21_tw = 192'd0;
         if (slot20_live && slot_of(slot20_elapsed + 8'd1) == 8'd21) begin
-            a21_valid = 1'b1; a21_stream = slot20_stream; a21_phase = slot20_phase; a21_block = slot20_block;
-            a21_st = slot20_st; a21_plain = slot20_plain; a21_ky = slot20_ky; a21_tw = slot20_tw;
+            a21_valid = 1'b1; a21_stream = {25'd0, slot20_stream[6:0]}; a21_phase = slot20_phase; a21_block = slot20_block;
+            a21_st = slot20_st; a21_plain = slot20_plain; a21_ky = slot20_ky; a21_tw = tweak_words(slot20_tw[0 +: 64], slot20_tw[64 +: 64]);
         end
     end
 
@@ -7365,8 +7244,8 @@ module skeinhw (
         a22_valid = 1'b0; a22_stream = 32'd0; a22_phase = PH_IDLE; a22_block = 64'd0;
         a22_st = {512{1'b0}}; a22_plain = {512{1'b0}}; a22_ky = {576{1'b0}}; a22_tw = 192'd0;
         if (slot21_live && slot_of(slot21_elapsed + 8'd1) == 8'd22) begin
-            a22_valid = 1'b1; a22_stream = slot21_stream; a22_phase = slot21_phase; a22_block = slot21_block;
-            a22_st = slot21_st; a22_plain = slot21_plain; a22_ky = slot21_ky; a22_tw = slot21_tw;
+            a22_valid = 1'b1; a22_stream = {25'd0, slot21_stream[6:0]}; a22_phase = slot21_phase; a22_block = slot21_block;
+            a22_st = slot21_st; a22_plain = slot21_plain; a22_ky = slot21_ky; a22_tw = tweak_words(slot21_tw[0 +: 64], slot21_tw[64 +: 64]);
         end
     end
 
@@ -7459,8 +7338,8 @@ module skeinhw (
         a23_valid = 1'b0; a23_stream = 32'd0; a23_phase = PH_IDLE; a23_block = 64'd0;
         a23_st = {512{1'b0}}; a23_plain = {512{1'b0}}; a23_ky = {576{1'b0}}; a23_tw = 192'd0;
         if (slot22_live && slot_of(slot22_elapsed + 8'd1) == 8'd23) begin
-            a23_valid = 1'b1; a23_stream = slot22_stream; a23_phase = slot22_phase; a23_block = slot22_block;
-            a23_st = slot22_st; a23_plain = slot22_plain; a23_ky = slot22_ky; a23_tw = slot22_tw;
+            a23_valid = 1'b1; a23_stream = {25'd0, slot22_stream[6:0]}; a23_phase = slot22_phase; a23_block = slot22_block;
+            a23_st = slot22_st; a23_plain = slot22_plain; a23_ky = slot22_ky; a23_tw = tweak_words(slot22_tw[0 +: 64], slot22_tw[64 +: 64]);
         end
     end
 
@@ -7554,8 +7433,8 @@ module skeinhw (
         a24_valid = 1'b0; a24_stream = 32'd0; a24_phase = PH_IDLE; a24_block = 64'd0;
         a24_st = {512{1'b0}}; a24_plain = {512{1'b0}}; a24_ky = {576{1'b0}}; a24_tw = 192'd0;
         if (slot23_live && slot_of(slot23_elapsed + 8'd1) == 8'd24) begin
-            a24_valid = 1'b1; a24_stream = slot23_stream; a24_phase = slot23_phase; a24_block = slot23_block;
-            a24_st = slot23_st; a24_plain = slot23_plain; a24_ky = slot23_ky; a24_tw = slot23_tw;
+            a24_valid = 1'b1; a24_stream = {25'd0, slot23_stream[6:0]}; a24_phase = slot23_phase; a24_block = slot23_block;
+            a24_st = slot23_st; a24_plain = slot23_plain; a24_ky = slot23_ky; a24_tw = tweak_words(slot23_tw[0 +: 64], slot23_tw[64 +: 64]);
         end
     end
 
@@ -7647,8 +7526,8 @@ module skeinhw (
         a25_valid = 1'b0; a25_stream = 32'd0; a25_phase = PH_IDLE; a25_block = 64'd0;
         a25_st = {512{1'b0}}; a25_plain = {512{1'b0}}; a25_ky = {576{1'b0}}; a25_tw = 192'd0;
         if (slot24_live && slot_of(slot24_elapsed + 8'd1) == 8'd25) begin
-            a25_valid = 1'b1; a25_stream = slot24_stream; a25_phase = slot24_phase; a25_block = slot24_block;
-            a25_st = slot24_st; a25_plain = slot24_plain; a25_ky = slot24_ky; a25_tw = slot24_tw;
+            a25_valid = 1'b1; a25_stream = {25'd0, slot24_stream[6:0]}; a25_phase = slot24_phase; a25_block = slot24_block;
+            a25_st = slot24_st; a25_plain = slot24_plain; a25_ky = slot24_ky; a25_tw = tweak_words(slot24_tw[0 +: 64], slot24_tw[64 +: 64]);
         end
     end
 
@@ -7740,8 +7619,8 @@ module skeinhw (
         a26_valid = 1'b0; a26_stream = 32'd0; a26_phase = PH_IDLE; a26_block = 64'd0;
         a26_st = {512{1'b0}}; a26_plain = {512{1'b0}}; a26_ky = {576{1'b0}}; a26_tw = 192'd0;
         if (slot25_live && slot_of(slot25_elapsed + 8'd1) == 8'd26) begin
-            a26_valid = 1'b1; a26_stream = slot25_stream; a26_phase = slot25_phase; a26_block = slot25_block;
-            a26_st = slot25_st; a26_plain = slot25_plain; a26_ky = slot25_ky; a26_tw = slot25_tw;
+            a26_valid = 1'b1; a26_stream = {25'd0, slot25_stream[6:0]}; a26_phase = slot25_phase; a26_block = slot25_block;
+            a26_st = slot25_st; a26_plain = slot25_plain; a26_ky = slot25_ky; a26_tw = tweak_words(slot25_tw[0 +: 64], slot25_tw[64 +: 64]);
         end
     end
 
@@ -7834,8 +7713,8 @@ module skeinhw (
         a27_valid = 1'b0; a27_stream = 32'd0; a27_phase = PH_IDLE; a27_block = 64'd0;
         a27_st = {512{1'b0}}; a27_plain = {512{1'b0}}; a27_ky = {576{1'b0}}; a27_tw = 192'd0;
         if (slot26_live && slot_of(slot26_elapsed + 8'd1) == 8'd27) begin
-            a27_valid = 1'b1; a27_stream = slot26_stream; a27_phase = slot26_phase; a27_block = slot26_block;
-            a27_st = slot26_st; a27_plain = slot26_plain; a27_ky = slot26_ky; a27_tw = slot26_tw;
+            a27_valid = 1'b1; a27_stream = {25'd0, slot26_stream[6:0]}; a27_phase = slot26_phase; a27_block = slot26_block;
+            a27_st = slot26_st; a27_plain = slot26_plain; a27_ky = slot26_ky; a27_tw = tweak_words(slot26_tw[0 +: 64], slot26_tw[64 +: 64]);
         end
     end
 
@@ -7929,8 +7808,8 @@ module skeinhw (
         a28_valid = 1'b0; a28_stream = 32'd0; a28_phase = PH_IDLE; a28_block = 64'd0;
         a28_st = {512{1'b0}}; a28_plain = {512{1'b0}}; a28_ky = {576{1'b0}}; a28_tw = 192'd0;
         if (slot27_live && slot_of(slot27_elapsed + 8'd1) == 8'd28) begin
-            a28_valid = 1'b1; a28_stream = slot27_stream; a28_phase = slot27_phase; a28_block = slot27_block;
-            a28_st = slot27_st; a28_plain = slot27_plain; a28_ky = slot27_ky; a28_tw = slot27_tw;
+            a28_valid = 1'b1; a28_stream = {25'd0, slot27_stream[6:0]}; a28_phase = slot27_phase; a28_block = slot27_block;
+            a28_st = slot27_st; a28_plain = slot27_plain; a28_ky = slot27_ky; a28_tw = tweak_words(slot27_tw[0 +: 64], slot27_tw[64 +: 64]);
         end
     end
 
@@ -8022,8 +7901,8 @@ module skeinhw (
         a29_valid = 1'b0; a29_stream = 32'd0; a29_phase = PH_IDLE; a29_block = 64'd0;
         a29_st = {512{1'b0}}; a29_plain = {512{1'b0}}; a29_ky = {576{1'b0}}; a29_tw = 192'd0;
         if (slot28_live && slot_of(slot28_elapsed + 8'd1) == 8'd29) begin
-            a29_valid = 1'b1; a29_stream = slot28_stream; a29_phase = slot28_phase; a29_block = slot28_block;
-            a29_st = slot28_st; a29_plain = slot28_plain; a29_ky = slot28_ky; a29_tw = slot28_tw;
+            a29_valid = 1'b1; a29_stream = {25'd0, slot28_stream[6:0]}; a29_phase = slot28_phase; a29_block = slot28_block;
+            a29_st = slot28_st; a29_plain = slot28_plain; a29_ky = slot28_ky; a29_tw = tweak_words(slot28_tw[0 +: 64], slot28_tw[64 +: 64]);
         end
     end
 
@@ -8115,8 +7994,8 @@ module skeinhw (
         a30_valid = 1'b0; a30_stream = 32'd0; a30_phase = PH_IDLE; a30_block = 64'd0;
         a30_st = {512{1'b0}}; a30_plain = {512{1'b0}}; a30_ky = {576{1'b0}}; a30_tw = 192'd0;
         if (slot29_live && slot_of(slot29_elapsed + 8'd1) == 8'd30) begin
-            a30_valid = 1'b1; a30_stream = slot29_stream; a30_phase = slot29_phase; a30_block = slot29_block;
-            a30_st = slot29_st; a30_plain = slot29_plain; a30_ky = slot29_ky; a30_tw = slot29_tw;
+            a30_valid = 1'b1; a30_stream = {25'd0, slot29_stream[6:0]}; a30_phase = slot29_phase; a30_block = slot29_block;
+            a30_st = slot29_st; a30_plain = slot29_plain; a30_ky = slot29_ky; a30_tw = tweak_words(slot29_tw[0 +: 64], slot29_tw[64 +: 64]);
         end
     end
 
@@ -8209,8 +8088,8 @@ module skeinhw (
         a31_valid = 1'b0; a31_stream = 32'd0; a31_phase = PH_IDLE; a31_block = 64'd0;
         a31_st = {512{1'b0}}; a31_plain = {512{1'b0}}; a31_ky = {576{1'b0}}; a31_tw = 192'd0;
         if (slot30_live && slot_of(slot30_elapsed + 8'd1) == 8'd31) begin
-            a31_valid = 1'b1; a31_stream = slot30_stream; a31_phase = slot30_phase; a31_block = slot30_block;
-            a31_st = slot30_st; a31_plain = slot30_plain; a31_ky = slot30_ky; a31_tw = slot30_tw;
+            a31_valid = 1'b1; a31_stream = {25'd0, slot30_stream[6:0]}; a31_phase = slot30_phase; a31_block = slot30_block;
+            a31_st = slot30_st; a31_plain = slot30_plain; a31_ky = slot30_ky; a31_tw = tweak_words(slot30_tw[0 +: 64], slot30_tw[64 +: 64]);
         end
     end
 
@@ -8304,8 +8183,8 @@ module skeinhw (
         a32_valid = 1'b0; a32_stream = 32'd0; a32_phase = PH_IDLE; a32_block = 64'd0;
         a32_st = {512{1'b0}}; a32_plain = {512{1'b0}}; a32_ky = {576{1'b0}}; a32_tw = 192'd0;
         if (slot31_live && slot_of(slot31_elapsed + 8'd1) == 8'd32) begin
-            a32_valid = 1'b1; a32_stream = slot31_stream; a32_phase = slot31_phase; a32_block = slot31_block;
-            a32_st = slot31_st; a32_plain = slot31_plain; a32_ky = slot31_ky; a32_tw = slot31_tw;
+            a32_valid = 1'b1; a32_stream = {25'd0, slot31_stream[6:0]}; a32_phase = slot31_phase; a32_block = slot31_block;
+            a32_st = slot31_st; a32_plain = slot31_plain; a32_ky = slot31_ky; a32_tw = tweak_words(slot31_tw[0 +: 64], slot31_tw[64 +: 64]);
         end
     end
 
@@ -8397,8 +8276,8 @@ module skeinhw (
         a33_valid = 1'b0; a33_stream = 32'd0; a33_phase = PH_IDLE; a33_block = 64'd0;
         a33_st = {512{1'b0}}; a33_plain = {512{1'b0}}; a33_ky = {576{1'b0}}; a33_tw = 192'd0;
         if (slot32_live && slot_of(slot32_elapsed + 8'd1) == 8'd33) begin
-            a33_valid = 1'b1; a33_stream = slot32_stream; a33_phase = slot32_phase; a33_block = slot32_block;
-            a33_st = slot32_st; a33_plain = slot32_plain; a33_ky = slot32_ky; a33_tw = slot32_tw;
+            a33_valid = 1'b1; a33_stream = {25'd0, slot32_stream[6:0]}; a33_phase = slot32_phase; a33_block = slot32_block;
+            a33_st = slot32_st; a33_plain = slot32_plain; a33_ky = slot32_ky; a33_tw = tweak_words(slot32_tw[0 +: 64], slot32_tw[64 +: 64]);
         end
     end
 
@@ -8490,8 +8369,8 @@ module skeinhw (
         a34_valid = 1'b0; a34_stream = 32'd0; a34_phase = PH_IDLE; a34_block = 64'd0;
         a34_st = {512{1'b0}}; a34_plain = {512{1'b0}}; a34_ky = {576{1'b0}}; a34_tw = 192'd0;
         if (slot33_live && slot_of(slot33_elapsed + 8'd1) == 8'd34) begin
-            a34_valid = 1'b1; a34_stream = slot33_stream; a34_phase = slot33_phase; a34_block = slot33_block;
-            a34_st = slot33_st; a34_plain = slot33_plain; a34_ky = slot33_ky; a34_tw = slot33_tw;
+            a34_valid = 1'b1; a34_stream = {25'd0, slot33_stream[6:0]}; a34_phase = slot33_phase; a34_block = slot33_block;
+            a34_st = slot33_st; a34_plain = slot33_plain; a34_ky = slot33_ky; a34_tw = tweak_words(slot33_tw[0 +: 64], slot33_tw[64 +: 64]);
         end
     end
 
@@ -8584,8 +8463,8 @@ module skeinhw (
         a35_valid = 1'b0; a35_stream = 32'd0; a35_phase = PH_IDLE; a35_block = 64'd0;
         a35_st = {512{1'b0}}; a35_plain = {512{1'b0}}; a35_ky = {576{1'b0}}; a35_tw = 192'd0;
         if (slot34_live && slot_of(slot34_elapsed + 8'd1) == 8'd35) begin
-            a35_valid = 1'b1; a35_stream = slot34_stream; a35_phase = slot34_phase; a35_block = slot34_block;
-            a35_st = slot34_st; a35_plain = slot34_plain; a35_ky = slot34_ky; a35_tw = slot34_tw;
+            a35_valid = 1'b1; a35_stream = {25'd0, slot34_stream[6:0]}; a35_phase = slot34_phase; a35_block = slot34_block;
+            a35_st = slot34_st; a35_plain = slot34_plain; a35_ky = slot34_ky; a35_tw = tweak_words(slot34_tw[0 +: 64], slot34_tw[64 +: 64]);
         end
     end
 
@@ -8679,8 +8558,8 @@ module skeinhw (
         a36_valid = 1'b0; a36_stream = 32'd0; a36_phase = PH_IDLE; a36_block = 64'd0;
         a36_st = {512{1'b0}}; a36_plain = {512{1'b0}}; a36_ky = {576{1'b0}}; a36_tw = 192'd0;
         if (slot35_live && slot_of(slot35_elapsed + 8'd1) == 8'd36) begin
-            a36_valid = 1'b1; a36_stream = slot35_stream; a36_phase = slot35_phase; a36_block = slot35_block;
-            a36_st = slot35_st; a36_plain = slot35_plain; a36_ky = slot35_ky; a36_tw = slot35_tw;
+            a36_valid = 1'b1; a36_stream = {25'd0, slot35_stream[6:0]}; a36_phase = slot35_phase; a36_block = slot35_block;
+            a36_st = slot35_st; a36_plain = slot35_plain; a36_ky = slot35_ky; a36_tw = tweak_words(slot35_tw[0 +: 64], slot35_tw[64 +: 64]);
         end
     end
 
@@ -8772,8 +8651,8 @@ module skeinhw (
         a37_valid = 1'b0; a37_stream = 32'd0; a37_phase = PH_IDLE; a37_block = 64'd0;
         a37_st = {512{1'b0}}; a37_plain = {512{1'b0}}; a37_ky = {576{1'b0}}; a37_tw = 192'd0;
         if (slot36_live && slot_of(slot36_elapsed + 8'd1) == 8'd37) begin
-            a37_valid = 1'b1; a37_stream = slot36_stream; a37_phase = slot36_phase; a37_block = slot36_block;
-            a37_st = slot36_st; a37_plain = slot36_plain; a37_ky = slot36_ky; a37_tw = slot36_tw;
+            a37_valid = 1'b1; a37_stream = {25'd0, slot36_stream[6:0]}; a37_phase = slot36_phase; a37_block = slot36_block;
+            a37_st = slot36_st; a37_plain = slot36_plain; a37_ky = slot36_ky; a37_tw = tweak_words(slot36_tw[0 +: 64], slot36_tw[64 +: 64]);
         end
     end
 
@@ -8865,8 +8744,8 @@ module skeinhw (
         a38_valid = 1'b0; a38_stream = 32'd0; a38_phase = PH_IDLE; a38_block = 64'd0;
         a38_st = {512{1'b0}}; a38_plain = {512{1'b0}}; a38_ky = {576{1'b0}}; a38_tw = 192'd0;
         if (slot37_live && slot_of(slot37_elapsed + 8'd1) == 8'd38) begin
-            a38_valid = 1'b1; a38_stream = slot37_stream; a38_phase = slot37_phase; a38_block = slot37_block;
-            a38_st = slot37_st; a38_plain = slot37_plain; a38_ky = slot37_ky; a38_tw = slot37_tw;
+            a38_valid = 1'b1; a38_stream = {25'd0, slot37_stream[6:0]}; a38_phase = slot37_phase; a38_block = slot37_block;
+            a38_st = slot37_st; a38_plain = slot37_plain; a38_ky = slot37_ky; a38_tw = tweak_words(slot37_tw[0 +: 64], slot37_tw[64 +: 64]);
         end
     end
 
@@ -8959,8 +8838,8 @@ module skeinhw (
         a39_valid = 1'b0; a39_stream = 32'd0; a39_phase = PH_IDLE; a39_block = 64'd0;
         a39_st = {512{1'b0}}; a39_plain = {512{1'b0}}; a39_ky = {576{1'b0}}; a39_tw = 192'd0;
         if (slot38_live && slot_of(slot38_elapsed + 8'd1) == 8'd39) begin
-            a39_valid = 1'b1; a39_stream = slot38_stream; a39_phase = slot38_phase; a39_block = slot38_block;
-            a39_st = slot38_st; a39_plain = slot38_plain; a39_ky = slot38_ky; a39_tw = slot38_tw;
+            a39_valid = 1'b1; a39_stream = {25'd0, slot38_stream[6:0]}; a39_phase = slot38_phase; a39_block = slot38_block;
+            a39_st = slot38_st; a39_plain = slot38_plain; a39_ky = slot38_ky; a39_tw = tweak_words(slot38_tw[0 +: 64], slot38_tw[64 +: 64]);
         end
     end
 
@@ -9054,8 +8933,8 @@ module skeinhw (
         a40_valid = 1'b0; a40_stream = 32'd0; a40_phase = PH_IDLE; a40_block = 64'd0;
         a40_st = {512{1'b0}}; a40_plain = {512{1'b0}}; a40_ky = {576{1'b0}}; a40_tw = 192'd0;
         if (slot39_live && slot_of(slot39_elapsed + 8'd1) == 8'd40) begin
-            a40_valid = 1'b1; a40_stream = slot39_stream; a40_phase = slot39_phase; a40_block = slot39_block;
-            a40_st = slot39_st; a40_plain = slot39_plain; a40_ky = slot39_ky; a40_tw = slot39_tw;
+            a40_valid = 1'b1; a40_stream = {25'd0, slot39_stream[6:0]}; a40_phase = slot39_phase; a40_block = slot39_block;
+            a40_st = slot39_st; a40_plain = slot39_plain; a40_ky = slot39_ky; a40_tw = tweak_words(slot39_tw[0 +: 64], slot39_tw[64 +: 64]);
         end
     end
 
@@ -9147,8 +9026,8 @@ module skeinhw (
         a41_valid = 1'b0; a41_stream = 32'd0; a41_phase = PH_IDLE; a41_block = 64'd0;
         a41_st = {512{1'b0}}; a41_plain = {512{1'b0}}; a41_ky = {576{1'b0}}; a41_tw = 192'd0;
         if (slot40_live && slot_of(slot40_elapsed + 8'd1) == 8'd41) begin
-            a41_valid = 1'b1; a41_stream = slot40_stream; a41_phase = slot40_phase; a41_block = slot40_block;
-            a41_st = slot40_st; a41_plain = slot40_plain; a41_ky = slot40_ky; a41_tw = slot40_tw;
+            a41_valid = 1'b1; a41_stream = {25'd0, slot40_stream[6:0]}; a41_phase = slot40_phase; a41_block = slot40_block;
+            a41_st = slot40_st; a41_plain = slot40_plain; a41_ky = slot40_ky; a41_tw = tweak_words(slot40_tw[0 +: 64], slot40_tw[64 +: 64]);
         end
     end
 
@@ -9240,8 +9119,8 @@ module skeinhw (
         a42_valid = 1'b0; a42_stream = 32'd0; a42_phase = PH_IDLE; a42_block = 64'd0;
         a42_st = {512{1'b0}}; a42_plain = {512{1'b0}}; a42_ky = {576{1'b0}}; a42_tw = 192'd0;
         if (slot41_live && slot_of(slot41_elapsed + 8'd1) == 8'd42) begin
-            a42_valid = 1'b1; a42_stream = slot41_stream; a42_phase = slot41_phase; a42_block = slot41_block;
-            a42_st = slot41_st; a42_plain = slot41_plain; a42_ky = slot41_ky; a42_tw = slot41_tw;
+            a42_valid = 1'b1; a42_stream = {25'd0, slot41_stream[6:0]}; a42_phase = slot41_phase; a42_block = slot41_block;
+            a42_st = slot41_st; a42_plain = slot41_plain; a42_ky = slot41_ky; a42_tw = tweak_words(slot41_tw[0 +: 64], slot41_tw[64 +: 64]);
         end
     end
 
@@ -9334,8 +9213,8 @@ module skeinhw (
         a43_valid = 1'b0; a43_stream = 32'd0; a43_phase = PH_IDLE; a43_block = 64'd0;
         a43_st = {512{1'b0}}; a43_plain = {512{1'b0}}; a43_ky = {576{1'b0}}; a43_tw = 192'd0;
         if (slot42_live && slot_of(slot42_elapsed + 8'd1) == 8'd43) begin
-            a43_valid = 1'b1; a43_stream = slot42_stream; a43_phase = slot42_phase; a43_block = slot42_block;
-            a43_st = slot42_st; a43_plain = slot42_plain; a43_ky = slot42_ky; a43_tw = slot42_tw;
+            a43_valid = 1'b1; a43_stream = {25'd0, slot42_stream[6:0]}; a43_phase = slot42_phase; a43_block = slot42_block;
+            a43_st = slot42_st; a43_plain = slot42_plain; a43_ky = slot42_ky; a43_tw = tweak_words(slot42_tw[0 +: 64], slot42_tw[64 +: 64]);
         end
     end
 
@@ -9429,8 +9308,8 @@ module skeinhw (
         a44_valid = 1'b0; a44_stream = 32'd0; a44_phase = PH_IDLE; a44_block = 64'd0;
         a44_st = {512{1'b0}}; a44_plain = {512{1'b0}}; a44_ky = {576{1'b0}}; a44_tw = 192'd0;
         if (slot43_live && slot_of(slot43_elapsed + 8'd1) == 8'd44) begin
-            a44_valid = 1'b1; a44_stream = slot43_stream; a44_phase = slot43_phase; a44_block = slot43_block;
-            a44_st = slot43_st; a44_plain = slot43_plain; a44_ky = slot43_ky; a44_tw = slot43_tw;
+            a44_valid = 1'b1; a44_stream = {25'd0, slot43_stream[6:0]}; a44_phase = slot43_phase; a44_block = slot43_block;
+            a44_st = slot43_st; a44_plain = slot43_plain; a44_ky = slot43_ky; a44_tw = tweak_words(slot43_tw[0 +: 64], slot43_tw[64 +: 64]);
         end
     end
 
@@ -9522,8 +9401,8 @@ module skeinhw (
         a45_valid = 1'b0; a45_stream = 32'd0; a45_phase = PH_IDLE; a45_block = 64'd0;
         a45_st = {512{1'b0}}; a45_plain = {512{1'b0}}; a45_ky = {576{1'b0}}; a45_tw = 192'd0;
         if (slot44_live && slot_of(slot44_elapsed + 8'd1) == 8'd45) begin
-            a45_valid = 1'b1; a45_stream = slot44_stream; a45_phase = slot44_phase; a45_block = slot44_block;
-            a45_st = slot44_st; a45_plain = slot44_plain; a45_ky = slot44_ky; a45_tw = slot44_tw;
+            a45_valid = 1'b1; a45_stream = {25'd0, slot44_stream[6:0]}; a45_phase = slot44_phase; a45_block = slot44_block;
+            a45_st = slot44_st; a45_plain = slot44_plain; a45_ky = slot44_ky; a45_tw = tweak_words(slot44_tw[0 +: 64], slot44_tw[64 +: 64]);
         end
     end
 
@@ -9615,8 +9494,8 @@ module skeinhw (
         a46_valid = 1'b0; a46_stream = 32'd0; a46_phase = PH_IDLE; a46_block = 64'd0;
         a46_st = {512{1'b0}}; a46_plain = {512{1'b0}}; a46_ky = {576{1'b0}}; a46_tw = 192'd0;
         if (slot45_live && slot_of(slot45_elapsed + 8'd1) == 8'd46) begin
-            a46_valid = 1'b1; a46_stream = slot45_stream; a46_phase = slot45_phase; a46_block = slot45_block;
-            a46_st = slot45_st; a46_plain = slot45_plain; a46_ky = slot45_ky; a46_tw = slot45_tw;
+            a46_valid = 1'b1; a46_stream = {25'd0, slot45_stream[6:0]}; a46_phase = slot45_phase; a46_block = slot45_block;
+            a46_st = slot45_st; a46_plain = slot45_plain; a46_ky = slot45_ky; a46_tw = tweak_words(slot45_tw[0 +: 64], slot45_tw[64 +: 64]);
         end
     end
 
@@ -9709,8 +9588,8 @@ module skeinhw (
         a47_valid = 1'b0; a47_stream = 32'd0; a47_phase = PH_IDLE; a47_block = 64'd0;
         a47_st = {512{1'b0}}; a47_plain = {512{1'b0}}; a47_ky = {576{1'b0}}; a47_tw = 192'd0;
         if (slot46_live && slot_of(slot46_elapsed + 8'd1) == 8'd47) begin
-            a47_valid = 1'b1; a47_stream = slot46_stream; a47_phase = slot46_phase; a47_block = slot46_block;
-            a47_st = slot46_st; a47_plain = slot46_plain; a47_ky = slot46_ky; a47_tw = slot46_tw;
+            a47_valid = 1'b1; a47_stream = {25'd0, slot46_stream[6:0]}; a47_phase = slot46_phase; a47_block = slot46_block;
+            a47_st = slot46_st; a47_plain = slot46_plain; a47_ky = slot46_ky; a47_tw = tweak_words(slot46_tw[0 +: 64], slot46_tw[64 +: 64]);
         end
     end
 
@@ -9804,8 +9683,8 @@ module skeinhw (
         a48_valid = 1'b0; a48_stream = 32'd0; a48_phase = PH_IDLE; a48_block = 64'd0;
         a48_st = {512{1'b0}}; a48_plain = {512{1'b0}}; a48_ky = {576{1'b0}}; a48_tw = 192'd0;
         if (slot47_live && slot_of(slot47_elapsed + 8'd1) == 8'd48) begin
-            a48_valid = 1'b1; a48_stream = slot47_stream; a48_phase = slot47_phase; a48_block = slot47_block;
-            a48_st = slot47_st; a48_plain = slot47_plain; a48_ky = slot47_ky; a48_tw = slot47_tw;
+            a48_valid = 1'b1; a48_stream = {25'd0, slot47_stream[6:0]}; a48_phase = slot47_phase; a48_block = slot47_block;
+            a48_st = slot47_st; a48_plain = slot47_plain; a48_ky = slot47_ky; a48_tw = tweak_words(slot47_tw[0 +: 64], slot47_tw[64 +: 64]);
         end
     end
 
@@ -9897,8 +9776,8 @@ module skeinhw (
         a49_valid = 1'b0; a49_stream = 32'd0; a49_phase = PH_IDLE; a49_block = 64'd0;
         a49_st = {512{1'b0}}; a49_plain = {512{1'b0}}; a49_ky = {576{1'b0}}; a49_tw = 192'd0;
         if (slot48_live && slot_of(slot48_elapsed + 8'd1) == 8'd49) begin
-            a49_valid = 1'b1; a49_stream = slot48_stream; a49_phase = slot48_phase; a49_block = slot48_block;
-            a49_st = slot48_st; a49_plain = slot48_plain; a49_ky = slot48_ky; a49_tw = slot48_tw;
+            a49_valid = 1'b1; a49_stream = {25'd0, slot48_stream[6:0]}; a49_phase = slot48_phase; a49_block = slot48_block;
+            a49_st = slot48_st; a49_plain = slot48_plain; a49_ky = slot48_ky; a49_tw = tweak_words(slot48_tw[0 +: 64], slot48_tw[64 +: 64]);
         end
     end
 
@@ -9990,8 +9869,8 @@ module skeinhw (
         a50_valid = 1'b0; a50_stream = 32'd0; a50_phase = PH_IDLE; a50_block = 64'd0;
         a50_st = {512{1'b0}}; a50_plain = {512{1'b0}}; a50_ky = {576{1'b0}}; a50_tw = 192'd0;
         if (slot49_live && slot_of(slot49_elapsed + 8'd1) == 8'd50) begin
-            a50_valid = 1'b1; a50_stream = slot49_stream; a50_phase = slot49_phase; a50_block = slot49_block;
-            a50_st = slot49_st; a50_plain = slot49_plain; a50_ky = slot49_ky; a50_tw = slot49_tw;
+            a50_valid = 1'b1; a50_stream = {25'd0, slot49_stream[6:0]}; a50_phase = slot49_phase; a50_block = slot49_block;
+            a50_st = slot49_st; a50_plain = slot49_plain; a50_ky = slot49_ky; a50_tw = tweak_words(slot49_tw[0 +: 64], slot49_tw[64 +: 64]);
         end
     end
 
@@ -10084,8 +9963,8 @@ module skeinhw (
         a51_valid = 1'b0; a51_stream = 32'd0; a51_phase = PH_IDLE; a51_block = 64'd0;
         a51_st = {512{1'b0}}; a51_plain = {512{1'b0}}; a51_ky = {576{1'b0}}; a51_tw = 192'd0;
         if (slot50_live && slot_of(slot50_elapsed + 8'd1) == 8'd51) begin
-            a51_valid = 1'b1; a51_stream = slot50_stream; a51_phase = slot50_phase; a51_block = slot50_block;
-            a51_st = slot50_st; a51_plain = slot50_plain; a51_ky = slot50_ky; a51_tw = slot50_tw;
+            a51_valid = 1'b1; a51_stream = {25'd0, slot50_stream[6:0]}; a51_phase = slot50_phase; a51_block = slot50_block;
+            a51_st = slot50_st; a51_plain = slot50_plain; a51_ky = slot50_ky; a51_tw = tweak_words(slot50_tw[0 +: 64], slot50_tw[64 +: 64]);
         end
     end
 
@@ -10179,8 +10058,8 @@ module skeinhw (
         a52_valid = 1'b0; a52_stream = 32'd0; a52_phase = PH_IDLE; a52_block = 64'd0;
         a52_st = {512{1'b0}}; a52_plain = {512{1'b0}}; a52_ky = {576{1'b0}}; a52_tw = 192'd0;
         if (slot51_live && slot_of(slot51_elapsed + 8'd1) == 8'd52) begin
-            a52_valid = 1'b1; a52_stream = slot51_stream; a52_phase = slot51_phase; a52_block = slot51_block;
-            a52_st = slot51_st; a52_plain = slot51_plain; a52_ky = slot51_ky; a52_tw = slot51_tw;
+            a52_valid = 1'b1; a52_stream = {25'd0, slot51_stream[6:0]}; a52_phase = slot51_phase; a52_block = slot51_block;
+            a52_st = slot51_st; a52_plain = slot51_plain; a52_ky = slot51_ky; a52_tw = tweak_words(slot51_tw[0 +: 64], slot51_tw[64 +: 64]);
         end
     end
 
@@ -10272,8 +10151,8 @@ module skeinhw (
         a53_valid = 1'b0; a53_stream = 32'd0; a53_phase = PH_IDLE; a53_block = 64'd0;
         a53_st = {512{1'b0}}; a53_plain = {512{1'b0}}; a53_ky = {576{1'b0}}; a53_tw = 192'd0;
         if (slot52_live && slot_of(slot52_elapsed + 8'd1) == 8'd53) begin
-            a53_valid = 1'b1; a53_stream = slot52_stream; a53_phase = slot52_phase; a53_block = slot52_block;
-            a53_st = slot52_st; a53_plain = slot52_plain; a53_ky = slot52_ky; a53_tw = slot52_tw;
+            a53_valid = 1'b1; a53_stream = {25'd0, slot52_stream[6:0]}; a53_phase = slot52_phase; a53_block = slot52_block;
+            a53_st = slot52_st; a53_plain = slot52_plain; a53_ky = slot52_ky; a53_tw = tweak_words(slot52_tw[0 +: 64], slot52_tw[64 +: 64]);
         end
     end
 
@@ -10365,8 +10244,8 @@ module skeinhw (
         a54_valid = 1'b0; a54_stream = 32'd0; a54_phase = PH_IDLE; a54_block = 64'd0;
         a54_st = {512{1'b0}}; a54_plain = {512{1'b0}}; a54_ky = {576{1'b0}}; a54_tw = 192'd0;
         if (slot53_live && slot_of(slot53_elapsed + 8'd1) == 8'd54) begin
-            a54_valid = 1'b1; a54_stream = slot53_stream; a54_phase = slot53_phase; a54_block = slot53_block;
-            a54_st = slot53_st; a54_plain = slot53_plain; a54_ky = slot53_ky; a54_tw = slot53_tw;
+            a54_valid = 1'b1; a54_stream = {25'd0, slot53_stream[6:0]}; a54_phase = slot53_phase; a54_block = slot53_block;
+            a54_st = slot53_st; a54_plain = slot53_plain; a54_ky = slot53_ky; a54_tw = tweak_words(slot53_tw[0 +: 64], slot53_tw[64 +: 64]);
         end
     end
 
@@ -10459,8 +10338,8 @@ module skeinhw (
         a55_valid = 1'b0; a55_stream = 32'd0; a55_phase = PH_IDLE; a55_block = 64'd0;
         a55_st = {512{1'b0}}; a55_plain = {512{1'b0}}; a55_ky = {576{1'b0}}; a55_tw = 192'd0;
         if (slot54_live && slot_of(slot54_elapsed + 8'd1) == 8'd55) begin
-            a55_valid = 1'b1; a55_stream = slot54_stream; a55_phase = slot54_phase; a55_block = slot54_block;
-            a55_st = slot54_st; a55_plain = slot54_plain; a55_ky = slot54_ky; a55_tw = slot54_tw;
+            a55_valid = 1'b1; a55_stream = {25'd0, slot54_stream[6:0]}; a55_phase = slot54_phase; a55_block = slot54_block;
+            a55_st = slot54_st; a55_plain = slot54_plain; a55_ky = slot54_ky; a55_tw = tweak_words(slot54_tw[0 +: 64], slot54_tw[64 +: 64]);
         end
     end
 
@@ -10554,8 +10433,8 @@ module skeinhw (
         a56_valid = 1'b0; a56_stream = 32'd0; a56_phase = PH_IDLE; a56_block = 64'd0;
         a56_st = {512{1'b0}}; a56_plain = {512{1'b0}}; a56_ky = {576{1'b0}}; a56_tw = 192'd0;
         if (slot55_live && slot_of(slot55_elapsed + 8'd1) == 8'd56) begin
-            a56_valid = 1'b1; a56_stream = slot55_stream; a56_phase = slot55_phase; a56_block = slot55_block;
-            a56_st = slot55_st; a56_plain = slot55_plain; a56_ky = slot55_ky; a56_tw = slot55_tw;
+            a56_valid = 1'b1; a56_stream = {25'd0, slot55_stream[6:0]}; a56_phase = slot55_phase; a56_block = slot55_block;
+            a56_st = slot55_st; a56_plain = slot55_plain; a56_ky = slot55_ky; a56_tw = tweak_words(slot55_tw[0 +: 64], slot55_tw[64 +: 64]);
         end
     end
 
@@ -10647,8 +10526,8 @@ module skeinhw (
         a57_valid = 1'b0; a57_stream = 32'd0; a57_phase = PH_IDLE; a57_block = 64'd0;
         a57_st = {512{1'b0}}; a57_plain = {512{1'b0}}; a57_ky = {576{1'b0}}; a57_tw = 192'd0;
         if (slot56_live && slot_of(slot56_elapsed + 8'd1) == 8'd57) begin
-            a57_valid = 1'b1; a57_stream = slot56_stream; a57_phase = slot56_phase; a57_block = slot56_block;
-            a57_st = slot56_st; a57_plain = slot56_plain; a57_ky = slot56_ky; a57_tw = slot56_tw;
+            a57_valid = 1'b1; a57_stream = {25'd0, slot56_stream[6:0]}; a57_phase = slot56_phase; a57_block = slot56_block;
+            a57_st = slot56_st; a57_plain = slot56_plain; a57_ky = slot56_ky; a57_tw = tweak_words(slot56_tw[0 +: 64], slot56_tw[64 +: 64]);
         end
     end
 
@@ -10740,8 +10619,8 @@ module skeinhw (
         a58_valid = 1'b0; a58_stream = 32'd0; a58_phase = PH_IDLE; a58_block = 64'd0;
         a58_st = {512{1'b0}}; a58_plain = {512{1'b0}}; a58_ky = {576{1'b0}}; a58_tw = 192'd0;
         if (slot57_live && slot_of(slot57_elapsed + 8'd1) == 8'd58) begin
-            a58_valid = 1'b1; a58_stream = slot57_stream; a58_phase = slot57_phase; a58_block = slot57_block;
-            a58_st = slot57_st; a58_plain = slot57_plain; a58_ky = slot57_ky; a58_tw = slot57_tw;
+            a58_valid = 1'b1; a58_stream = {25'd0, slot57_stream[6:0]}; a58_phase = slot57_phase; a58_block = slot57_block;
+            a58_st = slot57_st; a58_plain = slot57_plain; a58_ky = slot57_ky; a58_tw = tweak_words(slot57_tw[0 +: 64], slot57_tw[64 +: 64]);
         end
     end
 
@@ -10834,8 +10713,8 @@ module skeinhw (
         a59_valid = 1'b0; a59_stream = 32'd0; a59_phase = PH_IDLE; a59_block = 64'd0;
         a59_st = {512{1'b0}}; a59_plain = {512{1'b0}}; a59_ky = {576{1'b0}}; a59_tw = 192'd0;
         if (slot58_live && slot_of(slot58_elapsed + 8'd1) == 8'd59) begin
-            a59_valid = 1'b1; a59_stream = slot58_stream; a59_phase = slot58_phase; a59_block = slot58_block;
-            a59_st = slot58_st; a59_plain = slot58_plain; a59_ky = slot58_ky; a59_tw = slot58_tw;
+            a59_valid = 1'b1; a59_stream = {25'd0, slot58_stream[6:0]}; a59_phase = slot58_phase; a59_block = slot58_block;
+            a59_st = slot58_st; a59_plain = slot58_plain; a59_ky = slot58_ky; a59_tw = tweak_words(slot58_tw[0 +: 64], slot58_tw[64 +: 64]);
         end
     end
 
@@ -10929,8 +10808,8 @@ module skeinhw (
         a60_valid = 1'b0; a60_stream = 32'd0; a60_phase = PH_IDLE; a60_block = 64'd0;
         a60_st = {512{1'b0}}; a60_plain = {512{1'b0}}; a60_ky = {576{1'b0}}; a60_tw = 192'd0;
         if (slot59_live && slot_of(slot59_elapsed + 8'd1) == 8'd60) begin
-            a60_valid = 1'b1; a60_stream = slot59_stream; a60_phase = slot59_phase; a60_block = slot59_block;
-            a60_st = slot59_st; a60_plain = slot59_plain; a60_ky = slot59_ky; a60_tw = slot59_tw;
+            a60_valid = 1'b1; a60_stream = {25'd0, slot59_stream[6:0]}; a60_phase = slot59_phase; a60_block = slot59_block;
+            a60_st = slot59_st; a60_plain = slot59_plain; a60_ky = slot59_ky; a60_tw = tweak_words(slot59_tw[0 +: 64], slot59_tw[64 +: 64]);
         end
     end
 
@@ -11022,8 +10901,8 @@ module skeinhw (
         a61_valid = 1'b0; a61_stream = 32'd0; a61_phase = PH_IDLE; a61_block = 64'd0;
         a61_st = {512{1'b0}}; a61_plain = {512{1'b0}}; a61_ky = {576{1'b0}}; a61_tw = 192'd0;
         if (slot60_live && slot_of(slot60_elapsed + 8'd1) == 8'd61) begin
-            a61_valid = 1'b1; a61_stream = slot60_stream; a61_phase = slot60_phase; a61_block = slot60_block;
-            a61_st = slot60_st; a61_plain = slot60_plain; a61_ky = slot60_ky; a61_tw = slot60_tw;
+            a61_valid = 1'b1; a61_stream = {25'd0, slot60_stream[6:0]}; a61_phase = slot60_phase; a61_block = slot60_block;
+            a61_st = slot60_st; a61_plain = slot60_plain; a61_ky = slot60_ky; a61_tw = tweak_words(slot60_tw[0 +: 64], slot60_tw[64 +: 64]);
         end
     end
 
@@ -11115,8 +10994,8 @@ module skeinhw (
         a62_valid = 1'b0; a62_stream = 32'd0; a62_phase = PH_IDLE; a62_block = 64'd0;
         a62_st = {512{1'b0}}; a62_plain = {512{1'b0}}; a62_ky = {576{1'b0}}; a62_tw = 192'd0;
         if (slot61_live && slot_of(slot61_elapsed + 8'd1) == 8'd62) begin
-            a62_valid = 1'b1; a62_stream = slot61_stream; a62_phase = slot61_phase; a62_block = slot61_block;
-            a62_st = slot61_st; a62_plain = slot61_plain; a62_ky = slot61_ky; a62_tw = slot61_tw;
+            a62_valid = 1'b1; a62_stream = {25'd0, slot61_stream[6:0]}; a62_phase = slot61_phase; a62_block = slot61_block;
+            a62_st = slot61_st; a62_plain = slot61_plain; a62_ky = slot61_ky; a62_tw = tweak_words(slot61_tw[0 +: 64], slot61_tw[64 +: 64]);
         end
     end
 
@@ -11209,8 +11088,8 @@ module skeinhw (
         a63_valid = 1'b0; a63_stream = 32'd0; a63_phase = PH_IDLE; a63_block = 64'd0;
         a63_st = {512{1'b0}}; a63_plain = {512{1'b0}}; a63_ky = {576{1'b0}}; a63_tw = 192'd0;
         if (slot62_live && slot_of(slot62_elapsed + 8'd1) == 8'd63) begin
-            a63_valid = 1'b1; a63_stream = slot62_stream; a63_phase = slot62_phase; a63_block = slot62_block;
-            a63_st = slot62_st; a63_plain = slot62_plain; a63_ky = slot62_ky; a63_tw = slot62_tw;
+            a63_valid = 1'b1; a63_stream = {25'd0, slot62_stream[6:0]}; a63_phase = slot62_phase; a63_block = slot62_block;
+            a63_st = slot62_st; a63_plain = slot62_plain; a63_ky = slot62_ky; a63_tw = tweak_words(slot62_tw[0 +: 64], slot62_tw[64 +: 64]);
         end
     end
 
@@ -11304,8 +11183,8 @@ module skeinhw (
         a64_valid = 1'b0; a64_stream = 32'd0; a64_phase = PH_IDLE; a64_block = 64'd0;
         a64_st = {512{1'b0}}; a64_plain = {512{1'b0}}; a64_ky = {576{1'b0}}; a64_tw = 192'd0;
         if (slot63_live && slot_of(slot63_elapsed + 8'd1) == 8'd64) begin
-            a64_valid = 1'b1; a64_stream = slot63_stream; a64_phase = slot63_phase; a64_block = slot63_block;
-            a64_st = slot63_st; a64_plain = slot63_plain; a64_ky = slot63_ky; a64_tw = slot63_tw;
+            a64_valid = 1'b1; a64_stream = {25'd0, slot63_stream[6:0]}; a64_phase = slot63_phase; a64_block = slot63_block;
+            a64_st = slot63_st; a64_plain = slot63_plain; a64_ky = slot63_ky; a64_tw = tweak_words(slot63_tw[0 +: 64], slot63_tw[64 +: 64]);
         end
     end
 
@@ -11397,8 +11276,8 @@ module skeinhw (
         a65_valid = 1'b0; a65_stream = 32'd0; a65_phase = PH_IDLE; a65_block = 64'd0;
         a65_st = {512{1'b0}}; a65_plain = {512{1'b0}}; a65_ky = {576{1'b0}}; a65_tw = 192'd0;
         if (slot64_live && slot_of(slot64_elapsed + 8'd1) == 8'd65) begin
-            a65_valid = 1'b1; a65_stream = slot64_stream; a65_phase = slot64_phase; a65_block = slot64_block;
-            a65_st = slot64_st; a65_plain = slot64_plain; a65_ky = slot64_ky; a65_tw = slot64_tw;
+            a65_valid = 1'b1; a65_stream = {25'd0, slot64_stream[6:0]}; a65_phase = slot64_phase; a65_block = slot64_block;
+            a65_st = slot64_st; a65_plain = slot64_plain; a65_ky = slot64_ky; a65_tw = tweak_words(slot64_tw[0 +: 64], slot64_tw[64 +: 64]);
         end
     end
 
@@ -11490,8 +11369,8 @@ module skeinhw (
         a66_valid = 1'b0; a66_stream = 32'd0; a66_phase = PH_IDLE; a66_block = 64'd0;
         a66_st = {512{1'b0}}; a66_plain = {512{1'b0}}; a66_ky = {576{1'b0}}; a66_tw = 192'd0;
         if (slot65_live && slot_of(slot65_elapsed + 8'd1) == 8'd66) begin
-            a66_valid = 1'b1; a66_stream = slot65_stream; a66_phase = slot65_phase; a66_block = slot65_block;
-            a66_st = slot65_st; a66_plain = slot65_plain; a66_ky = slot65_ky; a66_tw = slot65_tw;
+            a66_valid = 1'b1; a66_stream = {25'd0, slot65_stream[6:0]}; a66_phase = slot65_phase; a66_block = slot65_block;
+            a66_st = slot65_st; a66_plain = slot65_plain; a66_ky = slot65_ky; a66_tw = tweak_words(slot65_tw[0 +: 64], slot65_tw[64 +: 64]);
         end
     end
 
@@ -11584,8 +11463,8 @@ module skeinhw (
         a67_valid = 1'b0; a67_stream = 32'd0; a67_phase = PH_IDLE; a67_block = 64'd0;
         a67_st = {512{1'b0}}; a67_plain = {512{1'b0}}; a67_ky = {576{1'b0}}; a67_tw = 192'd0;
         if (slot66_live && slot_of(slot66_elapsed + 8'd1) == 8'd67) begin
-            a67_valid = 1'b1; a67_stream = slot66_stream; a67_phase = slot66_phase; a67_block = slot66_block;
-            a67_st = slot66_st; a67_plain = slot66_plain; a67_ky = slot66_ky; a67_tw = slot66_tw;
+            a67_valid = 1'b1; a67_stream = {25'd0, slot66_stream[6:0]}; a67_phase = slot66_phase; a67_block = slot66_block;
+            a67_st = slot66_st; a67_plain = slot66_plain; a67_ky = slot66_ky; a67_tw = tweak_words(slot66_tw[0 +: 64], slot66_tw[64 +: 64]);
         end
     end
 
@@ -11679,8 +11558,8 @@ module skeinhw (
         a68_valid = 1'b0; a68_stream = 32'd0; a68_phase = PH_IDLE; a68_block = 64'd0;
         a68_st = {512{1'b0}}; a68_plain = {512{1'b0}}; a68_ky = {576{1'b0}}; a68_tw = 192'd0;
         if (slot67_live && slot_of(slot67_elapsed + 8'd1) == 8'd68) begin
-            a68_valid = 1'b1; a68_stream = slot67_stream; a68_phase = slot67_phase; a68_block = slot67_block;
-            a68_st = slot67_st; a68_plain = slot67_plain; a68_ky = slot67_ky; a68_tw = slot67_tw;
+            a68_valid = 1'b1; a68_stream = {25'd0, slot67_stream[6:0]}; a68_phase = slot67_phase; a68_block = slot67_block;
+            a68_st = slot67_st; a68_plain = slot67_plain; a68_ky = slot67_ky; a68_tw = tweak_words(slot67_tw[0 +: 64], slot67_tw[64 +: 64]);
         end
     end
 
@@ -11772,8 +11651,8 @@ module skeinhw (
         a69_valid = 1'b0; a69_stream = 32'd0; a69_phase = PH_IDLE; a69_block = 64'd0;
         a69_st = {512{1'b0}}; a69_plain = {512{1'b0}}; a69_ky = {576{1'b0}}; a69_tw = 192'd0;
         if (slot68_live && slot_of(slot68_elapsed + 8'd1) == 8'd69) begin
-            a69_valid = 1'b1; a69_stream = slot68_stream; a69_phase = slot68_phase; a69_block = slot68_block;
-            a69_st = slot68_st; a69_plain = slot68_plain; a69_ky = slot68_ky; a69_tw = slot68_tw;
+            a69_valid = 1'b1; a69_stream = {25'd0, slot68_stream[6:0]}; a69_phase = slot68_phase; a69_block = slot68_block;
+            a69_st = slot68_st; a69_plain = slot68_plain; a69_ky = slot68_ky; a69_tw = tweak_words(slot68_tw[0 +: 64], slot68_tw[64 +: 64]);
         end
     end
 
@@ -11865,8 +11744,8 @@ module skeinhw (
         a70_valid = 1'b0; a70_stream = 32'd0; a70_phase = PH_IDLE; a70_block = 64'd0;
         a70_st = {512{1'b0}}; a70_plain = {512{1'b0}}; a70_ky = {576{1'b0}}; a70_tw = 192'd0;
         if (slot69_live && slot_of(slot69_elapsed + 8'd1) == 8'd70) begin
-            a70_valid = 1'b1; a70_stream = slot69_stream; a70_phase = slot69_phase; a70_block = slot69_block;
-            a70_st = slot69_st; a70_plain = slot69_plain; a70_ky = slot69_ky; a70_tw = slot69_tw;
+            a70_valid = 1'b1; a70_stream = {25'd0, slot69_stream[6:0]}; a70_phase = slot69_phase; a70_block = slot69_block;
+            a70_st = slot69_st; a70_plain = slot69_plain; a70_ky = slot69_ky; a70_tw = tweak_words(slot69_tw[0 +: 64], slot69_tw[64 +: 64]);
         end
     end
 
@@ -11959,8 +11838,8 @@ module skeinhw (
         a71_valid = 1'b0; a71_stream = 32'd0; a71_phase = PH_IDLE; a71_block = 64'd0;
         a71_st = {512{1'b0}}; a71_plain = {512{1'b0}}; a71_ky = {576{1'b0}}; a71_tw = 192'd0;
         if (slot70_live && slot_of(slot70_elapsed + 8'd1) == 8'd71) begin
-            a71_valid = 1'b1; a71_stream = slot70_stream; a71_phase = slot70_phase; a71_block = slot70_block;
-            a71_st = slot70_st; a71_plain = slot70_plain; a71_ky = slot70_ky; a71_tw = slot70_tw;
+            a71_valid = 1'b1; a71_stream = {25'd0, slot70_stream[6:0]}; a71_phase = slot70_phase; a71_block = slot70_block;
+            a71_st = slot70_st; a71_plain = slot70_plain; a71_ky = slot70_ky; a71_tw = tweak_words(slot70_tw[0 +: 64], slot70_tw[64 +: 64]);
         end
     end
 

@@ -382,6 +382,19 @@ module skeinhw (
         end
     endfunction
 
+    // The tweak words {t2, t1, t0} (Skein 1.3, Table 5 and 3.3.2): t0 is Position (64 bits here), t1
+    // carries only its flags (bits 55 and up: BitPad, Type, First, Final; tree level 0), t2 = t0 ^ t1.
+    /* verilator lint_off UNUSEDSIGNAL */ // t1's other bits are 0
+    function [191:0] tweak_words;
+        input [63:0] t0, t1;
+        reg [63:0] flags;
+        begin
+            flags = {t1[63:55], 55'd0};
+            tweak_words = {t0 ^ flags, flags, t0};
+        end
+    endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
+
     // ---- pipeline registers: the trace's slot<i>_* names, plus the cycle count and the plaintext
     /* verilator lint_off UNUSEDSIGNAL */ // some trace registers are only observed in the VCD
     reg slot0_valid;
@@ -423,6 +436,10 @@ module skeinhw (
     reg [2:0] s0_sq; reg s0_busy; reg [511:0] s0_chain; reg [63:0] s0_pos; reg [63:0] s0_blk; reg [2:0] s0_kind; reg s0_last;
     wire s0_ready = !s0_busy && (s0_sq == SQ_CONFIG || s0_sq == SQ_OUTPUT || b0_full);
     assign in_ready = rst ? 1'd0 : ~{b0_full};
+    wire [0:0] ready = {s0_ready};
+    // the lowest-numbered ready stream, one-hot: stream k is ready and none below it is
+    wire [0:0] grant;
+    assign grant[0] = ready[0];
 
     // ---- the issue (iss_*) and the completion (c_*) of this cycle
     reg blocked, iss_valid, iss_from_buf, iss_first, iss_last, iss_bitpad; reg [31:0] iss_stream;
@@ -463,14 +480,18 @@ module skeinhw (
     // is about to use it; the lowest-numbered ready stream goes first.
     always @* begin : issue_rule
         blocked = slot0_live;
-        iss_valid = 1'b0; iss_stream = 32'd0;
-        g_sq = SQ_IDLE; g_chain = {512{1'b0}}; g_pos = 64'd0; g_blk = 64'd0; g_bkey = 1'b0; g_bfirst = 1'b0; g_blast = 1'b0; g_bbitpad = 1'b0; g_bbytes = 8'd0; g_bdata = {512{1'b0}};
-        if (blocked) begin
-            // slot 0 is taken
-        end else if (s0_ready) begin
-            iss_valid = 1'b1; iss_stream = 32'd0; g_sq = s0_sq; g_chain = s0_chain; g_pos = s0_pos; g_blk = s0_blk;
-            g_bkey = b0_key; g_bfirst = b0_first; g_blast = b0_last; g_bbitpad = b0_bitpad; g_bbytes = b0_bytes; g_bdata = b0_data;
-        end
+        iss_valid = !blocked && |ready;
+        iss_stream = 32'd0;
+        g_sq = ({3{grant[0]}} & s0_sq);
+        g_chain = ({512{grant[0]}} & s0_chain);
+        g_pos = ({64{grant[0]}} & s0_pos);
+        g_blk = ({64{grant[0]}} & s0_blk);
+        g_bkey = (grant[0] & b0_key);
+        g_bfirst = (grant[0] & b0_first);
+        g_blast = (grant[0] & b0_last);
+        g_bbitpad = (grant[0] & b0_bitpad);
+        g_bbytes = ({8{grant[0]}} & b0_bytes);
+        g_bdata = ({512{grant[0]}} & b0_data);
     end
 
     // The block the granted stream issues next, in Skein's order: Key UBI blocks (MAC), the Config
@@ -541,12 +562,12 @@ module skeinhw (
         a0_valid = 1'b0; a0_e = 8'd0; a0_stream = 32'd0; a0_phase = PH_IDLE; a0_block = 64'd0;
         a0_st = {512{1'b0}}; a0_plain = {512{1'b0}}; a0_ky = {576{1'b0}}; a0_tw = 192'd0;
         if (slot0_live) begin
-            a0_valid = 1'b1; a0_e = slot0_elapsed + 8'd1; a0_stream = slot0_stream; a0_phase = slot0_phase; a0_block = slot0_block;
-            a0_st = slot0_st; a0_plain = slot0_plain; a0_ky = slot0_ky; a0_tw = slot0_tw;
+            a0_valid = 1'b1; a0_e = slot0_elapsed + 8'd1; a0_stream = {31'd0, slot0_stream[0:0]}; a0_phase = slot0_phase; a0_block = slot0_block;
+            a0_st = slot0_st; a0_plain = slot0_plain; a0_ky = slot0_ky; a0_tw = tweak_words(slot0_tw[0 +: 64], slot0_tw[64 +: 64]);
         end else if (iss_valid) begin
             // a new block: the key is the chaining value and its parity, the tweak extended with t2
             a0_valid = 1'b1; a0_e = 8'd0; a0_stream = iss_stream; a0_phase = iss_kind; a0_block = iss_blk;
-            a0_st = iss_data; a0_plain = iss_data; a0_ky = {iss_parity, iss_chain}; a0_tw = {iss_t0 ^ iss_t1, iss_t1, iss_t0};
+            a0_st = iss_data; a0_plain = iss_data; a0_ky = {iss_parity, iss_chain}; a0_tw = tweak_words(iss_t0, iss_t1);
         end
     end
 
