@@ -152,8 +152,11 @@ pub struct Netlist {
     pub(crate) inputs: Vec<u32>,
     /// Output-port bits (paths end there).
     pub(crate) outputs: Vec<u32>,
-    /// Net names: (name, bits), public names first.
-    pub(crate) names: Vec<(String, Vec<NetBit>)>,
+    /// Net names: (name, width), public names first.
+    pub(crate) names: Vec<(String, u32)>,
+    /// Per net bit, the first name that holds it (index into `names`, bit within it), or
+    /// `None`: an index, so that naming every register of a large netlist stays linear.
+    pub(crate) bit_names: Vec<Option<(u32, u32)>>,
     /// Problems found while reading that do not stop the analysis.
     pub warnings: Vec<String>,
 }
@@ -418,18 +421,17 @@ impl Netlist {
 
     /// A readable name of a net bit: `name[i]`, or `name` for a one-bit wire.
     pub(crate) fn bit_name(&self, bit: u32) -> String {
-        for (name, bits) in &self.names {
-            if let Some(i) = bits.iter().position(|b| *b == Some(bit)) {
-                // Yosys renames a port's inner net when it inserts the I/O buffer.
-                let name = name.strip_prefix("$iopadmap$").unwrap_or(name);
-                return if bits.len() == 1 {
-                    name.to_owned()
-                } else {
-                    format!("{name}[{i}]")
-                };
-            }
+        let Some(&Some((n, i))) = self.bit_names.get(bit as usize) else {
+            return format!("net {bit}");
+        };
+        let (name, width) = &self.names[n as usize];
+        // Yosys renames a port's inner net when it inserts the I/O buffer.
+        let name = name.strip_prefix("$iopadmap$").unwrap_or(name);
+        if *width == 1 {
+            name.to_owned()
+        } else {
+            format!("{name}[{i}]")
         }
-        format!("net {bit}")
     }
 }
 
@@ -649,6 +651,16 @@ fn build(origin: &str, top: &str, module: &json::Module<'_>) -> Netlist {
         })
         .collect();
     names.sort_by_key(|(hidden, name, _)| (*hidden, name.len()));
+    let mut bit_names = vec![None; ids.len()];
+    for (n, (_, _, bits)) in names.iter().enumerate() {
+        for (i, bit) in bits.iter().enumerate() {
+            if let Some(b) = *bit
+                && bit_names[b as usize].is_none()
+            {
+                bit_names[b as usize] = Some((n as u32, i as u32));
+            }
+        }
+    }
     Netlist {
         origin: origin.to_owned(),
         top: top.to_owned(),
@@ -657,7 +669,11 @@ fn build(origin: &str, top: &str, module: &json::Module<'_>) -> Netlist {
         nets: ids.len(),
         inputs,
         outputs,
-        names: names.into_iter().map(|(_, n, b)| (n, b)).collect(),
+        names: names
+            .into_iter()
+            .map(|(_, n, b)| (n, b.len() as u32))
+            .collect(),
+        bit_names,
         warnings,
     }
 }
