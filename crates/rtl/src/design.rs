@@ -93,6 +93,31 @@ impl Plan {
         cycles.next().is_none().then_some(first)
     }
 
+    /// The slot every block in slot `i` moves to next, if there is one (a chain or a ring of
+    /// stages): a block there that has cycles left moves on, so its arrival and the issue rule
+    /// need no decode of its cycle count.
+    pub(crate) fn sole_successor(&self, i: usize) -> Option<usize> {
+        let ops = self.dp.cycle_ops();
+        let mut next = ops.windows(2).filter(|w| w[0].slot == i).map(|w| w[1].slot);
+        let first = next.next()?;
+        next.all(|s| s == first).then_some(first)
+    }
+
+    /// Whether a block in slot `i` with cycles left moves to slot `j` at the next edge: the
+    /// slot's `live` bit, and where the slot's blocks go to different slots, the slot their next
+    /// cycle is in.
+    fn moves_to(&self, i: usize, j: usize) -> String {
+        if self.slots == 1 || self.sole_successor(i).is_some() {
+            format!("slot{i}_live")
+        } else {
+            format!(
+                "(slot{i}_live && slot_of(slot{i}_elapsed + {}) == {})",
+                dec(ELAPSED_BITS, 1),
+                dec(8, j as u64)
+            )
+        }
+    }
+
     /// Bits that tell the streams apart: a block's stream is always below `streams`, so the
     /// controller compares these rather than all 32 bits of the trace's stream field.
     pub(crate) fn stream_bits(&self) -> u32 {
@@ -597,14 +622,7 @@ fn issue(v: &mut Emitter, plan: &Plan) {
         if cycles.is_empty() {
             continue;
         }
-        if plan.slots == 1 {
-            conds.push(format!("slot{j}_live"));
-        } else {
-            conds.push(format!(
-                "(slot{j}_live && slot_of(slot{j}_elapsed + {}) == 8'd0)",
-                dec(ELAPSED_BITS, 1)
-            ));
-        }
+        conds.push(plan.moves_to(j as usize, 0));
     }
     if conds.is_empty() {
         v.line("blocked = 1'b0;");
@@ -899,15 +917,7 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     sources.sort_unstable();
     let mut first = true;
     for i in &sources {
-        let cond = if plan.slots == 1 {
-            format!("slot{i}_live")
-        } else {
-            format!(
-                "slot{i}_live && slot_of(slot{i}_elapsed + {}) == {}",
-                dec(ELAPSED_BITS, 1),
-                dec(8, u64::from(j))
-            )
-        };
+        let cond = plan.moves_to(*i, j as usize);
         if first {
             v.open(format!("if ({cond}) begin"));
             first = false;

@@ -908,7 +908,7 @@ module skeinhw (
     always @* begin : arrive0
         a0_valid = 1'b0; a0_e = 8'd0; a0_stream = 32'd0; a0_phase = PH_IDLE; a0_block = 64'd0;
         a0_st = {512{1'b0}}; a0_plain = {512{1'b0}}; a0_ky = {576{1'b0}}; a0_tw = 192'd0;
-        if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd0) begin
+        if ((slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd0)) begin
             a0_valid = 1'b1; a0_e = slot1_elapsed + 8'd1; a0_stream = {29'd0, slot1_stream[2:0]}; a0_phase = slot1_phase; a0_block = slot1_block;
             a0_st = slot1_st; a0_plain = slot1_plain; a0_ky = slot1_ky; a0_tw = tweak_words(slot1_tw[0 +: 64], slot1_tw[64 +: 64]);
         end else if (iss_valid) begin
@@ -1038,7 +1038,7 @@ module skeinhw (
     always @* begin : arrive1
         a1_valid = 1'b0; a1_e = 8'd0; a1_stream = 32'd0; a1_phase = PH_IDLE; a1_block = 64'd0;
         a1_st = {512{1'b0}}; a1_plain = {512{1'b0}}; a1_ky = {576{1'b0}}; a1_tw = 192'd0;
-        if (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd1) begin
+        if (slot0_live) begin
             a1_valid = 1'b1; a1_e = slot0_elapsed + 8'd1; a1_stream = {29'd0, slot0_stream[2:0]}; a1_phase = slot0_phase; a1_block = slot0_block;
             a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = tweak_words(slot0_tw[0 +: 64], slot0_tw[64 +: 64]);
         end
@@ -1162,10 +1162,10 @@ module skeinhw (
     always @* begin : arrive2
         a2_valid = 1'b0; a2_e = 8'd0; a2_stream = 32'd0; a2_phase = PH_IDLE; a2_block = 64'd0;
         a2_st = {512{1'b0}}; a2_plain = {512{1'b0}}; a2_ky = {576{1'b0}}; a2_tw = 192'd0;
-        if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd2) begin
+        if ((slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd2)) begin
             a2_valid = 1'b1; a2_e = slot1_elapsed + 8'd1; a2_stream = {29'd0, slot1_stream[2:0]}; a2_phase = slot1_phase; a2_block = slot1_block;
             a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = tweak_words(slot1_tw[0 +: 64], slot1_tw[64 +: 64]);
-        end else if (slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd2) begin
+        end else if ((slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd2)) begin
             a2_valid = 1'b1; a2_e = slot3_elapsed + 8'd1; a2_stream = {29'd0, slot3_stream[2:0]}; a2_phase = slot3_phase; a2_block = slot3_block;
             a2_st = slot3_st; a2_plain = slot3_plain; a2_ky = slot3_ky; a2_tw = tweak_words(slot3_tw[0 +: 64], slot3_tw[64 +: 64]);
         end
@@ -1289,7 +1289,7 @@ module skeinhw (
     always @* begin : arrive3
         a3_valid = 1'b0; a3_e = 8'd0; a3_stream = 32'd0; a3_phase = PH_IDLE; a3_block = 64'd0;
         a3_st = {512{1'b0}}; a3_plain = {512{1'b0}}; a3_ky = {576{1'b0}}; a3_tw = 192'd0;
-        if (slot2_live && slot_of(slot2_elapsed + 8'd1) == 8'd3) begin
+        if (slot2_live) begin
             a3_valid = 1'b1; a3_e = slot2_elapsed + 8'd1; a3_stream = {29'd0, slot2_stream[2:0]}; a3_phase = slot2_phase; a3_block = slot2_block;
             a3_st = slot2_st; a3_plain = slot2_plain; a3_ky = slot2_ky; a3_tw = tweak_words(slot2_tw[0 +: 64], slot2_tw[64 +: 64]);
         end
@@ -1413,10 +1413,10 @@ module skeinhw (
     always @* begin : arrive4
         a4_valid = 1'b0; a4_e = 8'd0; a4_stream = 32'd0; a4_phase = PH_IDLE; a4_block = 64'd0;
         a4_st = {512{1'b0}}; a4_plain = {512{1'b0}}; a4_ky = {576{1'b0}}; a4_tw = 192'd0;
-        if (slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd4) begin
+        if ((slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd4)) begin
             a4_valid = 1'b1; a4_e = slot3_elapsed + 8'd1; a4_stream = {29'd0, slot3_stream[2:0]}; a4_phase = slot3_phase; a4_block = slot3_block;
             a4_st = slot3_st; a4_plain = slot3_plain; a4_ky = slot3_ky; a4_tw = tweak_words(slot3_tw[0 +: 64], slot3_tw[64 +: 64]);
-        end else if (slot5_live && slot_of(slot5_elapsed + 8'd1) == 8'd4) begin
+        end else if (slot5_live) begin
             a4_valid = 1'b1; a4_e = slot5_elapsed + 8'd1; a4_stream = {29'd0, slot5_stream[2:0]}; a4_phase = slot5_phase; a4_block = slot5_block;
             a4_st = slot5_st; a4_plain = slot5_plain; a4_ky = slot5_ky; a4_tw = tweak_words(slot5_tw[0 +: 64], slot5_tw[64 +: 64]);
         end
@@ -1540,7 +1540,7 @@ module skeinhw (
     always @* begin : arrive5
         a5_valid = 1'b0; a5_e = 8'd0; a5_stream = 32'd0; a5_phase = PH_IDLE; a5_block = 64'd0;
         a5_st = {512{1'b0}}; a5_plain = {512{1'b0}}; a5_ky = {576{1'b0}}; a5_tw = 192'd0;
-        if (slot4_live && slot_of(slot4_elapsed + 8'd1) == 8'd5) begin
+        if (slot4_live) begin
             a5_valid = 1'b1; a5_e = slot4_elapsed + 8'd1; a5_stream = {29'd0, slot4_stream[2:0]}; a5_phase = slot4_phase; a5_block = slot4_block;
             a5_st = slot4_st; a5_plain = slot4_plain; a5_ky = slot4_ky; a5_tw = tweak_words(slot4_tw[0 +: 64], slot4_tw[64 +: 64]);
         end

@@ -573,7 +573,7 @@ module skeinhw (
     // ---- the issue rule (the simulator's controller): a block enters slot 0 when no block in flight
     // is about to use it; the lowest-numbered ready stream goes first.
     always @* begin : issue_rule
-        blocked = (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd0);
+        blocked = slot1_live;
         iss_valid = !blocked && |ready;
         iss_stream = (grant[1] ? 32'd1 : 32'd0);
         g_sq = ({3{grant[0]}} & s0_sq) | ({3{grant[1]}} & s1_sq);
@@ -653,7 +653,7 @@ module skeinhw (
     always @* begin : arrive0
         a0_valid = 1'b0; a0_e = 8'd0; a0_stream = 32'd0; a0_phase = PH_IDLE; a0_block = 64'd0;
         a0_st = {512{1'b0}}; a0_plain = {512{1'b0}}; a0_ky = {576{1'b0}}; a0_tw = 192'd0;
-        if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd0) begin
+        if (slot1_live) begin
             a0_valid = 1'b1; a0_e = slot1_elapsed + 8'd1; a0_stream = {31'd0, slot1_stream[0:0]}; a0_phase = slot1_phase; a0_block = slot1_block;
             a0_st = slot1_st; a0_plain = slot1_plain; a0_ky = slot1_ky; a0_tw = tweak_words(slot1_tw[0 +: 64], slot1_tw[64 +: 64]);
         end else if (iss_valid) begin
@@ -795,7 +795,7 @@ module skeinhw (
     always @* begin : arrive1
         a1_valid = 1'b0; a1_e = 8'd0; a1_stream = 32'd0; a1_phase = PH_IDLE; a1_block = 64'd0;
         a1_st = {512{1'b0}}; a1_plain = {512{1'b0}}; a1_ky = {576{1'b0}}; a1_tw = 192'd0;
-        if (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd1) begin
+        if (slot0_live) begin
             a1_valid = 1'b1; a1_e = slot0_elapsed + 8'd1; a1_stream = {31'd0, slot0_stream[0:0]}; a1_phase = slot0_phase; a1_block = slot0_block;
             a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = tweak_words(slot0_tw[0 +: 64], slot0_tw[64 +: 64]);
         end

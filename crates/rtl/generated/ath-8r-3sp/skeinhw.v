@@ -716,7 +716,7 @@ module skeinhw (
     always @* begin : arrive0
         a0_valid = 1'b0; a0_e = 8'd0; a0_stream = 32'd0; a0_phase = PH_IDLE; a0_block = 64'd0;
         a0_st = {512{1'b0}}; a0_plain = {512{1'b0}}; a0_ky = {576{1'b0}}; a0_tw = 192'd0;
-        if (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd0) begin
+        if ((slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd0)) begin
             a0_valid = 1'b1; a0_e = slot0_elapsed + 8'd1; a0_stream = {30'd0, slot0_stream[1:0]}; a0_phase = slot0_phase; a0_block = slot0_block;
             a0_st = slot0_st; a0_plain = slot0_plain; a0_ky = slot0_ky; a0_tw = tweak_words(slot0_tw[0 +: 64], slot0_tw[64 +: 64]);
         end else if (iss_valid) begin
@@ -873,10 +873,10 @@ module skeinhw (
     always @* begin : arrive1
         a1_valid = 1'b0; a1_e = 8'd0; a1_stream = 32'd0; a1_phase = PH_IDLE; a1_block = 64'd0;
         a1_st = {512{1'b0}}; a1_plain = {512{1'b0}}; a1_ky = {576{1'b0}}; a1_tw = 192'd0;
-        if (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd1) begin
+        if ((slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd1)) begin
             a1_valid = 1'b1; a1_e = slot0_elapsed + 8'd1; a1_stream = {30'd0, slot0_stream[1:0]}; a1_phase = slot0_phase; a1_block = slot0_block;
             a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = tweak_words(slot0_tw[0 +: 64], slot0_tw[64 +: 64]);
-        end else if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd1) begin
+        end else if ((slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd1)) begin
             a1_valid = 1'b1; a1_e = slot1_elapsed + 8'd1; a1_stream = {30'd0, slot1_stream[1:0]}; a1_phase = slot1_phase; a1_block = slot1_block;
             a1_st = slot1_st; a1_plain = slot1_plain; a1_ky = slot1_ky; a1_tw = tweak_words(slot1_tw[0 +: 64], slot1_tw[64 +: 64]);
         end
@@ -1027,10 +1027,10 @@ module skeinhw (
     always @* begin : arrive2
         a2_valid = 1'b0; a2_e = 8'd0; a2_stream = 32'd0; a2_phase = PH_IDLE; a2_block = 64'd0;
         a2_st = {512{1'b0}}; a2_plain = {512{1'b0}}; a2_ky = {576{1'b0}}; a2_tw = 192'd0;
-        if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd2) begin
+        if ((slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd2)) begin
             a2_valid = 1'b1; a2_e = slot1_elapsed + 8'd1; a2_stream = {30'd0, slot1_stream[1:0]}; a2_phase = slot1_phase; a2_block = slot1_block;
             a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = tweak_words(slot1_tw[0 +: 64], slot1_tw[64 +: 64]);
-        end else if (slot2_live && slot_of(slot2_elapsed + 8'd1) == 8'd2) begin
+        end else if (slot2_live) begin
             a2_valid = 1'b1; a2_e = slot2_elapsed + 8'd1; a2_stream = {30'd0, slot2_stream[1:0]}; a2_phase = slot2_phase; a2_block = slot2_block;
             a2_st = slot2_st; a2_plain = slot2_plain; a2_ky = slot2_ky; a2_tw = tweak_words(slot2_tw[0 +: 64], slot2_tw[64 +: 64]);
         end

@@ -1305,7 +1305,7 @@ module skeinhw (
     always @* begin : arrive0
         a0_valid = 1'b0; a0_e = 8'd0; a0_stream = 32'd0; a0_phase = PH_IDLE; a0_block = 64'd0;
         a0_st = {512{1'b0}}; a0_plain = {512{1'b0}}; a0_ky = {576{1'b0}}; a0_tw = 192'd0;
-        if (slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd0) begin
+        if ((slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd0)) begin
             a0_valid = 1'b1; a0_e = slot3_elapsed + 8'd1; a0_stream = {28'd0, slot3_stream[3:0]}; a0_phase = slot3_phase; a0_block = slot3_block;
             a0_st = slot3_st; a0_plain = slot3_plain; a0_ky = slot3_ky; a0_tw = tweak_words(slot3_tw[0 +: 64], slot3_tw[64 +: 64]);
         end else if (iss_valid) begin
@@ -1421,7 +1421,7 @@ module skeinhw (
     always @* begin : arrive1
         a1_valid = 1'b0; a1_e = 8'd0; a1_stream = 32'd0; a1_phase = PH_IDLE; a1_block = 64'd0;
         a1_st = {512{1'b0}}; a1_plain = {512{1'b0}}; a1_ky = {576{1'b0}}; a1_tw = 192'd0;
-        if (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd1) begin
+        if (slot0_live) begin
             a1_valid = 1'b1; a1_e = slot0_elapsed + 8'd1; a1_stream = {28'd0, slot0_stream[3:0]}; a1_phase = slot0_phase; a1_block = slot0_block;
             a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = tweak_words(slot0_tw[0 +: 64], slot0_tw[64 +: 64]);
         end
@@ -1532,7 +1532,7 @@ module skeinhw (
     always @* begin : arrive2
         a2_valid = 1'b0; a2_e = 8'd0; a2_stream = 32'd0; a2_phase = PH_IDLE; a2_block = 64'd0;
         a2_st = {512{1'b0}}; a2_plain = {512{1'b0}}; a2_ky = {576{1'b0}}; a2_tw = 192'd0;
-        if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd2) begin
+        if (slot1_live) begin
             a2_valid = 1'b1; a2_e = slot1_elapsed + 8'd1; a2_stream = {28'd0, slot1_stream[3:0]}; a2_phase = slot1_phase; a2_block = slot1_block;
             a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = tweak_words(slot1_tw[0 +: 64], slot1_tw[64 +: 64]);
         end
@@ -1642,7 +1642,7 @@ module skeinhw (
     always @* begin : arrive3
         a3_valid = 1'b0; a3_e = 8'd0; a3_stream = 32'd0; a3_phase = PH_IDLE; a3_block = 64'd0;
         a3_st = {512{1'b0}}; a3_plain = {512{1'b0}}; a3_ky = {576{1'b0}}; a3_tw = 192'd0;
-        if (slot2_live && slot_of(slot2_elapsed + 8'd1) == 8'd3) begin
+        if (slot2_live) begin
             a3_valid = 1'b1; a3_e = slot2_elapsed + 8'd1; a3_stream = {28'd0, slot2_stream[3:0]}; a3_phase = slot2_phase; a3_block = slot2_block;
             a3_st = slot2_st; a3_plain = slot2_plain; a3_ky = slot2_ky; a3_tw = tweak_words(slot2_tw[0 +: 64], slot2_tw[64 +: 64]);
         end
@@ -1753,10 +1753,10 @@ module skeinhw (
     always @* begin : arrive4
         a4_valid = 1'b0; a4_e = 8'd0; a4_stream = 32'd0; a4_phase = PH_IDLE; a4_block = 64'd0;
         a4_st = {512{1'b0}}; a4_plain = {512{1'b0}}; a4_ky = {576{1'b0}}; a4_tw = 192'd0;
-        if (slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd4) begin
+        if ((slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd4)) begin
             a4_valid = 1'b1; a4_e = slot3_elapsed + 8'd1; a4_stream = {28'd0, slot3_stream[3:0]}; a4_phase = slot3_phase; a4_block = slot3_block;
             a4_st = slot3_st; a4_plain = slot3_plain; a4_ky = slot3_ky; a4_tw = tweak_words(slot3_tw[0 +: 64], slot3_tw[64 +: 64]);
-        end else if (slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd4) begin
+        end else if ((slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd4)) begin
             a4_valid = 1'b1; a4_e = slot7_elapsed + 8'd1; a4_stream = {28'd0, slot7_stream[3:0]}; a4_phase = slot7_phase; a4_block = slot7_block;
             a4_st = slot7_st; a4_plain = slot7_plain; a4_ky = slot7_ky; a4_tw = tweak_words(slot7_tw[0 +: 64], slot7_tw[64 +: 64]);
         end
@@ -1866,7 +1866,7 @@ module skeinhw (
     always @* begin : arrive5
         a5_valid = 1'b0; a5_e = 8'd0; a5_stream = 32'd0; a5_phase = PH_IDLE; a5_block = 64'd0;
         a5_st = {512{1'b0}}; a5_plain = {512{1'b0}}; a5_ky = {576{1'b0}}; a5_tw = 192'd0;
-        if (slot4_live && slot_of(slot4_elapsed + 8'd1) == 8'd5) begin
+        if (slot4_live) begin
             a5_valid = 1'b1; a5_e = slot4_elapsed + 8'd1; a5_stream = {28'd0, slot4_stream[3:0]}; a5_phase = slot4_phase; a5_block = slot4_block;
             a5_st = slot4_st; a5_plain = slot4_plain; a5_ky = slot4_ky; a5_tw = tweak_words(slot4_tw[0 +: 64], slot4_tw[64 +: 64]);
         end
@@ -1977,7 +1977,7 @@ module skeinhw (
     always @* begin : arrive6
         a6_valid = 1'b0; a6_e = 8'd0; a6_stream = 32'd0; a6_phase = PH_IDLE; a6_block = 64'd0;
         a6_st = {512{1'b0}}; a6_plain = {512{1'b0}}; a6_ky = {576{1'b0}}; a6_tw = 192'd0;
-        if (slot5_live && slot_of(slot5_elapsed + 8'd1) == 8'd6) begin
+        if (slot5_live) begin
             a6_valid = 1'b1; a6_e = slot5_elapsed + 8'd1; a6_stream = {28'd0, slot5_stream[3:0]}; a6_phase = slot5_phase; a6_block = slot5_block;
             a6_st = slot5_st; a6_plain = slot5_plain; a6_ky = slot5_ky; a6_tw = tweak_words(slot5_tw[0 +: 64], slot5_tw[64 +: 64]);
         end
@@ -2087,7 +2087,7 @@ module skeinhw (
     always @* begin : arrive7
         a7_valid = 1'b0; a7_e = 8'd0; a7_stream = 32'd0; a7_phase = PH_IDLE; a7_block = 64'd0;
         a7_st = {512{1'b0}}; a7_plain = {512{1'b0}}; a7_ky = {576{1'b0}}; a7_tw = 192'd0;
-        if (slot6_live && slot_of(slot6_elapsed + 8'd1) == 8'd7) begin
+        if (slot6_live) begin
             a7_valid = 1'b1; a7_e = slot6_elapsed + 8'd1; a7_stream = {28'd0, slot6_stream[3:0]}; a7_phase = slot6_phase; a7_block = slot6_block;
             a7_st = slot6_st; a7_plain = slot6_plain; a7_ky = slot6_ky; a7_tw = tweak_words(slot6_tw[0 +: 64], slot6_tw[64 +: 64]);
         end
@@ -2198,10 +2198,10 @@ module skeinhw (
     always @* begin : arrive8
         a8_valid = 1'b0; a8_e = 8'd0; a8_stream = 32'd0; a8_phase = PH_IDLE; a8_block = 64'd0;
         a8_st = {512{1'b0}}; a8_plain = {512{1'b0}}; a8_ky = {576{1'b0}}; a8_tw = 192'd0;
-        if (slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd8) begin
+        if ((slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd8)) begin
             a8_valid = 1'b1; a8_e = slot7_elapsed + 8'd1; a8_stream = {28'd0, slot7_stream[3:0]}; a8_phase = slot7_phase; a8_block = slot7_block;
             a8_st = slot7_st; a8_plain = slot7_plain; a8_ky = slot7_ky; a8_tw = tweak_words(slot7_tw[0 +: 64], slot7_tw[64 +: 64]);
-        end else if (slot11_live && slot_of(slot11_elapsed + 8'd1) == 8'd8) begin
+        end else if (slot11_live) begin
             a8_valid = 1'b1; a8_e = slot11_elapsed + 8'd1; a8_stream = {28'd0, slot11_stream[3:0]}; a8_phase = slot11_phase; a8_block = slot11_block;
             a8_st = slot11_st; a8_plain = slot11_plain; a8_ky = slot11_ky; a8_tw = tweak_words(slot11_tw[0 +: 64], slot11_tw[64 +: 64]);
         end
@@ -2311,7 +2311,7 @@ module skeinhw (
     always @* begin : arrive9
         a9_valid = 1'b0; a9_e = 8'd0; a9_stream = 32'd0; a9_phase = PH_IDLE; a9_block = 64'd0;
         a9_st = {512{1'b0}}; a9_plain = {512{1'b0}}; a9_ky = {576{1'b0}}; a9_tw = 192'd0;
-        if (slot8_live && slot_of(slot8_elapsed + 8'd1) == 8'd9) begin
+        if (slot8_live) begin
             a9_valid = 1'b1; a9_e = slot8_elapsed + 8'd1; a9_stream = {28'd0, slot8_stream[3:0]}; a9_phase = slot8_phase; a9_block = slot8_block;
             a9_st = slot8_st; a9_plain = slot8_plain; a9_ky = slot8_ky; a9_tw = tweak_words(slot8_tw[0 +: 64], slot8_tw[64 +: 64]);
         end
@@ -2422,7 +2422,7 @@ module skeinhw (
     always @* begin : arrive10
         a10_valid = 1'b0; a10_e = 8'd0; a10_stream = 32'd0; a10_phase = PH_IDLE; a10_block = 64'd0;
         a10_st = {512{1'b0}}; a10_plain = {512{1'b0}}; a10_ky = {576{1'b0}}; a10_tw = 192'd0;
-        if (slot9_live && slot_of(slot9_elapsed + 8'd1) == 8'd10) begin
+        if (slot9_live) begin
             a10_valid = 1'b1; a10_e = slot9_elapsed + 8'd1; a10_stream = {28'd0, slot9_stream[3:0]}; a10_phase = slot9_phase; a10_block = slot9_block;
             a10_st = slot9_st; a10_plain = slot9_plain; a10_ky = slot9_ky; a10_tw = tweak_words(slot9_tw[0 +: 64], slot9_tw[64 +: 64]);
         end
@@ -2532,7 +2532,7 @@ module skeinhw (
     always @* begin : arrive11
         a11_valid = 1'b0; a11_e = 8'd0; a11_stream = 32'd0; a11_phase = PH_IDLE; a11_block = 64'd0;
         a11_st = {512{1'b0}}; a11_plain = {512{1'b0}}; a11_ky = {576{1'b0}}; a11_tw = 192'd0;
-        if (slot10_live && slot_of(slot10_elapsed + 8'd1) == 8'd11) begin
+        if (slot10_live) begin
             a11_valid = 1'b1; a11_e = slot10_elapsed + 8'd1; a11_stream = {28'd0, slot10_stream[3:0]}; a11_phase = slot10_phase; a11_block = slot10_block;
             a11_st = slot10_st; a11_plain = slot10_plain; a11_ky = slot10_ky; a11_tw = tweak_words(slot10_tw[0 +: 64], slot10_tw[64 +: 64]);
         end

@@ -2107,7 +2107,7 @@ module skeinhw (
     always @* begin : arrive0
         a0_valid = 1'b0; a0_e = 8'd0; a0_stream = 32'd0; a0_phase = PH_IDLE; a0_block = 64'd0;
         a0_st = {512{1'b0}}; a0_plain = {512{1'b0}}; a0_ky = {576{1'b0}}; a0_tw = 192'd0;
-        if (slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd0) begin
+        if ((slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd0)) begin
             a0_valid = 1'b1; a0_e = slot7_elapsed + 8'd1; a0_stream = {27'd0, slot7_stream[4:0]}; a0_phase = slot7_phase; a0_block = slot7_block;
             a0_st = slot7_st; a0_plain = slot7_plain; a0_ky = slot7_ky; a0_tw = tweak_words(slot7_tw[0 +: 64], slot7_tw[64 +: 64]);
         end else if (iss_valid) begin
@@ -2216,7 +2216,7 @@ module skeinhw (
     always @* begin : arrive1
         a1_valid = 1'b0; a1_e = 8'd0; a1_stream = 32'd0; a1_phase = PH_IDLE; a1_block = 64'd0;
         a1_st = {512{1'b0}}; a1_plain = {512{1'b0}}; a1_ky = {576{1'b0}}; a1_tw = 192'd0;
-        if (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd1) begin
+        if (slot0_live) begin
             a1_valid = 1'b1; a1_e = slot0_elapsed + 8'd1; a1_stream = {27'd0, slot0_stream[4:0]}; a1_phase = slot0_phase; a1_block = slot0_block;
             a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = tweak_words(slot0_tw[0 +: 64], slot0_tw[64 +: 64]);
         end
@@ -2319,7 +2319,7 @@ module skeinhw (
     always @* begin : arrive2
         a2_valid = 1'b0; a2_e = 8'd0; a2_stream = 32'd0; a2_phase = PH_IDLE; a2_block = 64'd0;
         a2_st = {512{1'b0}}; a2_plain = {512{1'b0}}; a2_ky = {576{1'b0}}; a2_tw = 192'd0;
-        if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd2) begin
+        if (slot1_live) begin
             a2_valid = 1'b1; a2_e = slot1_elapsed + 8'd1; a2_stream = {27'd0, slot1_stream[4:0]}; a2_phase = slot1_phase; a2_block = slot1_block;
             a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = tweak_words(slot1_tw[0 +: 64], slot1_tw[64 +: 64]);
         end
@@ -2423,7 +2423,7 @@ module skeinhw (
     always @* begin : arrive3
         a3_valid = 1'b0; a3_e = 8'd0; a3_stream = 32'd0; a3_phase = PH_IDLE; a3_block = 64'd0;
         a3_st = {512{1'b0}}; a3_plain = {512{1'b0}}; a3_ky = {576{1'b0}}; a3_tw = 192'd0;
-        if (slot2_live && slot_of(slot2_elapsed + 8'd1) == 8'd3) begin
+        if (slot2_live) begin
             a3_valid = 1'b1; a3_e = slot2_elapsed + 8'd1; a3_stream = {27'd0, slot2_stream[4:0]}; a3_phase = slot2_phase; a3_block = slot2_block;
             a3_st = slot2_st; a3_plain = slot2_plain; a3_ky = slot2_ky; a3_tw = tweak_words(slot2_tw[0 +: 64], slot2_tw[64 +: 64]);
         end
@@ -2528,7 +2528,7 @@ module skeinhw (
     always @* begin : arrive4
         a4_valid = 1'b0; a4_e = 8'd0; a4_stream = 32'd0; a4_phase = PH_IDLE; a4_block = 64'd0;
         a4_st = {512{1'b0}}; a4_plain = {512{1'b0}}; a4_ky = {576{1'b0}}; a4_tw = 192'd0;
-        if (slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd4) begin
+        if (slot3_live) begin
             a4_valid = 1'b1; a4_e = slot3_elapsed + 8'd1; a4_stream = {27'd0, slot3_stream[4:0]}; a4_phase = slot3_phase; a4_block = slot3_block;
             a4_st = slot3_st; a4_plain = slot3_plain; a4_ky = slot3_ky; a4_tw = tweak_words(slot3_tw[0 +: 64], slot3_tw[64 +: 64]);
         end
@@ -2631,7 +2631,7 @@ module skeinhw (
     always @* begin : arrive5
         a5_valid = 1'b0; a5_e = 8'd0; a5_stream = 32'd0; a5_phase = PH_IDLE; a5_block = 64'd0;
         a5_st = {512{1'b0}}; a5_plain = {512{1'b0}}; a5_ky = {576{1'b0}}; a5_tw = 192'd0;
-        if (slot4_live && slot_of(slot4_elapsed + 8'd1) == 8'd5) begin
+        if (slot4_live) begin
             a5_valid = 1'b1; a5_e = slot4_elapsed + 8'd1; a5_stream = {27'd0, slot4_stream[4:0]}; a5_phase = slot4_phase; a5_block = slot4_block;
             a5_st = slot4_st; a5_plain = slot4_plain; a5_ky = slot4_ky; a5_tw = tweak_words(slot4_tw[0 +: 64], slot4_tw[64 +: 64]);
         end
@@ -2734,7 +2734,7 @@ module skeinhw (
     always @* begin : arrive6
         a6_valid = 1'b0; a6_e = 8'd0; a6_stream = 32'd0; a6_phase = PH_IDLE; a6_block = 64'd0;
         a6_st = {512{1'b0}}; a6_plain = {512{1'b0}}; a6_ky = {576{1'b0}}; a6_tw = 192'd0;
-        if (slot5_live && slot_of(slot5_elapsed + 8'd1) == 8'd6) begin
+        if (slot5_live) begin
             a6_valid = 1'b1; a6_e = slot5_elapsed + 8'd1; a6_stream = {27'd0, slot5_stream[4:0]}; a6_phase = slot5_phase; a6_block = slot5_block;
             a6_st = slot5_st; a6_plain = slot5_plain; a6_ky = slot5_ky; a6_tw = tweak_words(slot5_tw[0 +: 64], slot5_tw[64 +: 64]);
         end
@@ -2838,7 +2838,7 @@ module skeinhw (
     always @* begin : arrive7
         a7_valid = 1'b0; a7_e = 8'd0; a7_stream = 32'd0; a7_phase = PH_IDLE; a7_block = 64'd0;
         a7_st = {512{1'b0}}; a7_plain = {512{1'b0}}; a7_ky = {576{1'b0}}; a7_tw = 192'd0;
-        if (slot6_live && slot_of(slot6_elapsed + 8'd1) == 8'd7) begin
+        if (slot6_live) begin
             a7_valid = 1'b1; a7_e = slot6_elapsed + 8'd1; a7_stream = {27'd0, slot6_stream[4:0]}; a7_phase = slot6_phase; a7_block = slot6_block;
             a7_st = slot6_st; a7_plain = slot6_plain; a7_ky = slot6_ky; a7_tw = tweak_words(slot6_tw[0 +: 64], slot6_tw[64 +: 64]);
         end
@@ -2943,10 +2943,10 @@ module skeinhw (
     always @* begin : arrive8
         a8_valid = 1'b0; a8_e = 8'd0; a8_stream = 32'd0; a8_phase = PH_IDLE; a8_block = 64'd0;
         a8_st = {512{1'b0}}; a8_plain = {512{1'b0}}; a8_ky = {576{1'b0}}; a8_tw = 192'd0;
-        if (slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd8) begin
+        if ((slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd8)) begin
             a8_valid = 1'b1; a8_e = slot7_elapsed + 8'd1; a8_stream = {27'd0, slot7_stream[4:0]}; a8_phase = slot7_phase; a8_block = slot7_block;
             a8_st = slot7_st; a8_plain = slot7_plain; a8_ky = slot7_ky; a8_tw = tweak_words(slot7_tw[0 +: 64], slot7_tw[64 +: 64]);
-        end else if (slot15_live && slot_of(slot15_elapsed + 8'd1) == 8'd8) begin
+        end else if ((slot15_live && slot_of(slot15_elapsed + 8'd1) == 8'd8)) begin
             a8_valid = 1'b1; a8_e = slot15_elapsed + 8'd1; a8_stream = {27'd0, slot15_stream[4:0]}; a8_phase = slot15_phase; a8_block = slot15_block;
             a8_st = slot15_st; a8_plain = slot15_plain; a8_ky = slot15_ky; a8_tw = tweak_words(slot15_tw[0 +: 64], slot15_tw[64 +: 64]);
         end
@@ -3049,7 +3049,7 @@ module skeinhw (
     always @* begin : arrive9
         a9_valid = 1'b0; a9_e = 8'd0; a9_stream = 32'd0; a9_phase = PH_IDLE; a9_block = 64'd0;
         a9_st = {512{1'b0}}; a9_plain = {512{1'b0}}; a9_ky = {576{1'b0}}; a9_tw = 192'd0;
-        if (slot8_live && slot_of(slot8_elapsed + 8'd1) == 8'd9) begin
+        if (slot8_live) begin
             a9_valid = 1'b1; a9_e = slot8_elapsed + 8'd1; a9_stream = {27'd0, slot8_stream[4:0]}; a9_phase = slot8_phase; a9_block = slot8_block;
             a9_st = slot8_st; a9_plain = slot8_plain; a9_ky = slot8_ky; a9_tw = tweak_words(slot8_tw[0 +: 64], slot8_tw[64 +: 64]);
         end
@@ -3152,7 +3152,7 @@ module skeinhw (
     always @* begin : arrive10
         a10_valid = 1'b0; a10_e = 8'd0; a10_stream = 32'd0; a10_phase = PH_IDLE; a10_block = 64'd0;
         a10_st = {512{1'b0}}; a10_plain = {512{1'b0}}; a10_ky = {576{1'b0}}; a10_tw = 192'd0;
-        if (slot9_live && slot_of(slot9_elapsed + 8'd1) == 8'd10) begin
+        if (slot9_live) begin
             a10_valid = 1'b1; a10_e = slot9_elapsed + 8'd1; a10_stream = {27'd0, slot9_stream[4:0]}; a10_phase = slot9_phase; a10_block = slot9_block;
             a10_st = slot9_st; a10_plain = slot9_plain; a10_ky = slot9_ky; a10_tw = tweak_words(slot9_tw[0 +: 64], slot9_tw[64 +: 64]);
         end
@@ -3256,7 +3256,7 @@ module skeinhw (
     always @* begin : arrive11
         a11_valid = 1'b0; a11_e = 8'd0; a11_stream = 32'd0; a11_phase = PH_IDLE; a11_block = 64'd0;
         a11_st = {512{1'b0}}; a11_plain = {512{1'b0}}; a11_ky = {576{1'b0}}; a11_tw = 192'd0;
-        if (slot10_live && slot_of(slot10_elapsed + 8'd1) == 8'd11) begin
+        if (slot10_live) begin
             a11_valid = 1'b1; a11_e = slot10_elapsed + 8'd1; a11_stream = {27'd0, slot10_stream[4:0]}; a11_phase = slot10_phase; a11_block = slot10_block;
             a11_st = slot10_st; a11_plain = slot10_plain; a11_ky = slot10_ky; a11_tw = tweak_words(slot10_tw[0 +: 64], slot10_tw[64 +: 64]);
         end
@@ -3361,7 +3361,7 @@ module skeinhw (
     always @* begin : arrive12
         a12_valid = 1'b0; a12_e = 8'd0; a12_stream = 32'd0; a12_phase = PH_IDLE; a12_block = 64'd0;
         a12_st = {512{1'b0}}; a12_plain = {512{1'b0}}; a12_ky = {576{1'b0}}; a12_tw = 192'd0;
-        if (slot11_live && slot_of(slot11_elapsed + 8'd1) == 8'd12) begin
+        if (slot11_live) begin
             a12_valid = 1'b1; a12_e = slot11_elapsed + 8'd1; a12_stream = {27'd0, slot11_stream[4:0]}; a12_phase = slot11_phase; a12_block = slot11_block;
             a12_st = slot11_st; a12_plain = slot11_plain; a12_ky = slot11_ky; a12_tw = tweak_words(slot11_tw[0 +: 64], slot11_tw[64 +: 64]);
         end
@@ -3464,7 +3464,7 @@ module skeinhw (
     always @* begin : arrive13
         a13_valid = 1'b0; a13_e = 8'd0; a13_stream = 32'd0; a13_phase = PH_IDLE; a13_block = 64'd0;
         a13_st = {512{1'b0}}; a13_plain = {512{1'b0}}; a13_ky = {576{1'b0}}; a13_tw = 192'd0;
-        if (slot12_live && slot_of(slot12_elapsed + 8'd1) == 8'd13) begin
+        if (slot12_live) begin
             a13_valid = 1'b1; a13_e = slot12_elapsed + 8'd1; a13_stream = {27'd0, slot12_stream[4:0]}; a13_phase = slot12_phase; a13_block = slot12_block;
             a13_st = slot12_st; a13_plain = slot12_plain; a13_ky = slot12_ky; a13_tw = tweak_words(slot12_tw[0 +: 64], slot12_tw[64 +: 64]);
         end
@@ -3567,7 +3567,7 @@ module skeinhw (
     always @* begin : arrive14
         a14_valid = 1'b0; a14_e = 8'd0; a14_stream = 32'd0; a14_phase = PH_IDLE; a14_block = 64'd0;
         a14_st = {512{1'b0}}; a14_plain = {512{1'b0}}; a14_ky = {576{1'b0}}; a14_tw = 192'd0;
-        if (slot13_live && slot_of(slot13_elapsed + 8'd1) == 8'd14) begin
+        if (slot13_live) begin
             a14_valid = 1'b1; a14_e = slot13_elapsed + 8'd1; a14_stream = {27'd0, slot13_stream[4:0]}; a14_phase = slot13_phase; a14_block = slot13_block;
             a14_st = slot13_st; a14_plain = slot13_plain; a14_ky = slot13_ky; a14_tw = tweak_words(slot13_tw[0 +: 64], slot13_tw[64 +: 64]);
         end
@@ -3671,7 +3671,7 @@ module skeinhw (
     always @* begin : arrive15
         a15_valid = 1'b0; a15_e = 8'd0; a15_stream = 32'd0; a15_phase = PH_IDLE; a15_block = 64'd0;
         a15_st = {512{1'b0}}; a15_plain = {512{1'b0}}; a15_ky = {576{1'b0}}; a15_tw = 192'd0;
-        if (slot14_live && slot_of(slot14_elapsed + 8'd1) == 8'd15) begin
+        if (slot14_live) begin
             a15_valid = 1'b1; a15_e = slot14_elapsed + 8'd1; a15_stream = {27'd0, slot14_stream[4:0]}; a15_phase = slot14_phase; a15_block = slot14_block;
             a15_st = slot14_st; a15_plain = slot14_plain; a15_ky = slot14_ky; a15_tw = tweak_words(slot14_tw[0 +: 64], slot14_tw[64 +: 64]);
         end
@@ -3776,10 +3776,10 @@ module skeinhw (
     always @* begin : arrive16
         a16_valid = 1'b0; a16_e = 8'd0; a16_stream = 32'd0; a16_phase = PH_IDLE; a16_block = 64'd0;
         a16_st = {512{1'b0}}; a16_plain = {512{1'b0}}; a16_ky = {576{1'b0}}; a16_tw = 192'd0;
-        if (slot15_live && slot_of(slot15_elapsed + 8'd1) == 8'd16) begin
+        if ((slot15_live && slot_of(slot15_elapsed + 8'd1) == 8'd16)) begin
             a16_valid = 1'b1; a16_e = slot15_elapsed + 8'd1; a16_stream = {27'd0, slot15_stream[4:0]}; a16_phase = slot15_phase; a16_block = slot15_block;
             a16_st = slot15_st; a16_plain = slot15_plain; a16_ky = slot15_ky; a16_tw = tweak_words(slot15_tw[0 +: 64], slot15_tw[64 +: 64]);
-        end else if (slot23_live && slot_of(slot23_elapsed + 8'd1) == 8'd16) begin
+        end else if (slot23_live) begin
             a16_valid = 1'b1; a16_e = slot23_elapsed + 8'd1; a16_stream = {27'd0, slot23_stream[4:0]}; a16_phase = slot23_phase; a16_block = slot23_block;
             a16_st = slot23_st; a16_plain = slot23_plain; a16_ky = slot23_ky; a16_tw = tweak_words(slot23_tw[0 +: 64], slot23_tw[64 +: 64]);
         end
@@ -3882,7 +3882,7 @@ module skeinhw (
     always @* begin : arrive17
         a17_valid = 1'b0; a17_e = 8'd0; a17_stream = 32'd0; a17_phase = PH_IDLE; a17_block = 64'd0;
         a17_st = {512{1'b0}}; a17_plain = {512{1'b0}}; a17_ky = {576{1'b0}}; a17_tw = 192'd0;
-        if (slot16_live && slot_of(slot16_elapsed + 8'd1) == 8'd17) begin
+        if (slot16_live) begin
             a17_valid = 1'b1; a17_e = slot16_elapsed + 8'd1; a17_stream = {27'd0, slot16_stream[4:0]}; a17_phase = slot16_phase; a17_block = slot16_block;
             a17_st = slot16_st; a17_plain = slot16_plain; a17_ky = slot16_ky; a17_tw = tweak_words(slot16_tw[0 +: 64], slot16_tw[64 +: 64]);
         end
@@ -3985,7 +3985,7 @@ module skeinhw (
     always @* begin : arrive18
         a18_valid = 1'b0; a18_e = 8'd0; a18_stream = 32'd0; a18_phase = PH_IDLE; a18_block = 64'd0;
         a18_st = {512{1'b0}}; a18_plain = {512{1'b0}}; a18_ky = {576{1'b0}}; a18_tw = 192'd0;
-        if (slot17_live && slot_of(slot17_elapsed + 8'd1) == 8'd18) begin
+        if (slot17_live) begin
             a18_valid = 1'b1; a18_e = slot17_elapsed + 8'd1; a18_stream = {27'd0, slot17_stream[4:0]}; a18_phase = slot17_phase; a18_block = slot17_block;
             a18_st = slot17_st; a18_plain = slot17_plain; a18_ky = slot17_ky; a18_tw = tweak_words(slot17_tw[0 +: 64], slot17_tw[64 +: 64]);
         end
@@ -4089,7 +4089,7 @@ module skeinhw (
     always @* begin : arrive19
         a19_valid = 1'b0; a19_e = 8'd0; a19_stream = 32'd0; a19_phase = PH_IDLE; a19_block = 64'd0;
         a19_st = {512{1'b0}}; a19_plain = {512{1'b0}}; a19_ky = {576{1'b0}}; a19_tw = 192'd0;
-        if (slot18_live && slot_of(slot18_elapsed + 8'd1) == 8'd19) begin
+        if (slot18_live) begin
             a19_valid = 1'b1; a19_e = slot18_elapsed + 8'd1; a19_stream = {27'd0, slot18_stream[4:0]}; a19_phase = slot18_phase; a19_block = slot18_block;
             a19_st = slot18_st; a19_plain = slot18_plain; a19_ky = slot18_ky; a19_tw = tweak_words(slot18_tw[0 +: 64], slot18_tw[64 +: 64]);
         end
@@ -4194,7 +4194,7 @@ module skeinhw (
     always @* begin : arrive20
         a20_valid = 1'b0; a20_e = 8'd0; a20_stream = 32'd0; a20_phase = PH_IDLE; a20_block = 64'd0;
         a20_st = {512{1'b0}}; a20_plain = {512{1'b0}}; a20_ky = {576{1'b0}}; a20_tw = 192'd0;
-        if (slot19_live && slot_of(slot19_elapsed + 8'd1) == 8'd20) begin
+        if (slot19_live) begin
             a20_valid = 1'b1; a20_e = slot19_elapsed + 8'd1; a20_stream = {27'd0, slot19_stream[4:0]}; a20_phase = slot19_phase; a20_block = slot19_block;
             a20_st = slot19_st; a20_plain = slot19_plain; a20_ky = slot19_ky; a20_tw = tweak_words(slot19_tw[0 +: 64], slot19_tw[64 +: 64]);
         end
@@ -4297,7 +4297,7 @@ module skeinhw (
     always @* begin : arrive21
         a21_valid = 1'b0; a21_e = 8'd0; a21_stream = 32'd0; a21_phase = PH_IDLE; a21_block = 64'd0;
         a21_st = {512{1'b0}}; a21_plain = {512{1'b0}}; a21_ky = {576{1'b0}}; a21_tw = 192'd0;
-        if (slot20_live && slot_of(slot20_elapsed + 8'd1) == 8'd21) begin
+        if (slot20_live) begin
             a21_valid = 1'b1; a21_e = slot20_elapsed + 8'd1; a21_stream = {27'd0, slot20_stream[4:0]}; a21_phase = slot20_phase; a21_block = slot20_block;
             a21_st = slot20_st; a21_plain = slot20_plain; a21_ky = slot20_ky; a21_tw = tweak_words(slot20_tw[0 +: 64], slot20_tw[64 +: 64]);
         end
@@ -4400,7 +4400,7 @@ module skeinhw (
     always @* begin : arrive22
         a22_valid = 1'b0; a22_e = 8'd0; a22_stream = 32'd0; a22_phase = PH_IDLE; a22_block = 64'd0;
         a22_st = {512{1'b0}}; a22_plain = {512{1'b0}}; a22_ky = {576{1'b0}}; a22_tw = 192'd0;
-        if (slot21_live && slot_of(slot21_elapsed + 8'd1) == 8'd22) begin
+        if (slot21_live) begin
             a22_valid = 1'b1; a22_e = slot21_elapsed + 8'd1; a22_stream = {27'd0, slot21_stream[4:0]}; a22_phase = slot21_phase; a22_block = slot21_block;
             a22_st = slot21_st; a22_plain = slot21_plain; a22_ky = slot21_ky; a22_tw = tweak_words(slot21_tw[0 +: 64], slot21_tw[64 +: 64]);
         end
@@ -4504,7 +4504,7 @@ module skeinhw (
     always @* begin : arrive23
         a23_valid = 1'b0; a23_e = 8'd0; a23_stream = 32'd0; a23_phase = PH_IDLE; a23_block = 64'd0;
         a23_st = {512{1'b0}}; a23_plain = {512{1'b0}}; a23_ky = {576{1'b0}}; a23_tw = 192'd0;
-        if (slot22_live && slot_of(slot22_elapsed + 8'd1) == 8'd23) begin
+        if (slot22_live) begin
             a23_valid = 1'b1; a23_e = slot22_elapsed + 8'd1; a23_stream = {27'd0, slot22_stream[4:0]}; a23_phase = slot22_phase; a23_block = slot22_block;
             a23_st = slot22_st; a23_plain = slot22_plain; a23_ky = slot22_ky; a23_tw = tweak_words(slot22_tw[0 +: 64], slot22_tw[64 +: 64]);
         end

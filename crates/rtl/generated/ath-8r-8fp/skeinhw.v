@@ -1017,7 +1017,7 @@ module skeinhw (
     // ---- the issue rule (the simulator's controller): a block enters slot 0 when no block in flight
     // is about to use it; the lowest-numbered ready stream goes first.
     always @* begin : issue_rule
-        blocked = (slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd0);
+        blocked = slot7_live;
         iss_valid = !blocked && |ready;
         iss_stream = (((grant[1] ? 32'd1 : 32'd0) | (grant[2] ? 32'd2 : 32'd0)) | ((grant[3] ? 32'd3 : 32'd0) | (grant[4] ? 32'd4 : 32'd0))) | (((grant[5] ? 32'd5 : 32'd0) | (grant[6] ? 32'd6 : 32'd0)) | (grant[7] ? 32'd7 : 32'd0));
         g_sq = ((({3{grant[0]}} & s0_sq) | ({3{grant[1]}} & s1_sq)) | (({3{grant[2]}} & s2_sq) | ({3{grant[3]}} & s3_sq))) | ((({3{grant[4]}} & s4_sq) | ({3{grant[5]}} & s5_sq)) | (({3{grant[6]}} & s6_sq) | ({3{grant[7]}} & s7_sq)));
@@ -1091,7 +1091,7 @@ module skeinhw (
     always @* begin : arrive0
         a0_valid = 1'b0; a0_e = 8'd0; a0_stream = 32'd0; a0_phase = PH_IDLE; a0_block = 64'd0;
         a0_st = {512{1'b0}}; a0_plain = {512{1'b0}}; a0_ky = {576{1'b0}}; a0_tw = 192'd0;
-        if (slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd0) begin
+        if (slot7_live) begin
             a0_valid = 1'b1; a0_e = slot7_elapsed + 8'd1; a0_stream = {29'd0, slot7_stream[2:0]}; a0_phase = slot7_phase; a0_block = slot7_block;
             a0_st = slot7_st; a0_plain = slot7_plain; a0_ky = slot7_ky; a0_tw = tweak_words(slot7_tw[0 +: 64], slot7_tw[64 +: 64]);
         end else if (iss_valid) begin
@@ -1214,7 +1214,7 @@ module skeinhw (
     always @* begin : arrive1
         a1_valid = 1'b0; a1_e = 8'd0; a1_stream = 32'd0; a1_phase = PH_IDLE; a1_block = 64'd0;
         a1_st = {512{1'b0}}; a1_plain = {512{1'b0}}; a1_ky = {576{1'b0}}; a1_tw = 192'd0;
-        if (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd1) begin
+        if (slot0_live) begin
             a1_valid = 1'b1; a1_e = slot0_elapsed + 8'd1; a1_stream = {29'd0, slot0_stream[2:0]}; a1_phase = slot0_phase; a1_block = slot0_block;
             a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = tweak_words(slot0_tw[0 +: 64], slot0_tw[64 +: 64]);
         end
@@ -1331,7 +1331,7 @@ module skeinhw (
     always @* begin : arrive2
         a2_valid = 1'b0; a2_e = 8'd0; a2_stream = 32'd0; a2_phase = PH_IDLE; a2_block = 64'd0;
         a2_st = {512{1'b0}}; a2_plain = {512{1'b0}}; a2_ky = {576{1'b0}}; a2_tw = 192'd0;
-        if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd2) begin
+        if (slot1_live) begin
             a2_valid = 1'b1; a2_e = slot1_elapsed + 8'd1; a2_stream = {29'd0, slot1_stream[2:0]}; a2_phase = slot1_phase; a2_block = slot1_block;
             a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = tweak_words(slot1_tw[0 +: 64], slot1_tw[64 +: 64]);
         end
@@ -1449,7 +1449,7 @@ module skeinhw (
     always @* begin : arrive3
         a3_valid = 1'b0; a3_e = 8'd0; a3_stream = 32'd0; a3_phase = PH_IDLE; a3_block = 64'd0;
         a3_st = {512{1'b0}}; a3_plain = {512{1'b0}}; a3_ky = {576{1'b0}}; a3_tw = 192'd0;
-        if (slot2_live && slot_of(slot2_elapsed + 8'd1) == 8'd3) begin
+        if (slot2_live) begin
             a3_valid = 1'b1; a3_e = slot2_elapsed + 8'd1; a3_stream = {29'd0, slot2_stream[2:0]}; a3_phase = slot2_phase; a3_block = slot2_block;
             a3_st = slot2_st; a3_plain = slot2_plain; a3_ky = slot2_ky; a3_tw = tweak_words(slot2_tw[0 +: 64], slot2_tw[64 +: 64]);
         end
@@ -1568,7 +1568,7 @@ module skeinhw (
     always @* begin : arrive4
         a4_valid = 1'b0; a4_e = 8'd0; a4_stream = 32'd0; a4_phase = PH_IDLE; a4_block = 64'd0;
         a4_st = {512{1'b0}}; a4_plain = {512{1'b0}}; a4_ky = {576{1'b0}}; a4_tw = 192'd0;
-        if (slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd4) begin
+        if (slot3_live) begin
             a4_valid = 1'b1; a4_e = slot3_elapsed + 8'd1; a4_stream = {29'd0, slot3_stream[2:0]}; a4_phase = slot3_phase; a4_block = slot3_block;
             a4_st = slot3_st; a4_plain = slot3_plain; a4_ky = slot3_ky; a4_tw = tweak_words(slot3_tw[0 +: 64], slot3_tw[64 +: 64]);
         end
@@ -1685,7 +1685,7 @@ module skeinhw (
     always @* begin : arrive5
         a5_valid = 1'b0; a5_e = 8'd0; a5_stream = 32'd0; a5_phase = PH_IDLE; a5_block = 64'd0;
         a5_st = {512{1'b0}}; a5_plain = {512{1'b0}}; a5_ky = {576{1'b0}}; a5_tw = 192'd0;
-        if (slot4_live && slot_of(slot4_elapsed + 8'd1) == 8'd5) begin
+        if (slot4_live) begin
             a5_valid = 1'b1; a5_e = slot4_elapsed + 8'd1; a5_stream = {29'd0, slot4_stream[2:0]}; a5_phase = slot4_phase; a5_block = slot4_block;
             a5_st = slot4_st; a5_plain = slot4_plain; a5_ky = slot4_ky; a5_tw = tweak_words(slot4_tw[0 +: 64], slot4_tw[64 +: 64]);
         end
@@ -1802,7 +1802,7 @@ module skeinhw (
     always @* begin : arrive6
         a6_valid = 1'b0; a6_e = 8'd0; a6_stream = 32'd0; a6_phase = PH_IDLE; a6_block = 64'd0;
         a6_st = {512{1'b0}}; a6_plain = {512{1'b0}}; a6_ky = {576{1'b0}}; a6_tw = 192'd0;
-        if (slot5_live && slot_of(slot5_elapsed + 8'd1) == 8'd6) begin
+        if (slot5_live) begin
             a6_valid = 1'b1; a6_e = slot5_elapsed + 8'd1; a6_stream = {29'd0, slot5_stream[2:0]}; a6_phase = slot5_phase; a6_block = slot5_block;
             a6_st = slot5_st; a6_plain = slot5_plain; a6_ky = slot5_ky; a6_tw = tweak_words(slot5_tw[0 +: 64], slot5_tw[64 +: 64]);
         end
@@ -1920,7 +1920,7 @@ module skeinhw (
     always @* begin : arrive7
         a7_valid = 1'b0; a7_e = 8'd0; a7_stream = 32'd0; a7_phase = PH_IDLE; a7_block = 64'd0;
         a7_st = {512{1'b0}}; a7_plain = {512{1'b0}}; a7_ky = {576{1'b0}}; a7_tw = 192'd0;
-        if (slot6_live && slot_of(slot6_elapsed + 8'd1) == 8'd7) begin
+        if (slot6_live) begin
             a7_valid = 1'b1; a7_e = slot6_elapsed + 8'd1; a7_stream = {29'd0, slot6_stream[2:0]}; a7_phase = slot6_phase; a7_block = slot6_block;
             a7_st = slot6_st; a7_plain = slot6_plain; a7_ky = slot6_ky; a7_tw = tweak_words(slot6_tw[0 +: 64], slot6_tw[64 +: 64]);
         end

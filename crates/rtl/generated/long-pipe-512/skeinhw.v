@@ -5275,7 +5275,7 @@ module skeinhw (
     always @* begin : arrive1
         a1_valid = 1'b0; a1_stream = 32'd0; a1_phase = PH_IDLE; a1_block = 64'd0;
         a1_st = {512{1'b0}}; a1_plain = {512{1'b0}}; a1_ky = {576{1'b0}}; a1_tw = 192'd0;
-        if (slot0_live && slot_of(slot0_elapsed + 8'd1) == 8'd1) begin
+        if (slot0_live) begin
             a1_valid = 1'b1; a1_stream = {25'd0, slot0_stream[6:0]}; a1_phase = slot0_phase; a1_block = slot0_block;
             a1_st = slot0_st; a1_plain = slot0_plain; a1_ky = slot0_ky; a1_tw = tweak_words(slot0_tw[0 +: 64], slot0_tw[64 +: 64]);
         end
@@ -5368,7 +5368,7 @@ module skeinhw (
     always @* begin : arrive2
         a2_valid = 1'b0; a2_stream = 32'd0; a2_phase = PH_IDLE; a2_block = 64'd0;
         a2_st = {512{1'b0}}; a2_plain = {512{1'b0}}; a2_ky = {576{1'b0}}; a2_tw = 192'd0;
-        if (slot1_live && slot_of(slot1_elapsed + 8'd1) == 8'd2) begin
+        if (slot1_live) begin
             a2_valid = 1'b1; a2_stream = {25'd0, slot1_stream[6:0]}; a2_phase = slot1_phase; a2_block = slot1_block;
             a2_st = slot1_st; a2_plain = slot1_plain; a2_ky = slot1_ky; a2_tw = tweak_words(slot1_tw[0 +: 64], slot1_tw[64 +: 64]);
         end
@@ -5462,7 +5462,7 @@ module skeinhw (
     always @* begin : arrive3
         a3_valid = 1'b0; a3_stream = 32'd0; a3_phase = PH_IDLE; a3_block = 64'd0;
         a3_st = {512{1'b0}}; a3_plain = {512{1'b0}}; a3_ky = {576{1'b0}}; a3_tw = 192'd0;
-        if (slot2_live && slot_of(slot2_elapsed + 8'd1) == 8'd3) begin
+        if (slot2_live) begin
             a3_valid = 1'b1; a3_stream = {25'd0, slot2_stream[6:0]}; a3_phase = slot2_phase; a3_block = slot2_block;
             a3_st = slot2_st; a3_plain = slot2_plain; a3_ky = slot2_ky; a3_tw = tweak_words(slot2_tw[0 +: 64], slot2_tw[64 +: 64]);
         end
@@ -5557,7 +5557,7 @@ module skeinhw (
     always @* begin : arrive4
         a4_valid = 1'b0; a4_stream = 32'd0; a4_phase = PH_IDLE; a4_block = 64'd0;
         a4_st = {512{1'b0}}; a4_plain = {512{1'b0}}; a4_ky = {576{1'b0}}; a4_tw = 192'd0;
-        if (slot3_live && slot_of(slot3_elapsed + 8'd1) == 8'd4) begin
+        if (slot3_live) begin
             a4_valid = 1'b1; a4_stream = {25'd0, slot3_stream[6:0]}; a4_phase = slot3_phase; a4_block = slot3_block;
             a4_st = slot3_st; a4_plain = slot3_plain; a4_ky = slot3_ky; a4_tw = tweak_words(slot3_tw[0 +: 64], slot3_tw[64 +: 64]);
         end
@@ -5650,7 +5650,7 @@ module skeinhw (
     always @* begin : arrive5
         a5_valid = 1'b0; a5_stream = 32'd0; a5_phase = PH_IDLE; a5_block = 64'd0;
         a5_st = {512{1'b0}}; a5_plain = {512{1'b0}}; a5_ky = {576{1'b0}}; a5_tw = 192'd0;
-        if (slot4_live && slot_of(slot4_elapsed + 8'd1) == 8'd5) begin
+        if (slot4_live) begin
             a5_valid = 1'b1; a5_stream = {25'd0, slot4_stream[6:0]}; a5_phase = slot4_phase; a5_block = slot4_block;
             a5_st = slot4_st; a5_plain = slot4_plain; a5_ky = slot4_ky; a5_tw = tweak_words(slot4_tw[0 +: 64], slot4_tw[64 +: 64]);
         end
@@ -5743,7 +5743,7 @@ module skeinhw (
     always @* begin : arrive6
         a6_valid = 1'b0; a6_stream = 32'd0; a6_phase = PH_IDLE; a6_block = 64'd0;
         a6_st = {512{1'b0}}; a6_plain = {512{1'b0}}; a6_ky = {576{1'b0}}; a6_tw = 192'd0;
-        if (slot5_live && slot_of(slot5_elapsed + 8'd1) == 8'd6) begin
+        if (slot5_live) begin
             a6_valid = 1'b1; a6_stream = {25'd0, slot5_stream[6:0]}; a6_phase = slot5_phase; a6_block = slot5_block;
             a6_st = slot5_st; a6_plain = slot5_plain; a6_ky = slot5_ky; a6_tw = tweak_words(slot5_tw[0 +: 64], slot5_tw[64 +: 64]);
         end
@@ -5837,7 +5837,7 @@ module skeinhw (
     always @* begin : arrive7
         a7_valid = 1'b0; a7_stream = 32'd0; a7_phase = PH_IDLE; a7_block = 64'd0;
         a7_st = {512{1'b0}}; a7_plain = {512{1'b0}}; a7_ky = {576{1'b0}}; a7_tw = 192'd0;
-        if (slot6_live && slot_of(slot6_elapsed + 8'd1) == 8'd7) begin
+        if (slot6_live) begin
             a7_valid = 1'b1; a7_stream = {25'd0, slot6_stream[6:0]}; a7_phase = slot6_phase; a7_block = slot6_block;
             a7_st = slot6_st; a7_plain = slot6_plain; a7_ky = slot6_ky; a7_tw = tweak_words(slot6_tw[0 +: 64], slot6_tw[64 +: 64]);
         end
@@ -5932,7 +5932,7 @@ module skeinhw (
     always @* begin : arrive8
         a8_valid = 1'b0; a8_stream = 32'd0; a8_phase = PH_IDLE; a8_block = 64'd0;
         a8_st = {512{1'b0}}; a8_plain = {512{1'b0}}; a8_ky = {576{1'b0}}; a8_tw = 192'd0;
-        if (slot7_live && slot_of(slot7_elapsed + 8'd1) == 8'd8) begin
+        if (slot7_live) begin
             a8_valid = 1'b1; a8_stream = {25'd0, slot7_stream[6:0]}; a8_phase = slot7_phase; a8_block = slot7_block;
             a8_st = slot7_st; a8_plain = slot7_plain; a8_ky = slot7_ky; a8_tw = tweak_words(slot7_tw[0 +: 64], slot7_tw[64 +: 64]);
         end
@@ -6025,7 +6025,7 @@ module skeinhw (
     always @* begin : arrive9
         a9_valid = 1'b0; a9_stream = 32'd0; a9_phase = PH_IDLE; a9_block = 64'd0;
         a9_st = {512{1'b0}}; a9_plain = {512{1'b0}}; a9_ky = {576{1'b0}}; a9_tw = 192'd0;
-        if (slot8_live && slot_of(slot8_elapsed + 8'd1) == 8'd9) begin
+        if (slot8_live) begin
             a9_valid = 1'b1; a9_stream = {25'd0, slot8_stream[6:0]}; a9_phase = slot8_phase; a9_block = slot8_block;
             a9_st = slot8_st; a9_plain = slot8_plain; a9_ky = slot8_ky; a9_tw = tweak_words(slot8_tw[0 +: 64], slot8_tw[64 +: 64]);
         end
@@ -6118,7 +6118,7 @@ module skeinhw (
     always @* begin : arrive10
         a10_valid = 1'b0; a10_stream = 32'd0; a10_phase = PH_IDLE; a10_block = 64'd0;
         a10_st = {512{1'b0}}; a10_plain = {512{1'b0}}; a10_ky = {576{1'b0}}; a10_tw = 192'd0;
-        if (slot9_live && slot_of(slot9_elapsed + 8'd1) == 8'd10) begin
+        if (slot9_live) begin
             a10_valid = 1'b1; a10_stream = {25'd0, slot9_stream[6:0]}; a10_phase = slot9_phase; a10_block = slot9_block;
             a10_st = slot9_st; a10_plain = slot9_plain; a10_ky = slot9_ky; a10_tw = tweak_words(slot9_tw[0 +: 64], slot9_tw[64 +: 64]);
         end
@@ -6212,7 +6212,7 @@ module skeinhw (
     always @* begin : arrive11
         a11_valid = 1'b0; a11_stream = 32'd0; a11_phase = PH_IDLE; a11_block = 64'd0;
         a11_st = {512{1'b0}}; a11_plain = {512{1'b0}}; a11_ky = {576{1'b0}}; a11_tw = 192'd0;
-        if (slot10_live && slot_of(slot10_elapsed + 8'd1) == 8'd11) begin
+        if (slot10_live) begin
             a11_valid = 1'b1; a11_stream = {25'd0, slot10_stream[6:0]}; a11_phase = slot10_phase; a11_block = slot10_block;
             a11_st = slot10_st; a11_plain = slot10_plain; a11_ky = slot10_ky; a11_tw = tweak_words(slot10_tw[0 +: 64], slot10_tw[64 +: 64]);
         end
@@ -6307,7 +6307,7 @@ module skeinhw (
     always @* begin : arrive12
         a12_valid = 1'b0; a12_stream = 32'd0; a12_phase = PH_IDLE; a12_block = 64'd0;
         a12_st = {512{1'b0}}; a12_plain = {512{1'b0}}; a12_ky = {576{1'b0}}; a12_tw = 192'd0;
-        if (slot11_live && slot_of(slot11_elapsed + 8'd1) == 8'd12) begin
+        if (slot11_live) begin
             a12_valid = 1'b1; a12_stream = {25'd0, slot11_stream[6:0]}; a12_phase = slot11_phase; a12_block = slot11_block;
             a12_st = slot11_st; a12_plain = slot11_plain; a12_ky = slot11_ky; a12_tw = tweak_words(slot11_tw[0 +: 64], slot11_tw[64 +: 64]);
         end
@@ -6400,7 +6400,7 @@ module skeinhw (
     always @* begin : arrive13
         a13_valid = 1'b0; a13_stream = 32'd0; a13_phase = PH_IDLE; a13_block = 64'd0;
         a13_st = {512{1'b0}}; a13_plain = {512{1'b0}}; a13_ky = {576{1'b0}}; a13_tw = 192'd0;
-        if (slot12_live && slot_of(slot12_elapsed + 8'd1) == 8'd13) begin
+        if (slot12_live) begin
             a13_valid = 1'b1; a13_stream = {25'd0, slot12_stream[6:0]}; a13_phase = slot12_phase; a13_block = slot12_block;
             a13_st = slot12_st; a13_plain = slot12_plain; a13_ky = slot12_ky; a13_tw = tweak_words(slot12_tw[0 +: 64], slot12_tw[64 +: 64]);
         end
@@ -6493,7 +6493,7 @@ module skeinhw (
     always @* begin : arrive14
         a14_valid = 1'b0; a14_stream = 32'd0; a14_phase = PH_IDLE; a14_block = 64'd0;
         a14_st = {512{1'b0}}; a14_plain = {512{1'b0}}; a14_ky = {576{1'b0}}; a14_tw = 192'd0;
-        if (slot13_live && slot_of(slot13_elapsed + 8'd1) == 8'd14) begin
+        if (slot13_live) begin
             a14_valid = 1'b1; a14_stream = {25'd0, slot13_stream[6:0]}; a14_phase = slot13_phase; a14_block = slot13_block;
             a14_st = slot13_st; a14_plain = slot13_plain; a14_ky = slot13_ky; a14_tw = tweak_words(slot13_tw[0 +: 64], slot13_tw[64 +: 64]);
         end
@@ -6587,7 +6587,7 @@ module skeinhw (
     always @* begin : arrive15
         a15_valid = 1'b0; a15_stream = 32'd0; a15_phase = PH_IDLE; a15_block = 64'd0;
         a15_st = {512{1'b0}}; a15_plain = {512{1'b0}}; a15_ky = {576{1'b0}}; a15_tw = 192'd0;
-        if (slot14_live && slot_of(slot14_elapsed + 8'd1) == 8'd15) begin
+        if (slot14_live) begin
             a15_valid = 1'b1; a15_stream = {25'd0, slot14_stream[6:0]}; a15_phase = slot14_phase; a15_block = slot14_block;
             a15_st = slot14_st; a15_plain = slot14_plain; a15_ky = slot14_ky; a15_tw = tweak_words(slot14_tw[0 +: 64], slot14_tw[64 +: 64]);
         end
@@ -6682,7 +6682,7 @@ module skeinhw (
     always @* begin : arrive16
         a16_valid = 1'b0; a16_stream = 32'd0; a16_phase = PH_IDLE; a16_block = 64'd0;
         a16_st = {512{1'b0}}; a16_plain = {512{1'b0}}; a16_ky = {576{1'b0}}; a16_tw = 192'd0;
-        if (slot15_live && slot_of(slot15_elapsed + 8'd1) == 8'd16) begin
+        if (slot15_live) begin
             a16_valid = 1'b1; a16_stream = {25'd0, slot15_stream[6:0]}; a16_phase = slot15_phase; a16_block = slot15_block;
             a16_st = slot15_st; a16_plain = slot15_plain; a16_ky = slot15_ky; a16_tw = tweak_words(slot15_tw[0 +: 64], slot15_tw[64 +: 64]);
         end
@@ -6775,7 +6775,7 @@ module skeinhw (
     always @* begin : arrive17
         a17_valid = 1'b0; a17_stream = 32'd0; a17_phase = PH_IDLE; a17_block = 64'd0;
         a17_st = {512{1'b0}}; a17_plain = {512{1'b0}}; a17_ky = {576{1'b0}}; a17_tw = 192'd0;
-        if (slot16_live && slot_of(slot16_elapsed + 8'd1) == 8'd17) begin
+        if (slot16_live) begin
             a17_valid = 1'b1; a17_stream = {25'd0, slot16_stream[6:0]}; a17_phase = slot16_phase; a17_block = slot16_block;
             a17_st = slot16_st; a17_plain = slot16_plain; a17_ky = slot16_ky; a17_tw = tweak_words(slot16_tw[0 +: 64], slot16_tw[64 +: 64]);
         end
@@ -6868,7 +6868,7 @@ module skeinhw (
     always @* begin : arrive18
         a18_valid = 1'b0; a18_stream = 32'd0; a18_phase = PH_IDLE; a18_block = 64'd0;
         a18_st = {512{1'b0}}; a18_plain = {512{1'b0}}; a18_ky = {576{1'b0}}; a18_tw = 192'd0;
-        if (slot17_live && slot_of(slot17_elapsed + 8'd1) == 8'd18) begin
+        if (slot17_live) begin
             a18_valid = 1'b1; a18_stream = {25'd0, slot17_stream[6:0]}; a18_phase = slot17_phase; a18_block = slot17_block;
             a18_st = slot17_st; a18_plain = slot17_plain; a18_ky = slot17_ky; a18_tw = tweak_words(slot17_tw[0 +: 64], slot17_tw[64 +: 64]);
         end
@@ -6962,7 +6962,7 @@ module skeinhw (
     always @* begin : arrive19
         a19_valid = 1'b0; a19_stream = 32'd0; a19_phase = PH_IDLE; a19_block = 64'd0;
         a19_st = {512{1'b0}}; a19_plain = {512{1'b0}}; a19_ky = {576{1'b0}}; a19_tw = 192'd0;
-        if (slot18_live && slot_of(slot18_elapsed + 8'd1) == 8'd19) begin
+        if (slot18_live) begin
             a19_valid = 1'b1; a19_stream = {25'd0, slot18_stream[6:0]}; a19_phase = slot18_phase; a19_block = slot18_block;
             a19_st = slot18_st; a19_plain = slot18_plain; a19_ky = slot18_ky; a19_tw = tweak_words(slot18_tw[0 +: 64], slot18_tw[64 +: 64]);
         end
@@ -7057,7 +7057,7 @@ module skeinhw (
     always @* begin : arrive20
         a20_valid = 1'b0; a20_stream = 32'd0; a20_phase = PH_IDLE; a20_block = 64'd0;
         a20_st = {512{1'b0}}; a20_plain = {512{1'b0}}; a20_ky = {576{1'b0}}; a20_tw = 192'd0;
-        if (slot19_live && slot_of(slot19_elapsed + 8'd1) == 8'd20) begin
+        if (slot19_live) begin
             a20_valid = 1'b1; a20_stream = {25'd0, slot19_stream[6:0]}; a20_phase = slot19_phase; a20_block = slot19_block;
             a20_st = slot19_st; a20_plain = slot19_plain; a20_ky = slot19_ky; a20_tw = tweak_words(slot19_tw[0 +: 64], slot19_tw[64 +: 64]);
         end
@@ -7150,7 +7150,7 @@ module skeinhw (
     always @* begin : arrive21
         a21_valid = 1'b0; a21_stream = 32'd0; a21_phase = PH_IDLE; a21_block = 64'd0;
         a21_st = {512{1'b0}}; a21_plain = {512{1'b0}}; a21_ky = {576{1'b0}}; a21_tw = 192'd0;
-        if (slot20_live && slot_of(slot20_elapsed + 8'd1) == 8'd21) begin
+        if (slot20_live) begin
             a21_valid = 1'b1; a21_stream = {25'd0, slot20_stream[6:0]}; a21_phase = slot20_phase; a21_block = slot20_block;
             a21_st = slot20_st; a21_plain = slot20_plain; a21_ky = slot20_ky; a21_tw = tweak_words(slot20_tw[0 +: 64], slot20_tw[64 +: 64]);
         end
@@ -7243,7 +7243,7 @@ module skeinhw (
     always @* begin : arrive22
         a22_valid = 1'b0; a22_stream = 32'd0; a22_phase = PH_IDLE; a22_block = 64'd0;
         a22_st = {512{1'b0}}; a22_plain = {512{1'b0}}; a22_ky = {576{1'b0}}; a22_tw = 192'd0;
-        if (slot21_live && slot_of(slot21_elapsed + 8'd1) == 8'd22) begin
+        if (slot21_live) begin
             a22_valid = 1'b1; a22_stream = {25'd0, slot21_stream[6:0]}; a22_phase = slot21_phase; a22_block = slot21_block;
             a22_st = slot21_st; a22_plain = slot21_plain; a22_ky = slot21_ky; a22_tw = tweak_words(slot21_tw[0 +: 64], slot21_tw[64 +: 64]);
         end
@@ -7337,7 +7337,7 @@ module skeinhw (
     always @* begin : arrive23
         a23_valid = 1'b0; a23_stream = 32'd0; a23_phase = PH_IDLE; a23_block = 64'd0;
         a23_st = {512{1'b0}}; a23_plain = {512{1'b0}}; a23_ky = {576{1'b0}}; a23_tw = 192'd0;
-        if (slot22_live && slot_of(slot22_elapsed + 8'd1) == 8'd23) begin
+        if (slot22_live) begin
             a23_valid = 1'b1; a23_stream = {25'd0, slot22_stream[6:0]}; a23_phase = slot22_phase; a23_block = slot22_block;
             a23_st = slot22_st; a23_plain = slot22_plain; a23_ky = slot22_ky; a23_tw = tweak_words(slot22_tw[0 +: 64], slot22_tw[64 +: 64]);
         end
@@ -7432,7 +7432,7 @@ module skeinhw (
     always @* begin : arrive24
         a24_valid = 1'b0; a24_stream = 32'd0; a24_phase = PH_IDLE; a24_block = 64'd0;
         a24_st = {512{1'b0}}; a24_plain = {512{1'b0}}; a24_ky = {576{1'b0}}; a24_tw = 192'd0;
-        if (slot23_live && slot_of(slot23_elapsed + 8'd1) == 8'd24) begin
+        if (slot23_live) begin
             a24_valid = 1'b1; a24_stream = {25'd0, slot23_stream[6:0]}; a24_phase = slot23_phase; a24_block = slot23_block;
             a24_st = slot23_st; a24_plain = slot23_plain; a24_ky = slot23_ky; a24_tw = tweak_words(slot23_tw[0 +: 64], slot23_tw[64 +: 64]);
         end
@@ -7525,7 +7525,7 @@ module skeinhw (
     always @* begin : arrive25
         a25_valid = 1'b0; a25_stream = 32'd0; a25_phase = PH_IDLE; a25_block = 64'd0;
         a25_st = {512{1'b0}}; a25_plain = {512{1'b0}}; a25_ky = {576{1'b0}}; a25_tw = 192'd0;
-        if (slot24_live && slot_of(slot24_elapsed + 8'd1) == 8'd25) begin
+        if (slot24_live) begin
             a25_valid = 1'b1; a25_stream = {25'd0, slot24_stream[6:0]}; a25_phase = slot24_phase; a25_block = slot24_block;
             a25_st = slot24_st; a25_plain = slot24_plain; a25_ky = slot24_ky; a25_tw = tweak_words(slot24_tw[0 +: 64], slot24_tw[64 +: 64]);
         end
@@ -7618,7 +7618,7 @@ module skeinhw (
     always @* begin : arrive26
         a26_valid = 1'b0; a26_stream = 32'd0; a26_phase = PH_IDLE; a26_block = 64'd0;
         a26_st = {512{1'b0}}; a26_plain = {512{1'b0}}; a26_ky = {576{1'b0}}; a26_tw = 192'd0;
-        if (slot25_live && slot_of(slot25_elapsed + 8'd1) == 8'd26) begin
+        if (slot25_live) begin
             a26_valid = 1'b1; a26_stream = {25'd0, slot25_stream[6:0]}; a26_phase = slot25_phase; a26_block = slot25_block;
             a26_st = slot25_st; a26_plain = slot25_plain; a26_ky = slot25_ky; a26_tw = tweak_words(slot25_tw[0 +: 64], slot25_tw[64 +: 64]);
         end
@@ -7712,7 +7712,7 @@ module skeinhw (
     always @* begin : arrive27
         a27_valid = 1'b0; a27_stream = 32'd0; a27_phase = PH_IDLE; a27_block = 64'd0;
         a27_st = {512{1'b0}}; a27_plain = {512{1'b0}}; a27_ky = {576{1'b0}}; a27_tw = 192'd0;
-        if (slot26_live && slot_of(slot26_elapsed + 8'd1) == 8'd27) begin
+        if (slot26_live) begin
             a27_valid = 1'b1; a27_stream = {25'd0, slot26_stream[6:0]}; a27_phase = slot26_phase; a27_block = slot26_block;
             a27_st = slot26_st; a27_plain = slot26_plain; a27_ky = slot26_ky; a27_tw = tweak_words(slot26_tw[0 +: 64], slot26_tw[64 +: 64]);
         end
@@ -7807,7 +7807,7 @@ module skeinhw (
     always @* begin : arrive28
         a28_valid = 1'b0; a28_stream = 32'd0; a28_phase = PH_IDLE; a28_block = 64'd0;
         a28_st = {512{1'b0}}; a28_plain = {512{1'b0}}; a28_ky = {576{1'b0}}; a28_tw = 192'd0;
-        if (slot27_live && slot_of(slot27_elapsed + 8'd1) == 8'd28) begin
+        if (slot27_live) begin
             a28_valid = 1'b1; a28_stream = {25'd0, slot27_stream[6:0]}; a28_phase = slot27_phase; a28_block = slot27_block;
             a28_st = slot27_st; a28_plain = slot27_plain; a28_ky = slot27_ky; a28_tw = tweak_words(slot27_tw[0 +: 64], slot27_tw[64 +: 64]);
         end
@@ -7900,7 +7900,7 @@ module skeinhw (
     always @* begin : arrive29
         a29_valid = 1'b0; a29_stream = 32'd0; a29_phase = PH_IDLE; a29_block = 64'd0;
         a29_st = {512{1'b0}}; a29_plain = {512{1'b0}}; a29_ky = {576{1'b0}}; a29_tw = 192'd0;
-        if (slot28_live && slot_of(slot28_elapsed + 8'd1) == 8'd29) begin
+        if (slot28_live) begin
             a29_valid = 1'b1; a29_stream = {25'd0, slot28_stream[6:0]}; a29_phase = slot28_phase; a29_block = slot28_block;
             a29_st = slot28_st; a29_plain = slot28_plain; a29_ky = slot28_ky; a29_tw = tweak_words(slot28_tw[0 +: 64], slot28_tw[64 +: 64]);
         end
@@ -7993,7 +7993,7 @@ module skeinhw (
     always @* begin : arrive30
         a30_valid = 1'b0; a30_stream = 32'd0; a30_phase = PH_IDLE; a30_block = 64'd0;
         a30_st = {512{1'b0}}; a30_plain = {512{1'b0}}; a30_ky = {576{1'b0}}; a30_tw = 192'd0;
-        if (slot29_live && slot_of(slot29_elapsed + 8'd1) == 8'd30) begin
+        if (slot29_live) begin
             a30_valid = 1'b1; a30_stream = {25'd0, slot29_stream[6:0]}; a30_phase = slot29_phase; a30_block = slot29_block;
             a30_st = slot29_st; a30_plain = slot29_plain; a30_ky = slot29_ky; a30_tw = tweak_words(slot29_tw[0 +: 64], slot29_tw[64 +: 64]);
         end
@@ -8087,7 +8087,7 @@ module skeinhw (
     always @* begin : arrive31
         a31_valid = 1'b0; a31_stream = 32'd0; a31_phase = PH_IDLE; a31_block = 64'd0;
         a31_st = {512{1'b0}}; a31_plain = {512{1'b0}}; a31_ky = {576{1'b0}}; a31_tw = 192'd0;
-        if (slot30_live && slot_of(slot30_elapsed + 8'd1) == 8'd31) begin
+        if (slot30_live) begin
             a31_valid = 1'b1; a31_stream = {25'd0, slot30_stream[6:0]}; a31_phase = slot30_phase; a31_block = slot30_block;
             a31_st = slot30_st; a31_plain = slot30_plain; a31_ky = slot30_ky; a31_tw = tweak_words(slot30_tw[0 +: 64], slot30_tw[64 +: 64]);
         end
@@ -8182,7 +8182,7 @@ module skeinhw (
     always @* begin : arrive32
         a32_valid = 1'b0; a32_stream = 32'd0; a32_phase = PH_IDLE; a32_block = 64'd0;
         a32_st = {512{1'b0}}; a32_plain = {512{1'b0}}; a32_ky = {576{1'b0}}; a32_tw = 192'd0;
-        if (slot31_live && slot_of(slot31_elapsed + 8'd1) == 8'd32) begin
+        if (slot31_live) begin
             a32_valid = 1'b1; a32_stream = {25'd0, slot31_stream[6:0]}; a32_phase = slot31_phase; a32_block = slot31_block;
             a32_st = slot31_st; a32_plain = slot31_plain; a32_ky = slot31_ky; a32_tw = tweak_words(slot31_tw[0 +: 64], slot31_tw[64 +: 64]);
         end
@@ -8275,7 +8275,7 @@ module skeinhw (
     always @* begin : arrive33
         a33_valid = 1'b0; a33_stream = 32'd0; a33_phase = PH_IDLE; a33_block = 64'd0;
         a33_st = {512{1'b0}}; a33_plain = {512{1'b0}}; a33_ky = {576{1'b0}}; a33_tw = 192'd0;
-        if (slot32_live && slot_of(slot32_elapsed + 8'd1) == 8'd33) begin
+        if (slot32_live) begin
             a33_valid = 1'b1; a33_stream = {25'd0, slot32_stream[6:0]}; a33_phase = slot32_phase; a33_block = slot32_block;
             a33_st = slot32_st; a33_plain = slot32_plain; a33_ky = slot32_ky; a33_tw = tweak_words(slot32_tw[0 +: 64], slot32_tw[64 +: 64]);
         end
@@ -8368,7 +8368,7 @@ module skeinhw (
     always @* begin : arrive34
         a34_valid = 1'b0; a34_stream = 32'd0; a34_phase = PH_IDLE; a34_block = 64'd0;
         a34_st = {512{1'b0}}; a34_plain = {512{1'b0}}; a34_ky = {576{1'b0}}; a34_tw = 192'd0;
-        if (slot33_live && slot_of(slot33_elapsed + 8'd1) == 8'd34) begin
+        if (slot33_live) begin
             a34_valid = 1'b1; a34_stream = {25'd0, slot33_stream[6:0]}; a34_phase = slot33_phase; a34_block = slot33_block;
             a34_st = slot33_st; a34_plain = slot33_plain; a34_ky = slot33_ky; a34_tw = tweak_words(slot33_tw[0 +: 64], slot33_tw[64 +: 64]);
         end
@@ -8462,7 +8462,7 @@ module skeinhw (
     always @* begin : arrive35
         a35_valid = 1'b0; a35_stream = 32'd0; a35_phase = PH_IDLE; a35_block = 64'd0;
         a35_st = {512{1'b0}}; a35_plain = {512{1'b0}}; a35_ky = {576{1'b0}}; a35_tw = 192'd0;
-        if (slot34_live && slot_of(slot34_elapsed + 8'd1) == 8'd35) begin
+        if (slot34_live) begin
             a35_valid = 1'b1; a35_stream = {25'd0, slot34_stream[6:0]}; a35_phase = slot34_phase; a35_block = slot34_block;
             a35_st = slot34_st; a35_plain = slot34_plain; a35_ky = slot34_ky; a35_tw = tweak_words(slot34_tw[0 +: 64], slot34_tw[64 +: 64]);
         end
@@ -8557,7 +8557,7 @@ module skeinhw (
     always @* begin : arrive36
         a36_valid = 1'b0; a36_stream = 32'd0; a36_phase = PH_IDLE; a36_block = 64'd0;
         a36_st = {512{1'b0}}; a36_plain = {512{1'b0}}; a36_ky = {576{1'b0}}; a36_tw = 192'd0;
-        if (slot35_live && slot_of(slot35_elapsed + 8'd1) == 8'd36) begin
+        if (slot35_live) begin
             a36_valid = 1'b1; a36_stream = {25'd0, slot35_stream[6:0]}; a36_phase = slot35_phase; a36_block = slot35_block;
             a36_st = slot35_st; a36_plain = slot35_plain; a36_ky = slot35_ky; a36_tw = tweak_words(slot35_tw[0 +: 64], slot35_tw[64 +: 64]);
         end
@@ -8650,7 +8650,7 @@ module skeinhw (
     always @* begin : arrive37
         a37_valid = 1'b0; a37_stream = 32'd0; a37_phase = PH_IDLE; a37_block = 64'd0;
         a37_st = {512{1'b0}}; a37_plain = {512{1'b0}}; a37_ky = {576{1'b0}}; a37_tw = 192'd0;
-        if (slot36_live && slot_of(slot36_elapsed + 8'd1) == 8'd37) begin
+        if (slot36_live) begin
             a37_valid = 1'b1; a37_stream = {25'd0, slot36_stream[6:0]}; a37_phase = slot36_phase; a37_block = slot36_block;
             a37_st = slot36_st; a37_plain = slot36_plain; a37_ky = slot36_ky; a37_tw = tweak_words(slot36_tw[0 +: 64], slot36_tw[64 +: 64]);
         end
@@ -8743,7 +8743,7 @@ module skeinhw (
     always @* begin : arrive38
         a38_valid = 1'b0; a38_stream = 32'd0; a38_phase = PH_IDLE; a38_block = 64'd0;
         a38_st = {512{1'b0}}; a38_plain = {512{1'b0}}; a38_ky = {576{1'b0}}; a38_tw = 192'd0;
-        if (slot37_live && slot_of(slot37_elapsed + 8'd1) == 8'd38) begin
+        if (slot37_live) begin
             a38_valid = 1'b1; a38_stream = {25'd0, slot37_stream[6:0]}; a38_phase = slot37_phase; a38_block = slot37_block;
             a38_st = slot37_st; a38_plain = slot37_plain; a38_ky = slot37_ky; a38_tw = tweak_words(slot37_tw[0 +: 64], slot37_tw[64 +: 64]);
         end
@@ -8837,7 +8837,7 @@ module skeinhw (
     always @* begin : arrive39
         a39_valid = 1'b0; a39_stream = 32'd0; a39_phase = PH_IDLE; a39_block = 64'd0;
         a39_st = {512{1'b0}}; a39_plain = {512{1'b0}}; a39_ky = {576{1'b0}}; a39_tw = 192'd0;
-        if (slot38_live && slot_of(slot38_elapsed + 8'd1) == 8'd39) begin
+        if (slot38_live) begin
             a39_valid = 1'b1; a39_stream = {25'd0, slot38_stream[6:0]}; a39_phase = slot38_phase; a39_block = slot38_block;
             a39_st = slot38_st; a39_plain = slot38_plain; a39_ky = slot38_ky; a39_tw = tweak_words(slot38_tw[0 +: 64], slot38_tw[64 +: 64]);
         end
@@ -8932,7 +8932,7 @@ module skeinhw (
     always @* begin : arrive40
         a40_valid = 1'b0; a40_stream = 32'd0; a40_phase = PH_IDLE; a40_block = 64'd0;
         a40_st = {512{1'b0}}; a40_plain = {512{1'b0}}; a40_ky = {576{1'b0}}; a40_tw = 192'd0;
-        if (slot39_live && slot_of(slot39_elapsed + 8'd1) == 8'd40) begin
+        if (slot39_live) begin
             a40_valid = 1'b1; a40_stream = {25'd0, slot39_stream[6:0]}; a40_phase = slot39_phase; a40_block = slot39_block;
             a40_st = slot39_st; a40_plain = slot39_plain; a40_ky = slot39_ky; a40_tw = tweak_words(slot39_tw[0 +: 64], slot39_tw[64 +: 64]);
         end
@@ -9025,7 +9025,7 @@ module skeinhw (
     always @* begin : arrive41
         a41_valid = 1'b0; a41_stream = 32'd0; a41_phase = PH_IDLE; a41_block = 64'd0;
         a41_st = {512{1'b0}}; a41_plain = {512{1'b0}}; a41_ky = {576{1'b0}}; a41_tw = 192'd0;
-        if (slot40_live && slot_of(slot40_elapsed + 8'd1) == 8'd41) begin
+        if (slot40_live) begin
             a41_valid = 1'b1; a41_stream = {25'd0, slot40_stream[6:0]}; a41_phase = slot40_phase; a41_block = slot40_block;
             a41_st = slot40_st; a41_plain = slot40_plain; a41_ky = slot40_ky; a41_tw = tweak_words(slot40_tw[0 +: 64], slot40_tw[64 +: 64]);
         end
@@ -9118,7 +9118,7 @@ module skeinhw (
     always @* begin : arrive42
         a42_valid = 1'b0; a42_stream = 32'd0; a42_phase = PH_IDLE; a42_block = 64'd0;
         a42_st = {512{1'b0}}; a42_plain = {512{1'b0}}; a42_ky = {576{1'b0}}; a42_tw = 192'd0;
-        if (slot41_live && slot_of(slot41_elapsed + 8'd1) == 8'd42) begin
+        if (slot41_live) begin
             a42_valid = 1'b1; a42_stream = {25'd0, slot41_stream[6:0]}; a42_phase = slot41_phase; a42_block = slot41_block;
             a42_st = slot41_st; a42_plain = slot41_plain; a42_ky = slot41_ky; a42_tw = tweak_words(slot41_tw[0 +: 64], slot41_tw[64 +: 64]);
         end
@@ -9212,7 +9212,7 @@ module skeinhw (
     always @* begin : arrive43
         a43_valid = 1'b0; a43_stream = 32'd0; a43_phase = PH_IDLE; a43_block = 64'd0;
         a43_st = {512{1'b0}}; a43_plain = {512{1'b0}}; a43_ky = {576{1'b0}}; a43_tw = 192'd0;
-        if (slot42_live && slot_of(slot42_elapsed + 8'd1) == 8'd43) begin
+        if (slot42_live) begin
             a43_valid = 1'b1; a43_stream = {25'd0, slot42_stream[6:0]}; a43_phase = slot42_phase; a43_block = slot42_block;
             a43_st = slot42_st; a43_plain = slot42_plain; a43_ky = slot42_ky; a43_tw = tweak_words(slot42_tw[0 +: 64], slot42_tw[64 +: 64]);
         end
@@ -9307,7 +9307,7 @@ module skeinhw (
     always @* begin : arrive44
         a44_valid = 1'b0; a44_stream = 32'd0; a44_phase = PH_IDLE; a44_block = 64'd0;
         a44_st = {512{1'b0}}; a44_plain = {512{1'b0}}; a44_ky = {576{1'b0}}; a44_tw = 192'd0;
-        if (slot43_live && slot_of(slot43_elapsed + 8'd1) == 8'd44) begin
+        if (slot43_live) begin
             a44_valid = 1'b1; a44_stream = {25'd0, slot43_stream[6:0]}; a44_phase = slot43_phase; a44_block = slot43_block;
             a44_st = slot43_st; a44_plain = slot43_plain; a44_ky = slot43_ky; a44_tw = tweak_words(slot43_tw[0 +: 64], slot43_tw[64 +: 64]);
         end
@@ -9400,7 +9400,7 @@ module skeinhw (
     always @* begin : arrive45
         a45_valid = 1'b0; a45_stream = 32'd0; a45_phase = PH_IDLE; a45_block = 64'd0;
         a45_st = {512{1'b0}}; a45_plain = {512{1'b0}}; a45_ky = {576{1'b0}}; a45_tw = 192'd0;
-        if (slot44_live && slot_of(slot44_elapsed + 8'd1) == 8'd45) begin
+        if (slot44_live) begin
             a45_valid = 1'b1; a45_stream = {25'd0, slot44_stream[6:0]}; a45_phase = slot44_phase; a45_block = slot44_block;
             a45_st = slot44_st; a45_plain = slot44_plain; a45_ky = slot44_ky; a45_tw = tweak_words(slot44_tw[0 +: 64], slot44_tw[64 +: 64]);
         end
@@ -9493,7 +9493,7 @@ module skeinhw (
     always @* begin : arrive46
         a46_valid = 1'b0; a46_stream = 32'd0; a46_phase = PH_IDLE; a46_block = 64'd0;
         a46_st = {512{1'b0}}; a46_plain = {512{1'b0}}; a46_ky = {576{1'b0}}; a46_tw = 192'd0;
-        if (slot45_live && slot_of(slot45_elapsed + 8'd1) == 8'd46) begin
+        if (slot45_live) begin
             a46_valid = 1'b1; a46_stream = {25'd0, slot45_stream[6:0]}; a46_phase = slot45_phase; a46_block = slot45_block;
             a46_st = slot45_st; a46_plain = slot45_plain; a46_ky = slot45_ky; a46_tw = tweak_words(slot45_tw[0 +: 64], slot45_tw[64 +: 64]);
         end
@@ -9587,7 +9587,7 @@ module skeinhw (
     always @* begin : arrive47
         a47_valid = 1'b0; a47_stream = 32'd0; a47_phase = PH_IDLE; a47_block = 64'd0;
         a47_st = {512{1'b0}}; a47_plain = {512{1'b0}}; a47_ky = {576{1'b0}}; a47_tw = 192'd0;
-        if (slot46_live && slot_of(slot46_elapsed + 8'd1) == 8'd47) begin
+        if (slot46_live) begin
             a47_valid = 1'b1; a47_stream = {25'd0, slot46_stream[6:0]}; a47_phase = slot46_phase; a47_block = slot46_block;
             a47_st = slot46_st; a47_plain = slot46_plain; a47_ky = slot46_ky; a47_tw = tweak_words(slot46_tw[0 +: 64], slot46_tw[64 +: 64]);
         end
@@ -9682,7 +9682,7 @@ module skeinhw (
     always @* begin : arrive48
         a48_valid = 1'b0; a48_stream = 32'd0; a48_phase = PH_IDLE; a48_block = 64'd0;
         a48_st = {512{1'b0}}; a48_plain = {512{1'b0}}; a48_ky = {576{1'b0}}; a48_tw = 192'd0;
-        if (slot47_live && slot_of(slot47_elapsed + 8'd1) == 8'd48) begin
+        if (slot47_live) begin
             a48_valid = 1'b1; a48_stream = {25'd0, slot47_stream[6:0]}; a48_phase = slot47_phase; a48_block = slot47_block;
             a48_st = slot47_st; a48_plain = slot47_plain; a48_ky = slot47_ky; a48_tw = tweak_words(slot47_tw[0 +: 64], slot47_tw[64 +: 64]);
         end
@@ -9775,7 +9775,7 @@ module skeinhw (
     always @* begin : arrive49
         a49_valid = 1'b0; a49_stream = 32'd0; a49_phase = PH_IDLE; a49_block = 64'd0;
         a49_st = {512{1'b0}}; a49_plain = {512{1'b0}}; a49_ky = {576{1'b0}}; a49_tw = 192'd0;
-        if (slot48_live && slot_of(slot48_elapsed + 8'd1) == 8'd49) begin
+        if (slot48_live) begin
             a49_valid = 1'b1; a49_stream = {25'd0, slot48_stream[6:0]}; a49_phase = slot48_phase; a49_block = slot48_block;
             a49_st = slot48_st; a49_plain = slot48_plain; a49_ky = slot48_ky; a49_tw = tweak_words(slot48_tw[0 +: 64], slot48_tw[64 +: 64]);
         end
@@ -9868,7 +9868,7 @@ module skeinhw (
     always @* begin : arrive50
         a50_valid = 1'b0; a50_stream = 32'd0; a50_phase = PH_IDLE; a50_block = 64'd0;
         a50_st = {512{1'b0}}; a50_plain = {512{1'b0}}; a50_ky = {576{1'b0}}; a50_tw = 192'd0;
-        if (slot49_live && slot_of(slot49_elapsed + 8'd1) == 8'd50) begin
+        if (slot49_live) begin
             a50_valid = 1'b1; a50_stream = {25'd0, slot49_stream[6:0]}; a50_phase = slot49_phase; a50_block = slot49_block;
             a50_st = slot49_st; a50_plain = slot49_plain; a50_ky = slot49_ky; a50_tw = tweak_words(slot49_tw[0 +: 64], slot49_tw[64 +: 64]);
         end
@@ -9962,7 +9962,7 @@ module skeinhw (
     always @* begin : arrive51
         a51_valid = 1'b0; a51_stream = 32'd0; a51_phase = PH_IDLE; a51_block = 64'd0;
         a51_st = {512{1'b0}}; a51_plain = {512{1'b0}}; a51_ky = {576{1'b0}}; a51_tw = 192'd0;
-        if (slot50_live && slot_of(slot50_elapsed + 8'd1) == 8'd51) begin
+        if (slot50_live) begin
             a51_valid = 1'b1; a51_stream = {25'd0, slot50_stream[6:0]}; a51_phase = slot50_phase; a51_block = slot50_block;
             a51_st = slot50_st; a51_plain = slot50_plain; a51_ky = slot50_ky; a51_tw = tweak_words(slot50_tw[0 +: 64], slot50_tw[64 +: 64]);
         end
@@ -10057,7 +10057,7 @@ module skeinhw (
     always @* begin : arrive52
         a52_valid = 1'b0; a52_stream = 32'd0; a52_phase = PH_IDLE; a52_block = 64'd0;
         a52_st = {512{1'b0}}; a52_plain = {512{1'b0}}; a52_ky = {576{1'b0}}; a52_tw = 192'd0;
-        if (slot51_live && slot_of(slot51_elapsed + 8'd1) == 8'd52) begin
+        if (slot51_live) begin
             a52_valid = 1'b1; a52_stream = {25'd0, slot51_stream[6:0]}; a52_phase = slot51_phase; a52_block = slot51_block;
             a52_st = slot51_st; a52_plain = slot51_plain; a52_ky = slot51_ky; a52_tw = tweak_words(slot51_tw[0 +: 64], slot51_tw[64 +: 64]);
         end
@@ -10150,7 +10150,7 @@ module skeinhw (
     always @* begin : arrive53
         a53_valid = 1'b0; a53_stream = 32'd0; a53_phase = PH_IDLE; a53_block = 64'd0;
         a53_st = {512{1'b0}}; a53_plain = {512{1'b0}}; a53_ky = {576{1'b0}}; a53_tw = 192'd0;
-        if (slot52_live && slot_of(slot52_elapsed + 8'd1) == 8'd53) begin
+        if (slot52_live) begin
             a53_valid = 1'b1; a53_stream = {25'd0, slot52_stream[6:0]}; a53_phase = slot52_phase; a53_block = slot52_block;
             a53_st = slot52_st; a53_plain = slot52_plain; a53_ky = slot52_ky; a53_tw = tweak_words(slot52_tw[0 +: 64], slot52_tw[64 +: 64]);
         end
@@ -10243,7 +10243,7 @@ module skeinhw (
     always @* begin : arrive54
         a54_valid = 1'b0; a54_stream = 32'd0; a54_phase = PH_IDLE; a54_block = 64'd0;
         a54_st = {512{1'b0}}; a54_plain = {512{1'b0}}; a54_ky = {576{1'b0}}; a54_tw = 192'd0;
-        if (slot53_live && slot_of(slot53_elapsed + 8'd1) == 8'd54) begin
+        if (slot53_live) begin
             a54_valid = 1'b1; a54_stream = {25'd0, slot53_stream[6:0]}; a54_phase = slot53_phase; a54_block = slot53_block;
             a54_st = slot53_st; a54_plain = slot53_plain; a54_ky = slot53_ky; a54_tw = tweak_words(slot53_tw[0 +: 64], slot53_tw[64 +: 64]);
         end
@@ -10337,7 +10337,7 @@ module skeinhw (
     always @* begin : arrive55
         a55_valid = 1'b0; a55_stream = 32'd0; a55_phase = PH_IDLE; a55_block = 64'd0;
         a55_st = {512{1'b0}}; a55_plain = {512{1'b0}}; a55_ky = {576{1'b0}}; a55_tw = 192'd0;
-        if (slot54_live && slot_of(slot54_elapsed + 8'd1) == 8'd55) begin
+        if (slot54_live) begin
             a55_valid = 1'b1; a55_stream = {25'd0, slot54_stream[6:0]}; a55_phase = slot54_phase; a55_block = slot54_block;
             a55_st = slot54_st; a55_plain = slot54_plain; a55_ky = slot54_ky; a55_tw = tweak_words(slot54_tw[0 +: 64], slot54_tw[64 +: 64]);
         end
@@ -10432,7 +10432,7 @@ module skeinhw (
     always @* begin : arrive56
         a56_valid = 1'b0; a56_stream = 32'd0; a56_phase = PH_IDLE; a56_block = 64'd0;
         a56_st = {512{1'b0}}; a56_plain = {512{1'b0}}; a56_ky = {576{1'b0}}; a56_tw = 192'd0;
-        if (slot55_live && slot_of(slot55_elapsed + 8'd1) == 8'd56) begin
+        if (slot55_live) begin
             a56_valid = 1'b1; a56_stream = {25'd0, slot55_stream[6:0]}; a56_phase = slot55_phase; a56_block = slot55_block;
             a56_st = slot55_st; a56_plain = slot55_plain; a56_ky = slot55_ky; a56_tw = tweak_words(slot55_tw[0 +: 64], slot55_tw[64 +: 64]);
         end
@@ -10525,7 +10525,7 @@ module skeinhw (
     always @* begin : arrive57
         a57_valid = 1'b0; a57_stream = 32'd0; a57_phase = PH_IDLE; a57_block = 64'd0;
         a57_st = {512{1'b0}}; a57_plain = {512{1'b0}}; a57_ky = {576{1'b0}}; a57_tw = 192'd0;
-        if (slot56_live && slot_of(slot56_elapsed + 8'd1) == 8'd57) begin
+        if (slot56_live) begin
             a57_valid = 1'b1; a57_stream = {25'd0, slot56_stream[6:0]}; a57_phase = slot56_phase; a57_block = slot56_block;
             a57_st = slot56_st; a57_plain = slot56_plain; a57_ky = slot56_ky; a57_tw = tweak_words(slot56_tw[0 +: 64], slot56_tw[64 +: 64]);
         end
@@ -10618,7 +10618,7 @@ module skeinhw (
     always @* begin : arrive58
         a58_valid = 1'b0; a58_stream = 32'd0; a58_phase = PH_IDLE; a58_block = 64'd0;
         a58_st = {512{1'b0}}; a58_plain = {512{1'b0}}; a58_ky = {576{1'b0}}; a58_tw = 192'd0;
-        if (slot57_live && slot_of(slot57_elapsed + 8'd1) == 8'd58) begin
+        if (slot57_live) begin
             a58_valid = 1'b1; a58_stream = {25'd0, slot57_stream[6:0]}; a58_phase = slot57_phase; a58_block = slot57_block;
             a58_st = slot57_st; a58_plain = slot57_plain; a58_ky = slot57_ky; a58_tw = tweak_words(slot57_tw[0 +: 64], slot57_tw[64 +: 64]);
         end
@@ -10712,7 +10712,7 @@ module skeinhw (
     always @* begin : arrive59
         a59_valid = 1'b0; a59_stream = 32'd0; a59_phase = PH_IDLE; a59_block = 64'd0;
         a59_st = {512{1'b0}}; a59_plain = {512{1'b0}}; a59_ky = {576{1'b0}}; a59_tw = 192'd0;
-        if (slot58_live && slot_of(slot58_elapsed + 8'd1) == 8'd59) begin
+        if (slot58_live) begin
             a59_valid = 1'b1; a59_stream = {25'd0, slot58_stream[6:0]}; a59_phase = slot58_phase; a59_block = slot58_block;
             a59_st = slot58_st; a59_plain = slot58_plain; a59_ky = slot58_ky; a59_tw = tweak_words(slot58_tw[0 +: 64], slot58_tw[64 +: 64]);
         end
@@ -10807,7 +10807,7 @@ module skeinhw (
     always @* begin : arrive60
         a60_valid = 1'b0; a60_stream = 32'd0; a60_phase = PH_IDLE; a60_block = 64'd0;
         a60_st = {512{1'b0}}; a60_plain = {512{1'b0}}; a60_ky = {576{1'b0}}; a60_tw = 192'd0;
-        if (slot59_live && slot_of(slot59_elapsed + 8'd1) == 8'd60) begin
+        if (slot59_live) begin
             a60_valid = 1'b1; a60_stream = {25'd0, slot59_stream[6:0]}; a60_phase = slot59_phase; a60_block = slot59_block;
             a60_st = slot59_st; a60_plain = slot59_plain; a60_ky = slot59_ky; a60_tw = tweak_words(slot59_tw[0 +: 64], slot59_tw[64 +: 64]);
         end
@@ -10900,7 +10900,7 @@ module skeinhw (
     always @* begin : arrive61
         a61_valid = 1'b0; a61_stream = 32'd0; a61_phase = PH_IDLE; a61_block = 64'd0;
         a61_st = {512{1'b0}}; a61_plain = {512{1'b0}}; a61_ky = {576{1'b0}}; a61_tw = 192'd0;
-        if (slot60_live && slot_of(slot60_elapsed + 8'd1) == 8'd61) begin
+        if (slot60_live) begin
             a61_valid = 1'b1; a61_stream = {25'd0, slot60_stream[6:0]}; a61_phase = slot60_phase; a61_block = slot60_block;
             a61_st = slot60_st; a61_plain = slot60_plain; a61_ky = slot60_ky; a61_tw = tweak_words(slot60_tw[0 +: 64], slot60_tw[64 +: 64]);
         end
@@ -10993,7 +10993,7 @@ module skeinhw (
     always @* begin : arrive62
         a62_valid = 1'b0; a62_stream = 32'd0; a62_phase = PH_IDLE; a62_block = 64'd0;
         a62_st = {512{1'b0}}; a62_plain = {512{1'b0}}; a62_ky = {576{1'b0}}; a62_tw = 192'd0;
-        if (slot61_live && slot_of(slot61_elapsed + 8'd1) == 8'd62) begin
+        if (slot61_live) begin
             a62_valid = 1'b1; a62_stream = {25'd0, slot61_stream[6:0]}; a62_phase = slot61_phase; a62_block = slot61_block;
             a62_st = slot61_st; a62_plain = slot61_plain; a62_ky = slot61_ky; a62_tw = tweak_words(slot61_tw[0 +: 64], slot61_tw[64 +: 64]);
         end
@@ -11087,7 +11087,7 @@ module skeinhw (
     always @* begin : arrive63
         a63_valid = 1'b0; a63_stream = 32'd0; a63_phase = PH_IDLE; a63_block = 64'd0;
         a63_st = {512{1'b0}}; a63_plain = {512{1'b0}}; a63_ky = {576{1'b0}}; a63_tw = 192'd0;
-        if (slot62_live && slot_of(slot62_elapsed + 8'd1) == 8'd63) begin
+        if (slot62_live) begin
             a63_valid = 1'b1; a63_stream = {25'd0, slot62_stream[6:0]}; a63_phase = slot62_phase; a63_block = slot62_block;
             a63_st = slot62_st; a63_plain = slot62_plain; a63_ky = slot62_ky; a63_tw = tweak_words(slot62_tw[0 +: 64], slot62_tw[64 +: 64]);
         end
@@ -11182,7 +11182,7 @@ module skeinhw (
     always @* begin : arrive64
         a64_valid = 1'b0; a64_stream = 32'd0; a64_phase = PH_IDLE; a64_block = 64'd0;
         a64_st = {512{1'b0}}; a64_plain = {512{1'b0}}; a64_ky = {576{1'b0}}; a64_tw = 192'd0;
-        if (slot63_live && slot_of(slot63_elapsed + 8'd1) == 8'd64) begin
+        if (slot63_live) begin
             a64_valid = 1'b1; a64_stream = {25'd0, slot63_stream[6:0]}; a64_phase = slot63_phase; a64_block = slot63_block;
             a64_st = slot63_st; a64_plain = slot63_plain; a64_ky = slot63_ky; a64_tw = tweak_words(slot63_tw[0 +: 64], slot63_tw[64 +: 64]);
         end
@@ -11275,7 +11275,7 @@ module skeinhw (
     always @* begin : arrive65
         a65_valid = 1'b0; a65_stream = 32'd0; a65_phase = PH_IDLE; a65_block = 64'd0;
         a65_st = {512{1'b0}}; a65_plain = {512{1'b0}}; a65_ky = {576{1'b0}}; a65_tw = 192'd0;
-        if (slot64_live && slot_of(slot64_elapsed + 8'd1) == 8'd65) begin
+        if (slot64_live) begin
             a65_valid = 1'b1; a65_stream = {25'd0, slot64_stream[6:0]}; a65_phase = slot64_phase; a65_block = slot64_block;
             a65_st = slot64_st; a65_plain = slot64_plain; a65_ky = slot64_ky; a65_tw = tweak_words(slot64_tw[0 +: 64], slot64_tw[64 +: 64]);
         end
@@ -11368,7 +11368,7 @@ module skeinhw (
     always @* begin : arrive66
         a66_valid = 1'b0; a66_stream = 32'd0; a66_phase = PH_IDLE; a66_block = 64'd0;
         a66_st = {512{1'b0}}; a66_plain = {512{1'b0}}; a66_ky = {576{1'b0}}; a66_tw = 192'd0;
-        if (slot65_live && slot_of(slot65_elapsed + 8'd1) == 8'd66) begin
+        if (slot65_live) begin
             a66_valid = 1'b1; a66_stream = {25'd0, slot65_stream[6:0]}; a66_phase = slot65_phase; a66_block = slot65_block;
             a66_st = slot65_st; a66_plain = slot65_plain; a66_ky = slot65_ky; a66_tw = tweak_words(slot65_tw[0 +: 64], slot65_tw[64 +: 64]);
         end
@@ -11462,7 +11462,7 @@ module skeinhw (
     always @* begin : arrive67
         a67_valid = 1'b0; a67_stream = 32'd0; a67_phase = PH_IDLE; a67_block = 64'd0;
         a67_st = {512{1'b0}}; a67_plain = {512{1'b0}}; a67_ky = {576{1'b0}}; a67_tw = 192'd0;
-        if (slot66_live && slot_of(slot66_elapsed + 8'd1) == 8'd67) begin
+        if (slot66_live) begin
             a67_valid = 1'b1; a67_stream = {25'd0, slot66_stream[6:0]}; a67_phase = slot66_phase; a67_block = slot66_block;
             a67_st = slot66_st; a67_plain = slot66_plain; a67_ky = slot66_ky; a67_tw = tweak_words(slot66_tw[0 +: 64], slot66_tw[64 +: 64]);
         end
@@ -11557,7 +11557,7 @@ module skeinhw (
     always @* begin : arrive68
         a68_valid = 1'b0; a68_stream = 32'd0; a68_phase = PH_IDLE; a68_block = 64'd0;
         a68_st = {512{1'b0}}; a68_plain = {512{1'b0}}; a68_ky = {576{1'b0}}; a68_tw = 192'd0;
-        if (slot67_live && slot_of(slot67_elapsed + 8'd1) == 8'd68) begin
+        if (slot67_live) begin
             a68_valid = 1'b1; a68_stream = {25'd0, slot67_stream[6:0]}; a68_phase = slot67_phase; a68_block = slot67_block;
             a68_st = slot67_st; a68_plain = slot67_plain; a68_ky = slot67_ky; a68_tw = tweak_words(slot67_tw[0 +: 64], slot67_tw[64 +: 64]);
         end
@@ -11650,7 +11650,7 @@ module skeinhw (
     always @* begin : arrive69
         a69_valid = 1'b0; a69_stream = 32'd0; a69_phase = PH_IDLE; a69_block = 64'd0;
         a69_st = {512{1'b0}}; a69_plain = {512{1'b0}}; a69_ky = {576{1'b0}}; a69_tw = 192'd0;
-        if (slot68_live && slot_of(slot68_elapsed + 8'd1) == 8'd69) begin
+        if (slot68_live) begin
             a69_valid = 1'b1; a69_stream = {25'd0, slot68_stream[6:0]}; a69_phase = slot68_phase; a69_block = slot68_block;
             a69_st = slot68_st; a69_plain = slot68_plain; a69_ky = slot68_ky; a69_tw = tweak_words(slot68_tw[0 +: 64], slot68_tw[64 +: 64]);
         end
@@ -11743,7 +11743,7 @@ module skeinhw (
     always @* begin : arrive70
         a70_valid = 1'b0; a70_stream = 32'd0; a70_phase = PH_IDLE; a70_block = 64'd0;
         a70_st = {512{1'b0}}; a70_plain = {512{1'b0}}; a70_ky = {576{1'b0}}; a70_tw = 192'd0;
-        if (slot69_live && slot_of(slot69_elapsed + 8'd1) == 8'd70) begin
+        if (slot69_live) begin
             a70_valid = 1'b1; a70_stream = {25'd0, slot69_stream[6:0]}; a70_phase = slot69_phase; a70_block = slot69_block;
             a70_st = slot69_st; a70_plain = slot69_plain; a70_ky = slot69_ky; a70_tw = tweak_words(slot69_tw[0 +: 64], slot69_tw[64 +: 64]);
         end
@@ -11837,7 +11837,7 @@ module skeinhw (
     always @* begin : arrive71
         a71_valid = 1'b0; a71_stream = 32'd0; a71_phase = PH_IDLE; a71_block = 64'd0;
         a71_st = {512{1'b0}}; a71_plain = {512{1'b0}}; a71_ky = {576{1'b0}}; a71_tw = 192'd0;
-        if (slot70_live && slot_of(slot70_elapsed + 8'd1) == 8'd71) begin
+        if (slot70_live) begin
             a71_valid = 1'b1; a71_stream = {25'd0, slot70_stream[6:0]}; a71_phase = slot70_phase; a71_block = slot70_block;
             a71_st = slot70_st; a71_plain = slot70_plain; a71_ky = slot70_ky; a71_tw = tweak_words(slot70_tw[0 +: 64], slot70_tw[64 +: 64]);
         end
