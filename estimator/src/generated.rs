@@ -30,6 +30,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use skeinhw_sched::Schedule;
 use skeinhw_sched::sim::{Datapath, MicroOp, Placement, Unit};
 use skeinhw_skein::constants::{permutation, rotation};
+use skeinhw_skein::tweak::BIT_PAD_BIT;
 
 use crate::count::{Adders, Inventory, Item, Kind, Role};
 use crate::style::CoreStyle;
@@ -37,7 +38,8 @@ use crate::style::CoreStyle;
 const W: u32 = 64;
 /// Width of the per-slot cycle counter (`ELAPSED_BITS` in the generator).
 const ELAPSED_BITS: u32 = 8;
-/// The trace's stream, phase, busy-counter and index widths (`skeinhw_trace::names`).
+/// The trace's stream width (`skeinhw_trace::names`): the input port compares all of it; the
+/// registers keep only the bits that tell the streams apart ([`stream_bits`]).
 const STREAM_BITS: u32 = 32;
 const PHASE_BITS: u32 = 3;
 /// Input-register flags per stream (full, key, first, last, bitpad) and the byte count.
@@ -46,8 +48,12 @@ const BYTES_BITS: u32 = 8;
 /// Controller context per stream besides the chain: sequence 3, busy 1, kind 3, last 1,
 /// position 64 (the block counter `s<k>_blk` is read only by trace registers: removed).
 const CONTEXT_BITS: u32 = 3 + 1 + 3 + 1 + 64;
-/// Tweak words of the key register (t0, t1, t2).
-const TWEAK_BITS: u32 = 3 * W;
+/// The flag bits of tweak word t1 (BitPad, Type, First, Final, Skein 1.3 Table 5): the rest of
+/// t1 is 0 in the generated design (Position above bit 64, reserved, tree level 0).
+const TWEAK_FLAG_BITS: u32 = 128 - BIT_PAD_BIT;
+/// Tweak flip-flops of a slot: t0, t1's flags and t2's (t2 = t0 ^ t1 elsewhere equals t0, and
+/// Yosys merges those flip-flops with t0's).
+const TWEAK_BITS: u32 = W + 2 * TWEAK_FLAG_BITS;
 
 /// The ROM values one unit of one slot sees (the default, all zeros, included).
 #[derive(Clone, Debug, Default)]
@@ -62,6 +68,9 @@ struct Slot {
     units: BTreeMap<Unit, UnitValues>,
     /// Slots whose blocks arrive here (plus the issue, for slot 0).
     sources: BTreeSet<usize>,
+    /// Slots this slot's blocks move to (one, in a chain or a ring of stages: then whether a
+    /// block moves on needs no decode of its cycle count).
+    next: BTreeSet<usize>,
     /// ROM entries (cycles) of this slot.
     cycles: u32,
     /// A block may finish here (the completion bus reads it).
@@ -115,6 +124,9 @@ impl GeneratedPlan {
                 };
                 slot.units.entry(*unit).or_default().values.insert(value);
             }
+        }
+        for w in ops.windows(2) {
+            slots[w[0].slot].next.insert(w[1].slot);
         }
         for slot in &mut slots {
             // The ROM's default (every cycle of the other slots, and past the last one).
@@ -288,11 +300,16 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
     push(Role::Control, logic(8), ns, 8);
 
     // ---- the issue: the lowest ready stream's context and buffer, the next block.
-    // g_*: a priority select over the streams (ns data, ns selects) of the chain, the
-    // buffered block, the position and the byte count.
+    // The grant, stream k ready and none below it: a k+1-input function per stream. g_*: an
+    // AND-OR over the one-hot grant (ns data, ns grant bits) of the chain, the buffered
+    // block, the position, the byte count and the flags; iss_stream encodes the grant.
     let g_bits = n + n + W + BYTES_BITS + 4;
     if ns > 1 {
+        for k in 1..ns {
+            push(Role::Control, logic(k + 1), 1, 1);
+        }
         push(Role::InputSelect, logic(2 * ns), 1, g_bits);
+        push(Role::Control, logic(ns / 2), 1, sb);
     }
     // iss_chain (zero, IV or the chain) and iss_data (buffer, Config string or zero): the
     // sequence decode is shared, each bit a small function.
@@ -322,27 +339,30 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
         push(Role::State, reg, 1, n);
         push(Role::KeyStore, reg, 1, ky + TWEAK_BITS);
         push(Role::BlockStore, reg, 1, n);
-        push(
-            Role::Control,
-            reg,
-            1,
-            elapsed_bits + 1 + PHASE_BITS + STREAM_BITS,
-        );
+        push(Role::Control, reg, 1, elapsed_bits + 1 + PHASE_BITS + sb);
         // Arrival: a priority select over the slots (and the issue) a block comes from,
         // zero when none: f data inputs and f conditions per bit.
         let f = slot.sources.len() as u32;
-        let arrive_bits = n + n + ky + TWEAK_BITS + STREAM_BITS + PHASE_BITS + elapsed_bits;
+        let arrive_bits = n + n + ky + W + TWEAK_FLAG_BITS + sb + PHASE_BITS + elapsed_bits;
         push(Role::InputSelect, logic(2 * f), 1, arrive_bits);
-        // Conditions `slot_of(slot_i_elapsed + 1) == j`: an 8-bit increment and a decode, for
-        // the sources that count (a fixed source's condition is a constant).
+        // t2's flag bits, t0 ^ t1 of each source.
+        push(Role::InputSelect, logic(3 * f), 1, TWEAK_FLAG_BITS);
+        // The arriving cycle count `slot_i_elapsed + 1`, an 8-bit increment per source that
+        // counts, and where the source's blocks go to different slots the condition
+        // `slot_of(slot_i_elapsed + 1) == j`, a decode (a fixed source's is a constant).
         if plan.slots.len() > 1 {
-            let counting = slot
+            let counting: Vec<usize> = slot
                 .sources
                 .iter()
-                .filter(|&&i| i != usize::MAX && plan.slots[i].cycles > 1)
+                .copied()
+                .filter(|&i| i != usize::MAX && plan.slots[i].cycles > 1)
+                .collect();
+            let decoded = counting
+                .iter()
+                .filter(|&&i| plan.slots[i].next.len() > 1)
                 .count() as u32;
-            push(Role::Control, adder, counting, ELAPSED_BITS);
-            push(Role::Control, logic(ELAPSED_BITS), counting, 1);
+            push(Role::Control, adder, counting.len() as u32, ELAPSED_BITS);
+            push(Role::Control, logic(ELAPSED_BITS), decoded, 1);
         }
         // The control ROM on the arriving cycle count: each output bit some entry sets.
         // The done bit (the round and subkey outputs feed only trace registers: counted with
@@ -436,10 +456,13 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
             }
         }
         // Key-schedule additions k + t and k + s, one per distinct pair in the slot; an
-        // addition of the constant s needs no LUT in front of its carry chain.
+        // addition of the constant s needs no LUT in front of its carry chain, and one of t1
+        // is as wide as t1's flags (Yosys passes the bits where t1 is 0 through).
+        let t1_adds = key_adds.iter().filter(|a| a.1 == 1).count() as u32;
         let tweak_adds = key_adds.iter().filter(|a| a.1 != u32::MAX).count() as u32;
         let counter_adds = key_adds.len() as u32 - tweak_adds;
-        push(Role::KeySchedule, adder, tweak_adds, W);
+        push(Role::KeySchedule, adder, tweak_adds - t1_adds, W);
+        push(Role::KeySchedule, adder, t1_adds, TWEAK_FLAG_BITS);
         push(Role::KeySchedule, Kind::Carry, counter_adds, W);
         adders.key_schedule += key_adds.len() as u32;
 
@@ -459,7 +482,7 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
     }
 
     // ---- outputs: digest, stream, valid, phase, busy counters.
-    push(Role::OutputSelect, reg, 1, n + STREAM_BITS + 1 + PHASE_BITS);
+    push(Role::OutputSelect, reg, 1, n + sb + 1 + PHASE_BITS);
     push(Role::Control, reg, 1, busy_ffs(&plan));
     // Phase: a tournament over the arriving blocks {valid, stream, phase}: per match a
     // comparison of the streams' distinguishing bits and a select of the winner.
@@ -530,11 +553,14 @@ pub fn critical_chain(schedule: &Schedule) -> (u32, crate::timing::Chain) {
     let mut worst_len = -1.0f64;
     for (j, slot) in plan.slots.iter().enumerate() {
         // The control in front of the datapath: the arriving cycle count `a_e` (an 8-bit
-        // increment) and the control ROM on it (two LUT levels); with several slots also
-        // `slot_of(elapsed + 1) == j`, which picks the arriving block (three more levels:
-        // the netlists' latest paths of the pipelined presets start at `slot<i>_elapsed`).
-        // A slot that holds one cycle of a block has constant control.
-        let control = match (slot.cycles > 1, plan.slots.len() > 1) {
+        // increment) and the control ROM on it (two LUT levels); where a source's blocks go
+        // to different slots also `slot_of(elapsed + 1) == j`, which picks the arriving block
+        // (three more levels). A slot that holds one cycle of a block has constant control.
+        let decoded = slot
+            .sources
+            .iter()
+            .any(|&i| i != usize::MAX && plan.slots[i].next.len() > 1);
+        let control = match (slot.cycles > 1, decoded) {
             (false, _) => 0,
             (true, true) => 5,
             (true, false) => 2,

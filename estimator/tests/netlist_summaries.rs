@@ -1,8 +1,9 @@
 //! The `generated` model style and the netlist timing against Yosys (issue #5): the checked-in
 //! summaries of the Yosys netlists of every preset's generated Verilog
 //! (`estimator/data/netlists/`) are the expected values; they come from Yosys, never from the
-//! model. The fast tests read them; `SKEINHW_SLOW=1` re-synthesizes every preset (about half
-//! an hour on two cores) and checks that the summaries are current.
+//! model. The fast tests read them; `SKEINHW_SLOW=1` re-synthesizes every preset (about 50
+//! CPU minutes, 20 of them `long-pipe-512`, which needs 5.6 GB) and checks that the summaries
+//! are current.
 
 use skeinhw_estimator::netlist::summary::{self, NetlistSummary};
 use skeinhw_estimator::{Constants, CoreStyle, Options, estimate};
@@ -14,17 +15,11 @@ fn slow() -> bool {
 const REGENERATE: &str = "cargo run --release -p skeinhw-estimator --example netlist_summaries";
 
 /// Presets without a checked-in summary yet, and why. The test below fails when one of them
-/// has a summary (remove it from here) and when any other preset has none.
-const PENDING: [(&str, &str); 1] = [(
-    "long-pipe-512",
-    "72 pipeline slots (about 220,000 flip-flops and 250,000 LUTs by the model): Yosys 0.23 \
-     runs its `opt` loop once per pipeline slot, because bits that are always zero reach a \
-     slot's registers only through the previous slot's (the stream's upper 25 bits, and tweak \
-     word 1's 55 bits of Position above 64 bits, reserved bits and tree level): its coarse \
-     `opt` found about 80 such bits per pass. Stopped after 9 CPU minutes on a loaded machine \
-     (4.7 GB). Writing those bits as constants at each slot's arrival, as the generator now \
-     does for a slot's fixed control, would remove the loop",
-)];
+/// has a summary (remove it from here) and when any other preset has none. (`long-pipe-512`
+/// was here until the generator wrote the always-zero stream and tweak bits as constants at
+/// each slot's arrival: carried from register to register, they made Yosys 0.23 run its `opt`
+/// loop once per pipeline slot.)
+const PENDING: [(&str, &str); 0] = [];
 
 #[test]
 fn every_preset_has_a_summary_or_is_pending() {
@@ -118,12 +113,13 @@ fn generated_style_flip_flops_are_within_10_percent_of_every_presets_netlist() {
 /// the test holds them to and why (the issue's goal is 10% for every preset: these are the
 /// rows where it is not met).
 ///
-/// - `long-overlap-256` (-11.4%): Yosys's own mapping moves by that much. Its netlist went
-///   from 6,068 to 6,881 LUTs (641 against 643 CARRY4) between two versions of its RTL that
-///   differ only in the controller's stream comparisons and phase select (24 changed lines, a
-///   few dozen LUTs at one slot); `long-iter-512` moved from 10,138 to 10,740 with the same
-///   change. The model counts 6,099.
-const LUT_OUTLIERS: [(&str, f64); 1] = [("long-overlap-256", 12.0)];
+/// - `long-outshare-256` (+10.8%): ABC's mapping of the selects moves by that much between
+///   designs with the same datapath. The five 256-bit presets whose generated RTL keeps the
+///   full adder set (`long-iter`, `-ks1`, `-outshare`, `-inshare`, `-split`) have 639-640
+///   CARRY4 in their netlists, as the model counts, but 5,599 to 5,877 LUTs; the model counts
+///   6,205 for each. (Until the tweak change, the outlier was `long-overlap-256`, which moved
+///   from 6,881 to 5,476 LUTs.)
+const LUT_OUTLIERS: [(&str, f64); 1] = [("long-outshare-256", 12.0)];
 
 #[test]
 fn generated_style_luts_are_within_10_percent_of_every_presets_netlist() {
@@ -178,7 +174,9 @@ fn the_generated_lut_overhead_is_the_fit_on_its_presets() {
 ///
 /// (Until the controller's `phase` became a tournament over the slots, the whole path of
 /// ath-8r-8fp was a chain of one 32-bit comparison per slot, 25.0 ns against 9.8 ns on the
-/// datapath, and broke the order at 4fp > 8fp.)
+/// datapath, and broke the order at 4fp > 8fp. The pipelines' paths now start at the issue:
+/// the one-hot grant of the lowest ready stream, then slot 0's first round; a ring slot
+/// moves its blocks on by its `live` bit, without decoding its cycle count.)
 #[test]
 fn netlist_timing_orders_the_athanasiou_designs_as_the_papers_do() {
     let load = |p: &str| NetlistSummary::load(p).unwrap_or_else(|e| panic!("{e}"));

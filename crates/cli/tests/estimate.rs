@@ -492,7 +492,8 @@ fn synth_model_counts_within_10_percent_of_every_presets_netlist() {
     for preset in skeinhw_sched::presets() {
         let name = preset.name().to_owned();
         if name == "long-pipe-512" {
-            // PENDING in estimator/tests/netlist_summaries.rs: Yosys 0.23 does not finish it.
+            // About 20 CPU minutes and 5.6 GB of Yosys; its checked-in summary is compared
+            // with the model by estimator/tests/netlist_summaries.rs (and re-made there).
             continue;
         }
         let v = synth_with(&name, &["--style", "generated"]);
@@ -505,7 +506,7 @@ fn synth_model_counts_within_10_percent_of_every_presets_netlist() {
             eprintln!("{name:<16} {field:<5} model {model:>8} netlist {netlist:>8} {err:+6.1}%");
             // The one preset beyond 10% (LUT_OUTLIERS in estimator/tests/netlist_summaries.rs
             // says why): held to 12%.
-            let outlier = field == "luts" && name == "long-overlap-256";
+            let outlier = field == "luts" && name == "long-outshare-256";
             let bound = if outlier { 12.0 } else { 10.0 };
             if err.abs() > bound {
                 bad.push(format!("{name} {field} {err:+.1}%"));
