@@ -125,10 +125,8 @@ impl GeneratedPlan {
                 slot.units.entry(*unit).or_default().values.insert(value);
             }
         }
-        for w in ops.windows(2) {
-            slots[w[0].slot].next.insert(w[1].slot);
-        }
-        for slot in &mut slots {
+        for (i, slot) in slots.iter_mut().enumerate() {
+            slot.next = dp.successors(i);
             // The ROM's default (every cycle of the other slots, and past the last one).
             for values in slot.units.values_mut() {
                 values.values.insert((0, 0, 0));

@@ -93,21 +93,11 @@ impl Plan {
         cycles.next().is_none().then_some(first)
     }
 
-    /// The slot every block in slot `i` moves to next, if there is one (a chain or a ring of
-    /// stages): a block there that has cycles left moves on, so its arrival and the issue rule
-    /// need no decode of its cycle count.
-    pub(crate) fn sole_successor(&self, i: usize) -> Option<usize> {
-        let ops = self.dp.cycle_ops();
-        let mut next = ops.windows(2).filter(|w| w[0].slot == i).map(|w| w[1].slot);
-        let first = next.next()?;
-        next.all(|s| s == first).then_some(first)
-    }
-
     /// Whether a block in slot `i` with cycles left moves to slot `j` at the next edge: the
     /// slot's `live` bit, and where the slot's blocks go to different slots, the slot their next
     /// cycle is in.
     fn moves_to(&self, i: usize, j: usize) -> String {
-        if self.slots == 1 || self.sole_successor(i).is_some() {
+        if self.slots == 1 || self.dp.successors(i).len() == 1 {
             format!("slot{i}_live")
         } else {
             format!(

@@ -10,6 +10,8 @@
 //! register. One description, two consumers: they cannot disagree on which rounds, which
 //! subkey words, which half of a two-cycle round or the first-subkey pass happen when.
 
+use std::collections::BTreeSet;
+
 use skeinhw_skein::constants::rotation;
 use skeinhw_skein::threefish::{KeySchedule, mix, permute};
 
@@ -156,6 +158,17 @@ impl Datapath {
         let round_pass = pass.saturating_sub(u32::from(self.first_subkey_cycle));
         let module = (round_pass / self.passes_per_module).min(self.modules - 1);
         (module * self.p + stage) as usize
+    }
+
+    /// The slots a block in `slot` moves to at its next cycle. One slot (a chain or a ring of
+    /// stages) means a block there with cycles left always moves on to it: the generated RTL
+    /// then needs no decode of the block's cycle count to move it.
+    pub fn successors(&self, slot: usize) -> BTreeSet<usize> {
+        self.ops
+            .windows(2)
+            .filter(|w| w[0].slot == slot)
+            .map(|w| w[1].slot)
+            .collect()
     }
 
     /// The issue rule's test: whether a block whose next cycle is its `elapsed`-th is in module
