@@ -109,54 +109,54 @@ fn generated_style_flip_flops_are_within_10_percent_of_every_presets_netlist() {
     assert!(bad.is_empty(), "FFs beyond 10%: {bad:?}");
 }
 
-/// Presets whose netlist LUTs the `generated` style misses by more than 10%, with the bound
-/// the test holds them to and why (the goal is 10% for every preset: these are the
-/// rows where it is not met).
+/// The model's LUTs within 10% of every preset's netlist, both with the checked-in
+/// `lut_overhead_generated` (fitted on all the netlists) and with the overhead fitted on the
+/// other presets' netlists only (leave-one-out: the error on a netlist the fit never saw).
 ///
-/// - `long-outshare-256` (+10.8%): ABC's mapping of the selects moves by that much between
-///   designs with the same datapath. The five 256-bit presets whose generated RTL keeps the
-///   full adder set (`long-iter`, `-ks1`, `-outshare`, `-inshare`, `-split`) have 639-640
-///   CARRY4 in their netlists, as the model counts, but 5,599 to 5,877 LUTs; the model counts
-///   6,205 for each. (Until the tweak change, the outlier was `long-overlap-256`, which moved
-///   from 6,881 to 5,476 LUTs.)
-const LUT_OUTLIERS: [(&str, f64); 1] = [("long-outshare-256", 12.0)];
-
+/// The widest rows are `long-outshare-256` (+8.8%, +9.4% left out) and `long-iter-512` (-7.5%,
+/// -7.8%). The five 256-bit presets whose generated RTL keeps the full adder set (`long-iter`,
+/// `-ks1`, `-outshare`, `-inshare`, `-split`) have 639-640 CARRY4 in their netlists, as the
+/// model counts, and 5,599 to 5,877 LUTs, where the model counts the same for each: the spread
+/// is ABC's, which duplicates logic for depth by amounts the element counts do not see (see
+/// `generated::fit_overhead`).
 #[test]
 fn generated_style_luts_are_within_10_percent_of_every_presets_netlist() {
     let c = Constants::built_in();
     let mut bad = Vec::new();
-    let mut sum_abs = 0.0;
+    let (mut sum_abs, mut loo_abs) = (0.0, 0.0);
     let all = summaries();
     for (s, sum) in &all {
         let e = estimate(s, generated(), &c, None);
         let err = (f64::from(e.luts) / f64::from(sum.luts) - 1.0) * 100.0;
+        let overhead = skeinhw_estimator::generated::fit_overhead_without(&c, s.name())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let counted =
+            skeinhw_estimator::device::map(&skeinhw_estimator::generated::inventory(s), &c)
+                .counted_luts;
+        let loo = ((f64::from(counted) * overhead).round() / f64::from(sum.luts) - 1.0) * 100.0;
         sum_abs += err.abs();
-        let fit = skeinhw_estimator::generated::FIT_PRESETS.contains(&s.name());
+        loo_abs += loo.abs();
         eprintln!(
-            "{:<18} LUTs model {:>6} netlist {:>6} {err:+6.1}%{}",
+            "{:<18} LUTs model {:>6} netlist {:>6} {err:+6.1}%, left out {loo:+6.1}%",
             s.name(),
             e.luts,
-            sum.luts,
-            if fit { "  (fit)" } else { "" }
+            sum.luts
         );
-        let bound = LUT_OUTLIERS
-            .iter()
-            .find(|(p, _)| *p == s.name())
-            .map_or(10.0, |(_, b)| *b);
-        if err.abs() > bound {
-            bad.push(format!("{} {err:+.1}% (bound {bound}%)", s.name()));
+        if err.abs() > 10.0 || loo.abs() > 10.0 {
+            bad.push(format!("{} {err:+.1}% (left out {loo:+.1}%)", s.name()));
         }
     }
     eprintln!(
-        "MAPE {:.1}% over {} presets",
+        "MAPE {:.1}% (left out {:.1}%) over {} presets",
         sum_abs / all.len() as f64,
+        loo_abs / all.len() as f64,
         all.len()
     );
-    assert!(bad.is_empty(), "LUTs beyond their bound: {bad:?}");
+    assert!(bad.is_empty(), "LUTs beyond 10%: {bad:?}");
 }
 
 #[test]
-fn the_generated_lut_overhead_is_the_fit_on_its_presets() {
+fn the_generated_lut_overhead_is_the_fit_on_every_presets_netlist() {
     let c = Constants::built_in();
     assert_eq!(
         skeinhw_estimator::generated::fit_overhead(&c).expect("summaries"),

@@ -504,11 +504,7 @@ fn synth_model_counts_within_10_percent_of_every_presets_netlist() {
             let netlist = n[field].as_f64().unwrap();
             let err = (model / netlist - 1.0) * 100.0;
             eprintln!("{name:<16} {field:<5} model {model:>8} netlist {netlist:>8} {err:+6.1}%");
-            // The one preset beyond 10% (LUT_OUTLIERS in estimator/tests/netlist_summaries.rs
-            // says why): held to 12%.
-            let outlier = field == "luts" && name == "long-outshare-256";
-            let bound = if outlier { 12.0 } else { 10.0 };
-            if err.abs() > bound {
+            if err.abs() > 10.0 {
                 bad.push(format!("{name} {field} {err:+.1}%"));
             }
         }
