@@ -33,15 +33,9 @@ fn main() {
         let e = estimate(&s, options, &c, None);
         let le = (f64::from(e.luts) / f64::from(sum.luts) - 1.0) * 100.0;
         let fe = (f64::from(e.ffs) / f64::from(sum.ffs) - 1.0) * 100.0;
-        let loo = skeinhw_estimator::generated::fit_overhead_without(&c, s.name()).map_or(
-            f64::NAN,
-            |o| {
-                let inventory = skeinhw_estimator::generated::inventory(&s);
-                let counted = skeinhw_estimator::device::map(&inventory, &c).counted_luts;
-                let luts = (f64::from(counted) * o).round();
-                (luts / f64::from(sum.luts) - 1.0) * 100.0
-            },
-        );
+        let loo = skeinhw_estimator::generated::left_out_luts(&c, &s).map_or(f64::NAN, |luts| {
+            (f64::from(luts) / f64::from(sum.luts) - 1.0) * 100.0
+        });
         lut_abs += le.abs();
         loo_abs += loo.abs();
         ff_abs += fe.abs();
