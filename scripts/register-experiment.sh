@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # How much of a netlist is logic ABC duplicates for depth: synthesizes a preset's generated
 # Verilog as it is and with slot 0's round reading a registered copy of one arriving signal
-# (a0_ky, the key, by default; a0_st or a0_tw), and prints both LUT counts (LUT1-6, INV and SRL cells, as the netlist summaries count them). The registered
-# copy changes the design's timing (an experiment, not a design); the LUTs it removes are
-# logic the mapping duplicated across the arrival select and the round.
+# (a0_ky, the key, by default; a0_st or a0_tw), and prints both LUT counts (LUT1-6, INV and
+# SRL cells, as the netlist summaries count them). The registered copy changes the design's
+# timing (an experiment, not a design); the LUTs it removes are logic the mapping duplicated
+# across the arrival select and the round.
 #
 #   scripts/register-experiment.sh long-iter-512 [a0_ky|a0_st|a0_tw]
 #

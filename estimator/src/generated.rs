@@ -510,47 +510,51 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
 /// each kind, the factor was 1.064, pulled up by `long-iter-512` and `ath-8r-3sp`, whose
 /// netlists are 13% and 11% above their counted LUTs, the most of the six. One factor is
 /// estimated best from every design; each preset's out-of-sample error is the leave-one-out
-/// one, with [`fit_overhead_without`].
+/// one, with [`left_out_luts`].
 pub fn fit_overhead(c: &crate::Constants) -> Result<f64, crate::EstimatorError> {
-    Ok(crate::calibrate::round_sig(log_mean_ratio(c, None)?, 4))
+    let fits = preset_fits(c)?;
+    let mean = fits.iter().map(|f| f.log_ratio).sum::<f64>() / fits.len().max(1) as f64;
+    Ok(crate::calibrate::round_sig(mean.exp(), 4))
 }
 
-/// The overhead fitted on the netlists of every preset but `preset` (not rounded): the model's
-/// error on `preset` with it is an error on a netlist the fit never saw.
-pub fn fit_overhead_without(
-    c: &crate::Constants,
-    preset: &str,
-) -> Result<f64, crate::EstimatorError> {
-    log_mean_ratio(c, Some(preset))
+/// Per preset, the LUTs the `generated` style gives it with the overhead fitted on the other
+/// presets' netlists only (leave-one-out, not rounded): an estimate for a netlist the fit
+/// never saw.
+pub fn left_out_luts(c: &crate::Constants) -> Result<Vec<(String, u32)>, crate::EstimatorError> {
+    let fits = preset_fits(c)?;
+    let total: f64 = fits.iter().map(|f| f.log_ratio).sum();
+    let others = (fits.len() as f64 - 1.0).max(1.0);
+    Ok(fits
+        .into_iter()
+        .map(|f| {
+            let overhead = ((total - f.log_ratio) / others).exp();
+            let luts = (f64::from(f.counted) * overhead).round() as u32;
+            (f.preset, luts)
+        })
+        .collect())
 }
 
-/// The LUTs the `generated` style gives `schedule` (a preset) with the overhead fitted on the
-/// other presets' netlists ([`fit_overhead_without`]).
-pub fn left_out_luts(
-    c: &crate::Constants,
-    schedule: &Schedule,
-) -> Result<u32, crate::EstimatorError> {
-    let overhead = fit_overhead_without(c, schedule.name())?;
-    let counted = crate::device::map(&inventory(schedule), c).counted_luts;
-    Ok((f64::from(counted) * overhead).round() as u32)
+/// One preset's counted LUTs and the log of its netlist's LUTs over them.
+struct PresetFit {
+    preset: String,
+    counted: u32,
+    log_ratio: f64,
 }
 
-/// The geometric mean of netlist LUTs over counted LUTs over the presets (but `without`).
-fn log_mean_ratio(
-    c: &crate::Constants,
-    without: Option<&str>,
-) -> Result<f64, crate::EstimatorError> {
-    let (mut sum, mut n) = (0.0, 0u32);
-    for schedule in skeinhw_sched::presets() {
-        if without == Some(schedule.name()) {
-            continue;
-        }
-        let summary = crate::netlist::summary::NetlistSummary::load(schedule.name())?;
-        let counted = crate::device::map(&inventory(&schedule), c).counted_luts;
-        sum += (f64::from(summary.luts) / f64::from(counted.max(1))).ln();
-        n += 1;
-    }
-    Ok((sum / f64::from(n.max(1))).exp())
+/// [`PresetFit`] of every preset (each needs its netlist summary).
+fn preset_fits(c: &crate::Constants) -> Result<Vec<PresetFit>, crate::EstimatorError> {
+    skeinhw_sched::presets()
+        .into_iter()
+        .map(|schedule| {
+            let summary = crate::netlist::summary::NetlistSummary::load(schedule.name())?;
+            let counted = crate::device::map(&inventory(&schedule), c).counted_luts;
+            Ok(PresetFit {
+                preset: schedule.name().to_owned(),
+                counted,
+                log_ratio: (f64::from(summary.luts) / f64::from(counted.max(1))).ln(),
+            })
+        })
+        .collect()
 }
 
 /// LUT levels of an n:1 multiplexer of LUT6s (4:1 each).
