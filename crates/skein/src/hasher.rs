@@ -246,16 +246,22 @@ impl<const N: usize> Skein<N> {
                 got: out.len(),
             });
         }
-        let fresh = Self::fresh_message(self.start, self.tree_params());
-        let message = core::mem::replace(&mut self.message, fresh);
-        let bit_pad = core::mem::take(&mut self.bit_padded);
-        let mut g = match message {
-            Message::Sequential(u) => u.finish(bit_pad),
-            Message::Tree(t) => t.finish(bit_pad),
-        };
+        let mut g = self.finish_message();
         output(&g, self.out_bits, out);
         g.zeroize();
         Ok(())
+    }
+
+    /// Ends the message (the last message UBI, or the tree's root) and starts over; returns
+    /// the chaining value the output transform reads (`crate::output` streams it).
+    pub(crate) fn finish_message(&mut self) -> [u64; N] {
+        let fresh = Self::fresh_message(self.start, self.tree_params());
+        let message = core::mem::replace(&mut self.message, fresh);
+        let bit_pad = core::mem::take(&mut self.bit_padded);
+        match message {
+            Message::Sequential(u) => u.finish(bit_pad),
+            Message::Tree(t) => t.finish(bit_pad),
+        }
     }
 
     /// Finishes the hash into a new vector of ceil(out_bits / 8) bytes.
@@ -302,25 +308,30 @@ pub fn output<const N: usize>(g: &[u64; N], out_bits: u64, out: &mut [u8]) {
     let nb = N * 8;
     let mut bytes = [0u8; crate::ubi::MAX_BLOCK_BYTES];
     for (i, chunk) in out.chunks_mut(nb).enumerate() {
-        let mut chain = *g;
-        let mut block = [0u64; N];
-        block[0] = i as u64;
-        let tweak = Tweak {
-            position: 8,
-            first: true,
-            last: true,
-            ..Tweak::start(BlockType::Output, 0, 0)
-        };
-        compress_words(&mut chain, &block, tweak.words());
-        words_to_bytes(&chain, &mut bytes[..nb]);
+        output_block(g, i as u64, &mut bytes[..nb]);
         chunk.copy_from_slice(&bytes[..chunk.len()]);
-        chain.zeroize();
     }
     bytes.zeroize();
     let rest = (out_bits % 8) as u32;
     if let (true, Some(last)) = (rest != 0, out.last_mut()) {
         *last &= 0xFFu8 << (8 - rest);
     }
+}
+
+/// Output block `i`: UBI(G, ToBytes(i, 8), Tout), `N * 8` bytes into `out`.
+pub(crate) fn output_block<const N: usize>(g: &[u64; N], i: u64, out: &mut [u8]) {
+    let mut chain = *g;
+    let mut block = [0u64; N];
+    block[0] = i;
+    let tweak = Tweak {
+        position: 8,
+        first: true,
+        last: true,
+        ..Tweak::start(BlockType::Output, 0, 0)
+    };
+    compress_words(&mut chain, &block, tweak.words());
+    words_to_bytes(&chain, out);
+    chain.zeroize();
 }
 
 /// Streaming tree hashing (Skein 1.3, section 3.5.6) in memory proportional to the tree

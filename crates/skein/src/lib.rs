@@ -16,6 +16,7 @@ mod hasher;
 #[cfg(feature = "kat")]
 pub mod kat;
 pub mod lanes;
+pub mod output;
 pub mod par_tree;
 pub mod reference;
 pub mod threefish;
@@ -28,6 +29,7 @@ pub use error::Error;
 pub use hasher::{
     Params, Skein, TreeParams, config_string, initial_chain, output, pad_partial_byte,
 };
+pub use output::{DynOutputReader, OutputReader};
 pub use tweak::Tweak;
 
 /// Skein-256: 256-bit state, any output length.
