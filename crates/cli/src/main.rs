@@ -95,7 +95,14 @@ fn usage_error(e: clap::Error) -> ExitCode {
         _ => {
             let text = e.to_string();
             let first = text.lines().next().unwrap_or("usage error");
-            eprintln!("skeinhw: {}", first.trim_start_matches("error: "));
+            // clap's "did you mean" suggestion stays, on the same line.
+            let tip = text
+                .lines()
+                .map(str::trim)
+                .find(|l| l.starts_with("tip: "))
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default();
+            eprintln!("skeinhw: {}{tip}", first.trim_start_matches("error: "));
             ExitCode::from(2)
         }
     }

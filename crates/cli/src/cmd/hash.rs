@@ -1,11 +1,17 @@
 //! `skeinhw hash`: Skein digests of files, standard input or a hex message, printed like
 //! `b2sum` (`<hex digest>  <name>`), with `--check` to verify such a list.
 //!
-//! Exit status: 0 all good; 1 a file could not be read or a digest did not match; 2 a usage
-//! error or a malformed `--check` line.
+//! Names are bytes (any name the system allows), escaped as coreutils does
+//! (`skeinhw_sumfile`); `--tag`, `-z`, and `--check` with `--quiet`, `--status`, `--strict`,
+//! `--warn` and `--ignore-missing` behave as `b2sum`'s.
+//!
+//! Exit status (as coreutils): 0 all good; 1 a file could not be read, a digest did not match,
+//! or (`--check`) the list had no usable line or, with `--strict`, a malformed one; 2 a usage
+//! or input error (one line on standard error).
 
+use std::ffi::{OsStr, OsString};
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
@@ -13,12 +19,14 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use skeinhw_shabal::Shabal;
-use skeinhw_skein::DynSkein;
 use skeinhw_skein::batch::{self, Request};
 use skeinhw_skein::par_tree;
+use skeinhw_skein::{DynOutputReader, DynSkein};
 
 use crate::Status;
 use crate::message::{MessageArgs, OwnedParams};
+
+mod check;
 
 /// Inputs larger than this show a progress bar when standard error is a terminal.
 const PROGRESS_THRESHOLD: u64 = 64 << 20;
@@ -35,22 +43,57 @@ const BATCH_BYTES: u64 = 256 << 20;
 /// sequential tree in constant memory.
 const TREE_MEMORY_LIMIT: u64 = 1 << 30;
 
+/// Output lengths up to this many bits are computed in memory; longer ones stream from Skein's
+/// output transform (`skeinhw_skein::output`) straight to standard output, in constant memory.
+pub const STREAM_OUT_BITS: u64 = 1 << 16;
+/// The longest output (in bits) a line that must be read back or parsed whole can hold:
+/// `--tag`, `--json` and `--check` lists (a 2^20-bit digest is a 256 KiB hex line). Plain
+/// lines and `--raw` have no limit but Skein's own (2^64 - 1 bits).
+pub const MAX_LIST_OUT_BITS: u64 = 1 << 20;
+
 /// Arguments of `hash`.
 #[derive(Args, Debug)]
 pub struct HashArgs {
-    /// Files to hash; none or `-` reads standard input.
+    /// Files to hash; none or `-` reads standard input. Any name the system allows.
     #[arg(value_name = "FILE")]
-    pub files: Vec<String>,
+    pub files: Vec<OsString>,
     #[command(flatten)]
     pub message: MessageArgs,
     /// Hash function: skein (sizes by --size/--out-bits) or shabal-192, shabal-224, shabal-256,
     /// shabal-384, shabal-512.
     #[arg(long, default_value = "skein", value_parser = parse_alg)]
     pub alg: Alg,
-    /// Verify the digests listed in FILE (as printed by `skeinhw hash`) with these options.
-    #[arg(long, value_name = "FILE", conflicts_with = "hex")]
-    pub check: Option<String>,
-    /// Print one JSON object per input instead of `<digest>  <name>`.
+    /// Verify the digests listed in FILE (`-` for standard input), GNU or --tag lines, as
+    /// `b2sum -c` does. Exit 1 if any digest differs or any listed file cannot be read.
+    #[arg(short = 'c', long, value_name = "FILE", conflicts_with = "hex")]
+    pub check: Option<OsString>,
+    /// --check: print nothing for files that verify.
+    #[arg(long, overrides_with_all = ["status", "warn"])]
+    pub quiet: bool,
+    /// --check: print nothing; the exit status tells.
+    #[arg(long, overrides_with_all = ["quiet", "warn"])]
+    pub status: bool,
+    /// --check: exit 1 if any line of the list is improperly formatted.
+    #[arg(long)]
+    pub strict: bool,
+    /// --check: warn about each improperly formatted line.
+    #[arg(short = 'w', long, overrides_with_all = ["quiet", "status"])]
+    pub warn: bool,
+    /// --check: a listed file that does not exist is neither reported nor a failure.
+    #[arg(long)]
+    pub ignore_missing: bool,
+    /// BSD-style lines: `SKEIN-512-512 (FILE) = <hex>` (SKEIN-<size>-<out bits>,
+    /// SHABAL-<out bits>); --check reads them back.
+    #[arg(long, conflicts_with_all = ["check", "json", "raw"])]
+    pub tag: bool,
+    /// End each output line with NUL instead of newline, and never escape names (as b2sum -z).
+    #[arg(short = 'z', long, conflicts_with_all = ["check", "json", "raw"])]
+    pub zero: bool,
+    /// Write the digest of one input as raw bytes (no hex, no name): with --out-bits, a Skein
+    /// output stream of any length (`skeinhw hash --out-bits 8000000000000 --raw > FILE`).
+    #[arg(long, conflicts_with_all = ["check", "json"])]
+    pub raw: bool,
+    /// Print one JSON object per input (with --check: per listed file) instead of text lines.
     #[arg(long)]
     pub json: bool,
     /// Threads for batches of files and for --tree (default: one per CPU).
@@ -105,10 +148,59 @@ impl Hasher {
         Ok(())
     }
 
-    fn finalize(self) -> Vec<u8> {
+    /// The digest in memory, or the output stream when it is longer than STREAM_OUT_BITS.
+    fn finish(self, out_bits: u64) -> Digest {
         match self {
-            Hasher::Skein(h) => h.finalize(),
-            Hasher::Shabal(h) => h.finalize(),
+            Hasher::Skein(h) if out_bits > STREAM_OUT_BITS => {
+                Digest::Stream(Box::new(h.finalize_reader()))
+            }
+            Hasher::Skein(h) => Digest::Bytes(h.finalize()),
+            Hasher::Shabal(h) => Digest::Bytes(h.finalize()),
+        }
+    }
+}
+
+/// A finished hash: the digest in memory, or Skein's output transform read as a stream.
+pub(crate) enum Digest {
+    Bytes(Vec<u8>),
+    Stream(Box<DynOutputReader>),
+}
+
+impl Digest {
+    /// The whole digest in memory; callers bound the length first (MAX_LIST_OUT_BITS).
+    fn into_bytes(self) -> Vec<u8> {
+        match self {
+            Digest::Bytes(b) => b,
+            Digest::Stream(mut r) => {
+                let mut out = vec![0u8; r.remaining_bytes() as usize];
+                r.fill(&mut out);
+                out
+            }
+        }
+    }
+
+    /// Writes the digest as hex (or raw bytes) in pieces of at most READ_CHUNK bytes.
+    fn write(self, out: &mut impl Write, raw: bool) -> io::Result<()> {
+        match self {
+            Digest::Bytes(b) if raw => out.write_all(&b),
+            Digest::Bytes(b) => out.write_all(hex::encode(b).as_bytes()),
+            Digest::Stream(mut r) => {
+                let mut buf = vec![0u8; READ_CHUNK / 2];
+                let mut text = vec![0u8; READ_CHUNK];
+                loop {
+                    let n = r.fill(&mut buf);
+                    if n == 0 {
+                        return Ok(());
+                    }
+                    if raw {
+                        out.write_all(&buf[..n])?;
+                    } else {
+                        hex::encode_to_slice(&buf[..n], &mut text[..2 * n])
+                            .expect("two hex digits per byte");
+                        out.write_all(&text[..2 * n])?;
+                    }
+                }
+            }
         }
     }
 }
@@ -124,8 +216,19 @@ struct JsonDigest<'a> {
     msg_bits: u64,
 }
 
+/// How each digest is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Style {
+    /// `<hex>  <name>`, or BSD `<TAG> (<name>) = <hex>` with `tag`; NUL-ended with `zero`.
+    Line { tag: bool, zero: bool },
+    /// One JSON object per line.
+    Json,
+    /// The digest bytes alone.
+    Raw,
+}
+
 /// What hashing one input needs besides the input.
-struct Setup {
+pub(crate) struct Setup {
     alg: Alg,
     size: usize,
     out_bits: u64,
@@ -142,6 +245,65 @@ impl Setup {
             )?)),
             Alg::Shabal(bits) => Hasher::Shabal(Box::new(Shabal::new(bits)?)),
         })
+    }
+
+    /// The name of `--alg`.
+    fn alg_name(&self) -> &'static str {
+        match self.alg {
+            Alg::Skein => "skein",
+            Alg::Shabal(192) => "shabal-192",
+            Alg::Shabal(224) => "shabal-224",
+            Alg::Shabal(256) => "shabal-256",
+            Alg::Shabal(384) => "shabal-384",
+            _ => "shabal-512",
+        }
+    }
+
+    /// The BSD tag: `SKEIN-<state bits>-<output bits>` or `SHABAL-<output bits>`.
+    pub(crate) fn tag(&self) -> String {
+        match self.alg {
+            Alg::Skein => format!("SKEIN-{}-{}", self.size, self.out_bits),
+            Alg::Shabal(bits) => format!("SHABAL-{bits}"),
+        }
+    }
+
+    /// The setup a `--check` line's tag names (the tag names the function and its lengths,
+    /// as `BLAKE2b-N` does for b2sum), with this setup's key and optional arguments (Skein);
+    /// `None` for a tag that is not ours.
+    pub(crate) fn for_tag(&self, tag: &str) -> Option<Setup> {
+        let number = |s: &str| {
+            s.parse::<u64>()
+                .ok()
+                .filter(|&n| n > 0 && !s.starts_with('0'))
+        };
+        let (alg, size, out_bits) = if let Some(rest) = tag.strip_prefix("SKEIN-") {
+            let (size, out) = rest.split_once('-')?;
+            let size = number(size)? as usize;
+            if ![256, 512, 1024].contains(&size) {
+                return None;
+            }
+            (Alg::Skein, size, number(out)?)
+        } else {
+            let bits = number(tag.strip_prefix("SHABAL-")?)?;
+            if ![192, 224, 256, 384, 512].contains(&bits) {
+                return None;
+            }
+            (Alg::Shabal(bits), 512, bits)
+        };
+        let params = match alg {
+            Alg::Skein => self.params.clone(),
+            Alg::Shabal(_) => OwnedParams::default(),
+        };
+        Some(Setup {
+            alg,
+            size,
+            out_bits,
+            params,
+        })
+    }
+
+    pub(crate) fn out_bits(&self) -> u64 {
+        self.out_bits
     }
 }
 
@@ -166,33 +328,97 @@ pub fn run(args: HashArgs) -> Result<Status> {
     };
     // Reject impossible parameters once, before any input is read.
     setup.hasher()?;
-    if let Some(list) = &args.check {
-        return check(&setup, list);
+    let check_only = [
+        ("--quiet", args.quiet),
+        ("--status", args.status),
+        ("--strict", args.strict),
+        ("--warn", args.warn),
+        ("--ignore-missing", args.ignore_missing),
+    ];
+    if let (None, Some((opt, _))) = (&args.check, check_only.iter().find(|(_, on)| *on)) {
+        bail!("{opt} is meaningful only when verifying digests (--check LIST)");
     }
-    let mut out = io::stdout().lock();
+    if let Some(list) = &args.check {
+        if let Some(first) = args.files.first() {
+            bail!(
+                "--check {}: the files to verify come from the list; '{}' given as well \
+                 (hash files without --check)",
+                Path::new(list).display(),
+                Path::new(first).display()
+            );
+        }
+        let options = check::Options {
+            quiet: args.quiet,
+            status: args.status,
+            strict: args.strict,
+            warn: args.warn,
+            ignore_missing: args.ignore_missing,
+            json: args.json,
+        };
+        return check::run(&setup, list, &options);
+    }
+    let style = if args.json {
+        Style::Json
+    } else if args.raw {
+        Style::Raw
+    } else {
+        Style::Line {
+            tag: args.tag,
+            zero: args.zero,
+        }
+    };
+    if (args.tag || args.json) && setup.out_bits > MAX_LIST_OUT_BITS {
+        bail!(
+            "--out-bits {}: --tag and --json lines hold at most {MAX_LIST_OUT_BITS} bits; \
+             plain lines and --raw stream any length",
+            setup.out_bits
+        );
+    }
     if args.message.msg_file.is_some() {
         bail!("--msg-file: hash takes files as arguments (skeinhw hash FILE...)");
     }
+    let mut out = io::stdout().lock();
     if let Some((bytes, bits)) = args.message.hex_message()? {
+        if let Some(first) = args.files.first() {
+            bail!(
+                "--hex hashes the hex message; the file '{}' given as well would be ignored \
+                 (give one or the other)",
+                Path::new(first).display()
+            );
+        }
         let mut h = setup.hasher()?;
         h.update_bits(&bytes, bits)?;
         let name = hex_name(&bytes, bits);
-        print_digest(&mut out, &setup, &name, &h.finalize(), bits, args.json)?;
+        let digest = h.finish(setup.out_bits);
+        print_digest(&mut out, &setup, name.as_bytes(), digest, bits, style)?;
         return Ok(0);
     }
     let files = if args.files.is_empty() {
-        vec!["-".to_string()]
+        vec![OsString::from("-")]
     } else {
         args.files.clone()
     };
+    if style == Style::Raw && files.len() > 1 {
+        bail!(
+            "--raw writes the digest of one input; {} files given",
+            files.len()
+        );
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.map_or(0, |j| j as usize))
         .build()
         .context("cannot start the worker threads")?;
     let mut status = 0;
-    let mut report = |out: &mut io::StdoutLock<'_>, name: &str, r: Result<(Vec<u8>, u64)>| {
+    let mut report = |out: &mut io::StdoutLock<'_>, name: &OsStr, r: Result<(Digest, u64)>| {
         match r {
-            Ok((digest, bytes)) => print_digest(out, &setup, name, &digest, bytes * 8, args.json)?,
+            Ok((digest, bytes)) => print_digest(
+                out,
+                &setup,
+                name.as_encoded_bytes(),
+                digest,
+                bytes * 8,
+                style,
+            )?,
             Err(e) => {
                 // Like sha256sum: report, go on with the other files, fail at the end.
                 eprintln!("skeinhw: {}", crate::one_line(&e));
@@ -201,10 +427,12 @@ pub fn run(args: HashArgs) -> Result<Status> {
         }
         anyhow::Ok(())
     };
-    let batching = setup.alg == Alg::Skein && setup.params.tree.is_none() && files.len() > 1;
+    let in_memory = setup.out_bits <= STREAM_OUT_BITS;
+    let batching =
+        setup.alg == Alg::Skein && setup.params.tree.is_none() && files.len() > 1 && in_memory;
     if !batching {
         for name in &files {
-            let r = if setup.alg == Alg::Skein && setup.params.tree.is_some() {
+            let r = if setup.alg == Alg::Skein && setup.params.tree.is_some() && in_memory {
                 pool.install(|| hash_tree_input(&setup, name))
             } else {
                 hash_input(&setup, name)
@@ -216,7 +444,7 @@ pub fn run(args: HashArgs) -> Result<Status> {
     // Several files: small ones are read ahead and hashed together in SIMD lanes and across
     // the threads, in groups of at most BATCH_BYTES; the output keeps the order of the
     // arguments.
-    let mut pending: Vec<(&str, Result<Option<Vec<u8>>>)> = Vec::new();
+    let mut pending: Vec<(&OsStr, Result<Option<Vec<u8>>>)> = Vec::new();
     let mut pending_bytes = 0u64;
     for name in &files {
         let loaded = load_small(name);
@@ -241,7 +469,7 @@ pub fn run(args: HashArgs) -> Result<Status> {
 
 /// Reads a regular file of at most BATCH_FILE_LIMIT bytes whole; `None` for standard input
 /// and larger files, which are streamed instead. Errors read like [`hash_input`]'s.
-fn load_small(name: &str) -> Result<Option<Vec<u8>>> {
+fn load_small(name: &OsStr) -> Result<Option<Vec<u8>>> {
     if name == "-" {
         return Ok(None);
     }
@@ -249,32 +477,39 @@ fn load_small(name: &str) -> Result<Option<Vec<u8>>> {
 }
 
 /// Opens `name` and reads it whole if it has at most `limit` bytes, else `None`.
-fn read_whole(name: &str, limit: u64) -> Result<Option<Vec<u8>>> {
-    let mut file = File::open(name).with_context(|| format!("{name}: cannot open"))?;
+fn read_whole(name: &OsStr, limit: u64) -> Result<Option<Vec<u8>>> {
+    let shown = Path::new(name).display();
+    let mut file = File::open(name).with_context(|| format!("{shown}: cannot open"))?;
     let meta = file
         .metadata()
-        .with_context(|| format!("{name}: cannot read"))?;
+        .with_context(|| format!("{shown}: cannot read"))?;
     if meta.is_dir() {
-        bail!("{name}: is a directory");
+        bail!("{shown}: is a directory");
     }
     if !meta.is_file() || meta.len() > limit {
         return Ok(None);
     }
     let mut data = Vec::with_capacity(meta.len() as usize);
-    file.read_to_end(&mut data)
-        .with_context(|| format!("{name}: read error"))?;
+    // A file that grew since `metadata` is read up to the limit, then streamed.
+    (&mut file)
+        .take(limit + 1)
+        .read_to_end(&mut data)
+        .with_context(|| format!("{shown}: read error"))?;
+    if data.len() as u64 > limit {
+        return Ok(None);
+    }
     Ok(Some(data))
 }
 
 /// Prints one input's digest (digest and length in bytes) or its error.
-type Report<'r> = dyn FnMut(&str, Result<(Vec<u8>, u64)>) -> Result<()> + 'r;
+type Report<'r> = dyn FnMut(&OsStr, Result<(Digest, u64)>) -> Result<()> + 'r;
 
 /// Hashes the files read ahead in one batch, then reports every pending file in order,
 /// streaming those that were not read ahead.
 fn flush_batch(
     pool: &rayon::ThreadPool,
     setup: &Setup,
-    pending: &mut Vec<(&str, Result<Option<Vec<u8>>>)>,
+    pending: &mut Vec<(&OsStr, Result<Option<Vec<u8>>>)>,
     report: &mut Report<'_>,
 ) -> Result<()> {
     let params = setup.params.params();
@@ -295,7 +530,7 @@ fn flush_batch(
     for (name, loaded) in pending.drain(..) {
         let r = match loaded {
             Ok(Some(data)) => Ok((
-                digests.next().expect("one digest per request"),
+                Digest::Bytes(digests.next().expect("one digest per request")),
                 data.len() as u64,
             )),
             Ok(None) => hash_input(setup, name),
@@ -309,7 +544,7 @@ fn flush_batch(
 /// `--tree`: a file of at most TREE_MEMORY_LIMIT bytes is read whole and hashed by the
 /// parallel tree (leaves in SIMD lanes, across the current thread pool); anything else
 /// streams as [`hash_input`] does.
-fn hash_tree_input(setup: &Setup, name: &str) -> Result<(Vec<u8>, u64)> {
+fn hash_tree_input(setup: &Setup, name: &OsStr) -> Result<(Digest, u64)> {
     let data = if name == "-" {
         None
     } else {
@@ -323,7 +558,7 @@ fn hash_tree_input(setup: &Setup, name: &str) -> Result<(Vec<u8>, u64)> {
         ..Request::new(setup.size, setup.out_bits, &data)
     };
     let digest = par_tree::hash_with(batch::detected(), true, &request)?;
-    Ok((digest, data.len() as u64))
+    Ok((Digest::Bytes(digest), data.len() as u64))
 }
 
 /// Shabal has no state-size choice, key, optional arguments or tree mode: say so instead of
@@ -349,50 +584,72 @@ fn hex_name(bytes: &[u8], bits: u64) -> String {
     }
 }
 
+/// Prints one digest in `style`; `name` is the file name's bytes (any bytes).
 fn print_digest(
     out: &mut impl Write,
     setup: &Setup,
-    name: &str,
-    digest: &[u8],
+    name: &[u8],
+    digest: Digest,
     msg_bits: u64,
-    json: bool,
+    style: Style,
 ) -> Result<()> {
-    let digest = hex::encode(digest);
-    if json {
-        let record = JsonDigest {
-            name,
-            alg: match setup.alg {
-                Alg::Skein => "skein",
-                Alg::Shabal(192) => "shabal-192",
-                Alg::Shabal(224) => "shabal-224",
-                Alg::Shabal(256) => "shabal-256",
-                Alg::Shabal(384) => "shabal-384",
-                _ => "shabal-512",
-            },
-            digest,
-            size: setup.size,
-            out_bits: setup.out_bits,
-            msg_bits,
-        };
-        writeln!(out, "{}", serde_json::to_string(&record)?)?;
-    } else {
-        writeln!(out, "{digest}  {name}")?;
+    match style {
+        Style::Json => {
+            let record = JsonDigest {
+                name: &String::from_utf8_lossy(name),
+                alg: setup.alg_name(),
+                digest: hex::encode(digest.into_bytes()),
+                size: setup.size,
+                out_bits: setup.out_bits,
+                msg_bits,
+            };
+            writeln!(out, "{}", serde_json::to_string(&record)?)?;
+        }
+        Style::Raw => digest.write(out, true)?,
+        Style::Line { tag, zero } => match digest {
+            Digest::Bytes(d) => {
+                let tag = tag.then(|| setup.tag());
+                out.write_all(&skeinhw_sumfile::format_line(
+                    tag.as_deref(),
+                    &d,
+                    name,
+                    zero,
+                ))?;
+            }
+            // Longer than STREAM_OUT_BITS (so not --tag): the line is written as it is
+            // computed, escaped exactly as format_line does.
+            stream => {
+                let escape = !zero && skeinhw_sumfile::needs_escape(name);
+                if escape {
+                    out.write_all(b"\\")?;
+                }
+                stream.write(out, false)?;
+                out.write_all(b"  ")?;
+                if escape {
+                    out.write_all(&skeinhw_sumfile::escape_name(name))?;
+                } else {
+                    out.write_all(name)?;
+                }
+                out.write_all(if zero { b"\0" } else { b"\n" })?;
+            }
+        },
     }
     Ok(())
 }
 
 /// Hashes a file (or standard input for `-`) in constant memory; returns digest and length.
-fn hash_input(setup: &Setup, name: &str) -> Result<(Vec<u8>, u64)> {
+pub(crate) fn hash_input(setup: &Setup, name: &OsStr) -> Result<(Digest, u64)> {
     if name == "-" {
         return hash_reader(setup, io::stdin().lock(), None);
     }
     let path = Path::new(name);
-    let file = File::open(path).with_context(|| format!("{name}: cannot open"))?;
+    let shown = path.display();
+    let file = File::open(path).with_context(|| format!("{shown}: cannot open"))?;
     let meta = file
         .metadata()
-        .with_context(|| format!("{name}: cannot read"))?;
+        .with_context(|| format!("{shown}: cannot read"))?;
     if meta.is_dir() {
-        bail!("{name}: is a directory");
+        bail!("{shown}: is a directory");
     }
     let len = meta.len();
     let bar = (len >= PROGRESS_THRESHOLD && io::stderr().is_terminal()).then(|| {
@@ -401,17 +658,17 @@ fn hash_input(setup: &Setup, name: &str) -> Result<(Vec<u8>, u64)> {
             ProgressStyle::with_template("{msg} {wide_bar} {bytes}/{total_bytes} {bytes_per_sec}")
                 .expect("valid template"),
         );
-        bar.set_message(name.to_string());
+        bar.set_message(shown.to_string());
         bar
     });
-    hash_reader(setup, file, bar.as_ref()).with_context(|| format!("{name}: read error"))
+    hash_reader(setup, file, bar.as_ref()).with_context(|| format!("{shown}: read error"))
 }
 
 fn hash_reader(
     setup: &Setup,
     mut reader: impl Read,
     bar: Option<&ProgressBar>,
-) -> Result<(Vec<u8>, u64)> {
+) -> Result<(Digest, u64)> {
     let mut h = setup.hasher()?;
     let mut buf = vec![0u8; READ_CHUNK];
     let mut total = 0u64;
@@ -431,37 +688,11 @@ fn hash_reader(
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    Ok((h.finalize(), total))
-}
-
-/// One line of a digest list: `<hex>  <name>` (a `*` before the name, binary mode in
-/// sha256sum's format, is accepted).
-fn parse_check_line(line: &str, hex_digits: usize) -> Result<(Vec<u8>, &str), String> {
-    let (digest, rest) = line
-        .split_once(' ')
-        .ok_or_else(|| "not a digest line (expected '<hex digest>  <name>')".to_string())?;
-    let name = rest
-        .strip_prefix(' ')
-        .or_else(|| rest.strip_prefix('*'))
-        .ok_or_else(|| "not a digest line (expected two spaces after the digest)".to_string())?;
-    if name.is_empty() {
-        return Err("not a digest line (no file name)".to_string());
-    }
-    if !digest.chars().all(|c| c.is_ascii_hexdigit()) {
-        return Err(format!("not a digest line ('{digest}' is not hex)"));
-    }
-    if digest.len() != hex_digits {
-        return Err(format!(
-            "digest has {} hex digits; these options (--size/--out-bits) give {hex_digits}",
-            digest.len()
-        ));
-    }
-    let bytes = hex::decode(digest).map_err(|e| format!("not a digest line ({e})"))?;
-    Ok((bytes, name))
+    Ok((h.finish(setup.out_bits), total))
 }
 
 /// Recomputes a `--hex` entry's digest from its name (`hex:<digits>[/<bits>]`).
-fn hash_hex_name(setup: &Setup, spec: &str) -> Result<Vec<u8>> {
+pub(crate) fn hash_hex_name(setup: &Setup, spec: &str) -> Result<Vec<u8>> {
     let (digits, bits) = match spec.split_once('/') {
         Some((d, b)) => (d, Some(b.parse::<u64>().context("bit count")?)),
         None => (spec, None),
@@ -469,64 +700,10 @@ fn hash_hex_name(setup: &Setup, spec: &str) -> Result<Vec<u8>> {
     let bytes = crate::message::decode_hex("hex", digits)?;
     let mut h = setup.hasher()?;
     h.update_bits(&bytes, bits.unwrap_or(bytes.len() as u64 * 8))?;
-    Ok(h.finalize())
+    Ok(h.finish(setup.out_bits).into_bytes())
 }
 
-fn check(setup: &Setup, list: &str) -> Result<Status> {
-    let reader: Box<dyn BufRead> = if list == "-" {
-        Box::new(BufReader::new(io::stdin()))
-    } else {
-        Box::new(BufReader::new(
-            File::open(list).with_context(|| format!("{list}: cannot open"))?,
-        ))
-    };
-    let hex_digits = 2 * setup.out_bits.div_ceil(8) as usize;
-    let (mut failed, mut unreadable, mut malformed, mut checked) = (0, 0, 0, 0);
-    let mut out = io::stdout().lock();
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.with_context(|| format!("{list}: read error"))?;
-        let line = line.trim_end_matches('\r');
-        if line.trim().is_empty() {
-            continue;
-        }
-        let (expected, name) = match parse_check_line(line, hex_digits) {
-            Ok(v) => v,
-            Err(e) => {
-                eprintln!("skeinhw: {list}:{}: {e}", i + 1);
-                malformed += 1;
-                continue;
-            }
-        };
-        let actual = match name.strip_prefix("hex:") {
-            Some(spec) => hash_hex_name(setup, spec),
-            None => hash_input(setup, name).map(|(d, _)| d),
-        };
-        checked += 1;
-        match actual {
-            Ok(d) if d == expected => writeln!(out, "{name}: OK")?,
-            Ok(_) => {
-                writeln!(out, "{name}: FAILED")?;
-                failed += 1;
-            }
-            Err(e) => {
-                eprintln!("skeinhw: {}", crate::one_line(&e));
-                writeln!(out, "{name}: FAILED open or read")?;
-                unreadable += 1;
-            }
-        }
-    }
-    if failed > 0 {
-        eprintln!("skeinhw: WARNING: {failed} computed checksum(s) did NOT match");
-    }
-    if unreadable > 0 {
-        eprintln!("skeinhw: WARNING: {unreadable} listed file(s) could not be read");
-    }
-    if malformed > 0 {
-        eprintln!("skeinhw: WARNING: {malformed} line(s) are improperly formatted");
-        return Ok(2);
-    }
-    if checked == 0 {
-        bail!("{list}: no digest lines found");
-    }
-    Ok(if failed + unreadable > 0 { 1 } else { 0 })
+/// The digest of a listed file, bounded by MAX_LIST_OUT_BITS by the caller.
+pub(crate) fn digest_of(setup: &Setup, name: &OsStr) -> Result<Vec<u8>> {
+    Ok(hash_input(setup, name)?.0.into_bytes())
 }
