@@ -140,8 +140,7 @@ impl MessageArgs {
     pub fn hex_message(&self) -> Result<Option<(Vec<u8>, u64)>> {
         let bytes = match (&self.hex, &self.msg_file) {
             (Some(hex), _) => decode_hex("--hex", hex)?,
-            (None, Some(path)) => std::fs::read(path)
-                .with_context(|| format!("--msg-file {}: cannot read", path.display()))?,
+            (None, Some(path)) => read_msg_file(path)?,
             (None, None) => {
                 if let Some(bits) = self.msg_bits {
                     bail!("--msg-bits {bits} needs a message: --hex HEX or --msg-file FILE");
@@ -159,6 +158,30 @@ impl MessageArgs {
         }
         Ok(Some((bytes, bits)))
     }
+}
+
+/// The most `--msg-file` reads: 16 MiB. The message is held in memory (and every block of it
+/// is traced by `trace`, `sim` and `diff`), so a longer file, or an endless one such as
+/// `/dev/zero`, is refused after reading this much instead of filling memory.
+pub const MAX_MSG_FILE_BYTES: u64 = 16 << 20;
+
+/// Reads a `--msg-file` whole, up to MAX_MSG_FILE_BYTES.
+fn read_msg_file(path: &std::path::Path) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let shown = path.display();
+    let file =
+        std::fs::File::open(path).with_context(|| format!("--msg-file {shown}: cannot read"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_MSG_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("--msg-file {shown}: cannot read"))?;
+    if bytes.len() as u64 > MAX_MSG_FILE_BYTES {
+        bail!(
+            "--msg-file {shown}: longer than the limit of {MAX_MSG_FILE_BYTES} bytes (16 MiB) \
+             for a message held in memory and traced block by block"
+        );
+    }
+    Ok(bytes)
 }
 
 /// Decodes a hex string (an optional `0x` prefix, upper or lower case, no separators).

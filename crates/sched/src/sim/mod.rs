@@ -48,6 +48,12 @@ pub use record::{
 pub use report::{BlockTiming, BusyTotals, SimReport, Utilisation};
 pub use sink::{MemorySink, NullSink, TraceSink};
 
+/// The longest output (in bits) the simulator traces: 2^20 bits (128 KiB, 1,024 Output
+/// blocks of Skein-1024). Every Output block is a traced Threefish call, and its digest is
+/// kept in memory, so a trace of a longer output is refused up front ([`SimError::OutputTooLong`])
+/// rather than grown without bound; the `skeinhw hash` command streams outputs of any length.
+pub const MAX_OUT_BITS: u64 = 1 << 20;
+
 /// One Skein computation for the simulator: a message of any bit length, the output length
 /// and the optional arguments (key, personalization, public key, key id, nonce, tree).
 #[derive(Clone, Copy, Debug)]
@@ -73,8 +79,20 @@ impl<'a> Job<'a> {
         }
     }
 
-    /// Checks what the library would reject, with the library's error.
-    fn check(&self) -> Result<(), skeinhw_skein::Error> {
+    /// Checks what the library would reject, with the library's error, and the simulator's
+    /// own limit on the output length ([`MAX_OUT_BITS`]).
+    fn check(&self, stream: usize) -> Result<(), SimError> {
+        if self.out_bits > MAX_OUT_BITS {
+            return Err(SimError::OutputTooLong {
+                stream,
+                out_bits: self.out_bits,
+            });
+        }
+        self.check_inputs()
+            .map_err(|source| SimError::Input { stream, source })
+    }
+
+    fn check_inputs(&self) -> Result<(), skeinhw_skein::Error> {
         if self.out_bits == 0 {
             return Err(skeinhw_skein::Error::ZeroOutputLength);
         }
@@ -119,6 +137,17 @@ pub enum SimError {
         /// The library's reason.
         source: skeinhw_skein::Error,
     },
+    /// Input `stream` asks for more output than the simulator traces.
+    #[error(
+        "message {stream}: {out_bits} output bits is beyond the simulator's limit of \
+         {MAX_OUT_BITS} bits (skeinhw_sched::sim::MAX_OUT_BITS; `skeinhw hash` streams any length)"
+    )]
+    OutputTooLong {
+        /// Index of the input.
+        stream: usize,
+        /// Output bits asked for.
+        out_bits: u64,
+    },
     /// Input `stream` is not a possible Shabal computation.
     #[error("message {stream}: {source}")]
     ShabalInput {
@@ -159,8 +188,7 @@ pub fn simulate(
         return Err(SimError::NoInput);
     }
     for (stream, job) in jobs.iter().enumerate() {
-        job.check()
-            .map_err(|source| SimError::Input { stream, source })?;
+        job.check(stream)?;
     }
     fn go<const N: usize>(
         schedule: &Schedule,
