@@ -14,7 +14,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use error::TraceError;
-pub use jsonl::{JsonlReader, JsonlWriter};
+pub use jsonl::{JsonlReader, JsonlWriter, MAX_LINE_BYTES, read_line_bounded};
 pub use output::AtomicFile;
 pub use vcd::{PERIOD, VcdWriter, read_vcd};
 
