@@ -191,6 +191,8 @@ fn precheck(input: &mut (impl BufRead + Seek)) -> Result<(), String> {
     if is_fst_block_type(first[0]) {
         check_fst_blocks(input, len)?;
     } else {
+        input.seek(SeekFrom::Start(0)).map_err(io)?;
+        check_vcd_times(input)?;
         let mut last = [0u8; 1];
         input.seek(SeekFrom::End(-1)).map_err(io)?;
         input.read_exact(&mut last).map_err(io)?;
@@ -201,6 +203,60 @@ fn precheck(input: &mut (impl BufRead + Seek)) -> Result<(), String> {
         }
     }
     input.seek(SeekFrom::Start(0)).map_err(io)?;
+    Ok(())
+}
+
+/// Refuses a VCD whose time goes backwards: wellen skips such a step with a warning on
+/// standard output, and the diff would compare what is left as if the file were well formed.
+/// One pass over the bytes, in constant memory: a `#` at the start of a line (after
+/// `$enddefinitions`) starts a time stamp.
+fn check_vcd_times(input: &mut impl BufRead) -> Result<(), String> {
+    const END_DEFS: &[u8] = b"$enddefinitions";
+    let mut matched = 0; // bytes of END_DEFS matched so far
+    let mut in_body = false;
+    let mut line = 1u64;
+    let mut line_start = true;
+    let mut stamp: Option<u64> = None; // digits of the time stamp being read
+    let mut previous: Option<u64> = None;
+    loop {
+        let chunk = input.fill_buf().map_err(|e| e.to_string())?;
+        if chunk.is_empty() {
+            break;
+        }
+        let n = chunk.len();
+        for &b in chunk {
+            if !in_body {
+                matched = if b == END_DEFS[matched] {
+                    matched + 1
+                } else {
+                    usize::from(b == END_DEFS[0])
+                };
+                in_body = matched == END_DEFS.len();
+            } else if let Some(t) = stamp {
+                if b.is_ascii_digit() {
+                    stamp = t
+                        .checked_mul(10)
+                        .and_then(|t| t.checked_add(u64::from(b - b'0')));
+                    if stamp.is_none() {
+                        return Err(format!("line {line}: time stamp beyond 64 bits"));
+                    }
+                } else {
+                    if let Some(p) = previous.filter(|&p| t < p) {
+                        return Err(format!("line {line}: time goes backwards: #{t} after #{p}"));
+                    }
+                    previous = Some(t);
+                    stamp = None;
+                }
+            } else if line_start && b == b'#' {
+                stamp = Some(0);
+            }
+            if b == b'\n' {
+                line += 1;
+            }
+            line_start = b == b'\n' || (line_start && (b == b' ' || b == b'\t' || b == b'\r'));
+        }
+        input.consume(n);
+    }
     Ok(())
 }
 

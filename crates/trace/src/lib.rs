@@ -2,6 +2,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod args;
 mod error;
 pub mod hex;
 mod jsonl;
