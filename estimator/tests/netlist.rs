@@ -276,3 +276,47 @@ proptest! {
         prop_assert!((p.period_ns - p.logic_ns - p.route_ns).abs() < 1e-9);
     }
 }
+
+/// A top module of LUT1 cells given as (input bit, output bit) pairs, input port bit 2.
+fn lut_module(cells: &[(u32, u32)], output: u32) -> String {
+    let cells: Vec<String> = cells
+        .iter()
+        .enumerate()
+        .map(|(i, (a, y))| {
+            format!(
+                r#""c{i}": {{"type": "LUT1", "parameters": {{"INIT": "10"}},
+                "connections": {{"I0": [{a}], "O": [{y}]}}}}"#
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"modules": {{"t": {{"attributes": {{"top": "1"}},
+        "ports": {{"a": {{"direction": "input", "bits": [2]}},
+                  "y": {{"direction": "output", "bits": [{output}]}}}},
+        "cells": {{{}}}, "netnames": {{}}}}}}}}"#,
+        cells.join(",")
+    )
+}
+
+/// Issue 16: the fuzz seeds' shapes at full size. A chain 50,000 LUTs deep (a recursive walk
+/// would overflow the test thread's stack) and a combinational loop are timed, not crashed on.
+#[test]
+fn deep_chains_and_loops_do_not_overflow_the_stack() {
+    let c = Constants::built_in();
+    let depth = 50_000u32;
+    let chain: Vec<(u32, u32)> = (0..depth).map(|i| (i + 2, i + 3)).collect();
+    let n = Netlist::parse(&lut_module(&chain, depth + 2), "chain.json", None).unwrap();
+    let e = n.analyse(Flow::Ise13, &c);
+    assert_eq!(e.cells.lut_by_inputs[0], depth);
+    let p = n.critical_path_into(Flow::Ise13, &c, &|_| true);
+    assert_eq!(p.lut_depth, depth, "{p:?}");
+    // y = c2(c1(c0(...))) with c0 and c1 feeding each other: a loop, reported and cut.
+    let looped = lut_module(&[(4, 5), (5, 4), (4, 3)], 3);
+    let n = Netlist::parse(&looped, "loop.json", None).unwrap();
+    let e = n.analyse(Flow::Ise13, &c);
+    assert!(
+        e.warnings.iter().any(|w| w.contains("loop")),
+        "{:?}",
+        e.warnings
+    );
+}

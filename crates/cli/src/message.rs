@@ -4,6 +4,7 @@
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use skeinhw_skein::{Params, TreeParams};
+use skeinhw_trace::args::{self, parse_size, parse_tree};
 
 /// Skein parameters and a message given on the command line.
 #[derive(Args, Clone, Debug, Default)]
@@ -186,46 +187,5 @@ fn read_msg_file(path: &std::path::Path) -> Result<Vec<u8>> {
 
 /// Decodes a hex string (an optional `0x` prefix, upper or lower case, no separators).
 pub fn decode_hex(option: &str, text: &str) -> Result<Vec<u8>> {
-    let t = text.strip_prefix("0x").unwrap_or(text);
-    if !t.len().is_multiple_of(2) {
-        bail!(
-            "{option}: hex string has an odd number of digits ({})",
-            t.len()
-        );
-    }
-    if let Some((i, c)) = t.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
-        bail!("{option}: '{c}' at position {i} is not a hex digit");
-    }
-    hex::decode(t).with_context(|| format!("{option}: malformed hex"))
-}
-
-fn parse_size(s: &str) -> Result<usize, String> {
-    match s {
-        "256" => Ok(256),
-        "512" => Ok(512),
-        "1024" => Ok(1024),
-        _ => Err(format!(
-            "'{s}' is not a Skein state size; allowed: 256, 512, 1024"
-        )),
-    }
-}
-
-fn parse_tree(s: &str) -> Result<TreeParams, String> {
-    let parts: Vec<&str> = s.split(',').collect();
-    if parts.len() != 3 {
-        return Err(format!(
-            "'{s}' is not LEAF,FANOUT,MAXHEIGHT (three numbers such as 2,2,2)"
-        ));
-    }
-    let num = |name: &str, p: &str| -> Result<u8, String> {
-        p.trim()
-            .parse::<u8>()
-            .map_err(|_| format!("{name} '{p}' is not a number from 0 to 255"))
-    };
-    let (l, f, m) = (
-        num("leaf", parts[0])?,
-        num("fan-out", parts[1])?,
-        num("max height", parts[2])?,
-    );
-    TreeParams::new(l, f, m).map_err(|e| e.to_string())
+    args::decode_hex(option, text).map_err(anyhow::Error::msg)
 }

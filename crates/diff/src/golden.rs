@@ -2,10 +2,11 @@
 //! thread that hands records over a bounded channel, so that neither side is ever held whole.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
+use serde::Deserialize;
 use skeinhw_sched::Schedule;
 use skeinhw_sched::shabal::ShabalSchedule;
 use skeinhw_sched::shabal::sim::{
@@ -13,9 +14,9 @@ use skeinhw_sched::shabal::sim::{
 };
 use skeinhw_sched::sim::{CycleRecord, Job, OwnedCycleRecord, TraceHeader, TraceSink, simulate};
 use skeinhw_skein::{Params, TreeParams};
-use skeinhw_trace::JsonlReader;
 use skeinhw_trace::names::{self, Signal};
 use skeinhw_trace::shabal::{self, ShabalJsonlReader};
+use skeinhw_trace::{JsonlReader, TraceError, read_line_bounded};
 
 use crate::error::DiffError;
 use crate::frame::{Frame, shabal_frame, skein_frame};
@@ -182,20 +183,48 @@ fn open_jsonl(path: &Path) -> Result<BufReader<File>, DiffError> {
         })
 }
 
-fn header_error(path: &Path, e: impl std::fmt::Display) -> DiffError {
-    DiffError::Parse {
-        file: path.display().to_string(),
-        line: 1,
-        message: e.to_string(),
+/// An error of the header (or of the line it names), in the one-line form `FILE:LINE: ...`.
+fn header_error(file: &str, e: TraceError) -> DiffError {
+    match e {
+        TraceError::Jsonl { line, message } => DiffError::Parse {
+            file: file.to_string(),
+            line,
+            message,
+        },
+        other => DiffError::Parse {
+            file: file.to_string(),
+            line: 1,
+            message: other.to_string(),
+        },
     }
+}
+
+/// The one header field the algorithm is told by; serde skips the rest without building it.
+#[derive(Deserialize)]
+struct AlgorithmOf {
+    schedule: ScheduleAlgorithm,
+}
+
+#[derive(Deserialize)]
+struct ScheduleAlgorithm {
+    #[serde(default)]
+    algorithm: Option<String>,
 }
 
 impl Golden {
     /// Reads a JSON-lines trace written by `skeinhw trace`.
     pub fn from_jsonl(path: &Path) -> Result<Golden, DiffError> {
-        let reader = JsonlReader::new(open_jsonl(path)?).map_err(|e| header_error(path, e))?;
+        Golden::from_reader(open_jsonl(path)?, &path.display().to_string())
+    }
+
+    /// Reads a JSON-lines trace from `input`; `file` names it in errors.
+    pub fn from_reader(
+        input: impl BufRead + Send + 'static,
+        file: &str,
+    ) -> Result<Golden, DiffError> {
+        let reader = JsonlReader::new(input).map_err(|e| header_error(file, e))?;
         let header = reader.header().clone();
-        let file = path.display().to_string();
+        let file = file.to_string();
         let records = reader.map(move |r| r.map_err(|e| format!("{file}: {e}")));
         Ok(Golden {
             header,
@@ -244,10 +273,17 @@ pub struct OwnedShabalJob {
 impl ShabalGolden {
     /// Reads a Shabal JSON-lines trace written by `skeinhw trace`.
     pub fn from_jsonl(path: &Path) -> Result<ShabalGolden, DiffError> {
-        let reader =
-            ShabalJsonlReader::new(open_jsonl(path)?).map_err(|e| header_error(path, e))?;
+        ShabalGolden::from_reader(open_jsonl(path)?, &path.display().to_string())
+    }
+
+    /// Reads a Shabal JSON-lines trace from `input`; `file` names it in errors.
+    pub fn from_reader(
+        input: impl BufRead + Send + 'static,
+        file: &str,
+    ) -> Result<ShabalGolden, DiffError> {
+        let reader = ShabalJsonlReader::new(input).map_err(|e| header_error(file, e))?;
         let header = reader.header().clone();
-        let file = path.display().to_string();
+        let file = file.to_string();
         let records = reader.map(move |r| r.map_err(|e| format!("{file}: {e}")));
         Ok(ShabalGolden {
             header,
@@ -300,22 +336,26 @@ pub enum AnyGolden {
 impl AnyGolden {
     /// Reads a JSON-lines trace of either algorithm (told by its header line).
     pub fn from_jsonl(path: &Path) -> Result<AnyGolden, DiffError> {
+        AnyGolden::from_reader(open_jsonl(path)?, &path.display().to_string())
+    }
+
+    /// Reads a JSON-lines trace of either algorithm from `input`; `file` names it in errors.
+    /// The header line is read once (bounded by [`skeinhw_trace::MAX_LINE_BYTES`]) and parsed
+    /// into typed structs only, never into a whole `serde_json::Value`.
+    pub fn from_reader(
+        mut input: impl BufRead + Send + 'static,
+        file: &str,
+    ) -> Result<AnyGolden, DiffError> {
         let mut first = String::new();
-        open_jsonl(path)?
-            .read_line(&mut first)
-            .map_err(|e| header_error(path, e))?;
-        let shabal = serde_json::from_str::<serde_json::Value>(&first)
-            .ok()
-            .and_then(|h| {
-                h.get("schedule")?
-                    .get("algorithm")
-                    .map(|a| a == skeinhw_sched::shabal::ALGORITHM)
-            })
-            .unwrap_or(false);
+        read_line_bounded(&mut input, &mut first, 1).map_err(|e| header_error(file, e))?;
+        let shabal = serde_json::from_str::<AlgorithmOf>(first.trim_end()).is_ok_and(|h| {
+            h.schedule.algorithm.as_deref() == Some(skeinhw_sched::shabal::ALGORITHM)
+        });
+        let input = io::Cursor::new(first.into_bytes()).chain(input);
         if shabal {
-            ShabalGolden::from_jsonl(path).map(AnyGolden::Shabal)
+            ShabalGolden::from_reader(input, file).map(AnyGolden::Shabal)
         } else {
-            Golden::from_jsonl(path).map(AnyGolden::Skein)
+            Golden::from_reader(input, file).map(AnyGolden::Skein)
         }
     }
 

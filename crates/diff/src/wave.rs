@@ -2,8 +2,13 @@
 //! rising clock edge, streaming: only the current value of each watched signal is held, so a
 //! simulation of millions of cycles reads in constant memory.
 
+use std::cell::Cell;
 use std::collections::HashMap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
+use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
+use std::sync::Once;
 
 use wellen::stream::{self, Filter};
 use wellen::{LoadOptions, SignalRef, SignalValueRef};
@@ -110,40 +115,208 @@ pub struct WaveStats {
     pub last_time: u64,
 }
 
+/// The widest signal the diff watches, in bits. Values are held as 64-bit words sized from the
+/// declared width, so a file declaring `$var wire 4294967295` would cost gigabytes; the trace's
+/// fields are at most 64 bits, and a whole register of the widest design (Skein-1024's state,
+/// key and tweak in every pipeline slot) stays far below this.
+pub const MAX_SIGNAL_WIDTH: u32 = 1 << 16;
+
 /// Calls `on_edge(edge_index, time, samples)` for every rising edge of the clock, with the
 /// probes' values after the edge (at the end of the edge's time step, when nonblocking
 /// assignments have landed). `on_edge` returns `false` to stop reading.
+///
+/// A damaged file is an error naming it, never a panic: the waveform readers' own panics are
+/// contained and reported as a malformed file (issue 16).
 pub fn sample_rising_edges(
     path: &Path,
     options: &WaveOptions,
     probes: &[Probe],
-    mut on_edge: impl FnMut(u64, u64, &[Bits]) -> bool,
+    on_edge: impl FnMut(u64, u64, &[Bits]) -> bool,
 ) -> Result<WaveStats, DiffError> {
     let file = path.display().to_string();
-    if !path.exists() {
+    let input = File::open(path).map_err(|e| DiffError::Io {
+        file: file.clone(),
+        message: if e.kind() == io::ErrorKind::NotFound {
+            "no such file".into()
+        } else {
+            e.to_string()
+        },
+    })?;
+    if input.metadata().is_ok_and(|m| m.is_dir()) {
         return Err(DiffError::Io {
             file,
-            message: "no such file".into(),
+            message: "is a directory, not a waveform".into(),
         });
     }
+    sample_rising_edges_from(BufReader::new(input), &file, options, probes, on_edge)
+}
+
+/// [`sample_rising_edges`] on any seekable input; `file` names it in errors.
+pub fn sample_rising_edges_from<R>(
+    mut input: R,
+    file: &str,
+    options: &WaveOptions,
+    probes: &[Probe],
+    on_edge: impl FnMut(u64, u64, &[Bits]) -> bool,
+) -> Result<WaveStats, DiffError>
+where
+    R: BufRead + Seek + Send + Sync + 'static,
+{
+    let malformed = |message: String| DiffError::Wave {
+        file: file.to_string(),
+        message,
+    };
+    precheck(&mut input).map_err(malformed)?;
     let load = LoadOptions {
         multi_thread: false,
         remove_scopes_with_empty_name: false,
     };
-    let mut wave = stream::read_from_file(path, &load).map_err(|e| DiffError::Wave {
-        file: file.clone(),
-        message: one_line(&e.to_string()),
-    })?;
+    let opened = contain(|| stream::read(input, &load)).map_err(malformed)?;
+    let wave = opened.map_err(|e| malformed(one_line(&e.to_string())))?;
+    stream_edges(wave, file, options, probes, on_edge)
+}
+
+/// Checks what the waveform readers would loop or misread on, before they see the file: an
+/// FST whose block lengths point backwards (the format detection walks them forever), and a
+/// VCD whose last line is cut off (its last value would be read as a wrong value).
+fn precheck(input: &mut (impl BufRead + Seek)) -> Result<(), String> {
+    let io = |e: io::Error| e.to_string();
+    let len = input.seek(SeekFrom::End(0)).map_err(io)?;
+    input.seek(SeekFrom::Start(0)).map_err(io)?;
+    if len == 0 {
+        return Err("empty file".into());
+    }
+    let mut first = [0u8; 1];
+    input.read_exact(&mut first).map_err(io)?;
+    if is_fst_block_type(first[0]) {
+        check_fst_blocks(input, len)?;
+    } else {
+        input.seek(SeekFrom::Start(0)).map_err(io)?;
+        check_vcd_times(input)?;
+        let mut last = [0u8; 1];
+        input.seek(SeekFrom::End(-1)).map_err(io)?;
+        input.read_exact(&mut last).map_err(io)?;
+        if last[0] != b'\n' {
+            return Err(format!(
+                "truncated: the last line (ending at byte {len}) is cut off before its newline"
+            ));
+        }
+    }
+    input.seek(SeekFrom::Start(0)).map_err(io)?;
+    Ok(())
+}
+
+/// Refuses a VCD whose time goes backwards: wellen skips such a step with a warning on
+/// standard output, and the diff would compare what is left as if the file were well formed.
+/// One pass over the bytes, in constant memory: a `#` at the start of a line (after
+/// `$enddefinitions`) starts a time stamp.
+fn check_vcd_times(input: &mut impl BufRead) -> Result<(), String> {
+    const END_DEFS: &[u8] = b"$enddefinitions";
+    let mut matched = 0; // bytes of END_DEFS matched so far
+    let mut in_body = false;
+    let mut line = 1u64;
+    let mut line_start = true;
+    let mut stamp: Option<u64> = None; // digits of the time stamp being read
+    let mut previous: Option<u64> = None;
+    loop {
+        let chunk = input.fill_buf().map_err(|e| e.to_string())?;
+        if chunk.is_empty() {
+            break;
+        }
+        let n = chunk.len();
+        for &b in chunk {
+            if !in_body {
+                matched = if b == END_DEFS[matched] {
+                    matched + 1
+                } else {
+                    usize::from(b == END_DEFS[0])
+                };
+                in_body = matched == END_DEFS.len();
+            } else if let Some(t) = stamp {
+                if b.is_ascii_digit() {
+                    stamp = t
+                        .checked_mul(10)
+                        .and_then(|t| t.checked_add(u64::from(b - b'0')));
+                    if stamp.is_none() {
+                        return Err(format!("line {line}: time stamp beyond 64 bits"));
+                    }
+                } else {
+                    if let Some(p) = previous.filter(|&p| t < p) {
+                        return Err(format!("line {line}: time goes backwards: #{t} after #{p}"));
+                    }
+                    previous = Some(t);
+                    stamp = None;
+                }
+            } else if line_start && b == b'#' {
+                stamp = Some(0);
+            }
+            if b == b'\n' {
+                line += 1;
+            }
+            line_start = b == b'\n' || (line_start && (b == b' ' || b == b'\t' || b == b'\r'));
+        }
+        input.consume(n);
+    }
+    Ok(())
+}
+
+/// The block types of FST (fst-reader's `BlockType`): a VCD never starts with one of these bytes.
+fn is_fst_block_type(b: u8) -> bool {
+    matches!(b, 0..=8 | 254 | 255)
+}
+
+/// Walks the FST blocks as the format detection does (type byte, big-endian length that counts
+/// itself) and refuses a length that does not move forward, which would make it loop.
+fn check_fst_blocks(input: &mut (impl Read + Seek), len: u64) -> Result<(), String> {
+    let mut at = 0u64;
+    while at < len {
+        input.seek(SeekFrom::Start(at)).map_err(|e| e.to_string())?;
+        let mut head = [0u8; 9];
+        if input.read_exact(&mut head).is_err() || !is_fst_block_type(head[0]) {
+            break;
+        }
+        let section = u64::from_be_bytes(head[1..].try_into().expect("8 bytes"));
+        if head[0] == 254 || (head[0] == 255 && section == 0) {
+            break;
+        }
+        if section < 8 || section > len {
+            return Err(format!(
+                "FST block at byte {at} has length {section}, outside the file's {len} bytes"
+            ));
+        }
+        at += 1 + section;
+    }
+    Ok(())
+}
+
+fn stream_edges<R: BufRead + Seek>(
+    mut wave: stream::StreamingWaveform<R>,
+    file: &str,
+    options: &WaveOptions,
+    probes: &[Probe],
+    mut on_edge: impl FnMut(u64, u64, &[Bits]) -> bool,
+) -> Result<WaveStats, DiffError> {
+    let file = file.to_string();
     let names = signal_names(wave.hierarchy(), options.strip_prefix.as_deref());
     let resolve = |name: &str| -> Result<(SignalRef, u32), DiffError> {
-        names
+        let (r, width) = names
             .get(name)
             .copied()
             .ok_or_else(|| DiffError::MissingSignal {
                 file: file.clone(),
                 signal: name.to_string(),
                 hint: near_names(&names, name),
-            })
+            })?;
+        if width == 0 || width > MAX_SIGNAL_WIDTH {
+            return Err(DiffError::Wave {
+                file: file.clone(),
+                message: format!(
+                    "signal '{name}' is declared {width} bits wide; the diff reads 1 to \
+                     {MAX_SIGNAL_WIDTH}"
+                ),
+            });
+        }
+        Ok((r, width))
     };
     let (clock, _) = resolve(&options.clock)?;
     let mut refs = vec![clock];
@@ -183,7 +356,9 @@ pub fn sample_rising_edges(
         if !clock_before && clock_now && !*stop {
             emit(probes, &slots, current, samples);
             stats.last_time = time;
-            if !on_edge(stats.edges, time, samples) {
+            // Our own code: its panics are bugs, not a malformed file (see `contain`).
+            let more = quiet(false, || on_edge(stats.edges, time, samples));
+            if !more {
                 *stop = true;
             }
             stats.edges += 1;
@@ -191,24 +366,39 @@ pub fn sample_rising_edges(
         clock_before = clock_now;
     };
     let filter = Filter::include_signals(&refs);
-    let result = wave.stream_changes(filter, |time, signal, value| {
-        if stop {
-            return Err(DiffError::Invalid(String::new()));
-        }
-        if step_time != Some(time) {
-            if let Some(t) = step_time {
-                end_step(t, &current, &mut samples, &mut stop);
-                if stop {
-                    return Err(DiffError::Invalid(String::new()));
-                }
+    let streamed = contain(|| {
+        wave.stream_changes(filter, |time, signal, value| {
+            if stop {
+                return Err(DiffError::Invalid(String::new()));
             }
-            step_time = Some(time);
-        }
-        if let Some(&i) = slot_of.get(&signal.index()) {
-            decode_into(value, &mut current[i]);
-        }
-        Ok(())
+            if step_time != Some(time) {
+                if let Some(t) = step_time {
+                    if time < t {
+                        return Err(DiffError::Wave {
+                            file: file.clone(),
+                            message: format!("time goes backwards: #{time} after #{t}"),
+                        });
+                    }
+                    end_step(t, &current, &mut samples, &mut stop);
+                    if stop {
+                        return Err(DiffError::Invalid(String::new()));
+                    }
+                }
+                step_time = Some(time);
+            }
+            if let Some(&i) = slot_of.get(&signal.index()) {
+                decode_into(value, &mut current[i]).map_err(|message| DiffError::Wave {
+                    file: file.clone(),
+                    message: format!("at #{time}: {message}"),
+                })?;
+            }
+            Ok(())
+        })
     });
+    let result = streamed.map_err(|message| DiffError::Wave {
+        file: file.clone(),
+        message,
+    })?;
     match result {
         Ok(()) => {}
         // Stopped on purpose: the callback asked for no more edges.
@@ -225,6 +415,69 @@ pub fn sample_rising_edges(
         end_step(t, &current, &mut samples, &mut stop);
     }
     Ok(stats)
+}
+
+thread_local! {
+    /// True while a waveform reader runs under [`contain`]: its panics are reported as a
+    /// malformed file, so the panic hook stays silent.
+    static QUIET: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with the panic hook silenced (`true`) or not, restoring the previous setting.
+fn quiet<T>(on: bool, f: impl FnOnce() -> T) -> T {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            QUIET.set(self.0);
+        }
+    }
+    let _restore = Restore(QUIET.replace(on));
+    f()
+}
+
+/// Runs a waveform reader, turning its panics (wellen and fst-reader `panic!`, `todo!`,
+/// `assert!` on input they did not expect) into a one-line message. A panic while the caller's
+/// own callback runs (under `quiet(false, ..)`: the hook reports it) is ours and goes on
+/// unwinding.
+fn contain<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if QUIET.get() {
+                READER_PANICKED.set(true);
+            } else {
+                previous(info);
+            }
+        }));
+    });
+    READER_PANICKED.set(false);
+    match quiet(true, || panic::catch_unwind(AssertUnwindSafe(f))) {
+        Ok(v) => Ok(v),
+        Err(payload) if !READER_PANICKED.get() => panic::resume_unwind(payload),
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown".into());
+            let mut what = one_line(&what);
+            if what.len() > 200 {
+                let mut end = 200;
+                while !what.is_char_boundary(end) {
+                    end -= 1;
+                }
+                what.truncate(end);
+                what.push_str("...");
+            }
+            Err(format!("malformed (the reader stopped: {what})"))
+        }
+    }
+}
+
+thread_local! {
+    /// Set by the panic hook when it stays silent: the panic came from a waveform reader.
+    static READER_PANICKED: Cell<bool> = const { Cell::new(false) };
 }
 
 fn emit(probes: &[Probe], slots: &[usize], current: &[Bits], out: &mut [Bits]) {
@@ -262,12 +515,15 @@ fn slice(v: &Bits, range: Option<(u32, u32)>) -> Bits {
 }
 
 /// Decodes a value change into `b`, reusing its buffer.
-fn decode_into(v: SignalValueRef<'_>, b: &mut Bits) {
+fn decode_into(v: SignalValueRef<'_>, b: &mut Bits) -> Result<(), String> {
     b.unknown = None;
     b.words.clear();
     match v {
         SignalValueRef::BitVec(bv) => {
             let width = bv.width();
+            if width == 0 || width > MAX_SIGNAL_WIDTH {
+                return Err(format!("a value of {width} bits"));
+            }
             b.width = width;
             b.words.resize(width.div_ceil(64).max(1) as usize, 0);
             if let Some(bytes) = bv.be_bytes() {
@@ -278,10 +534,12 @@ fn decode_into(v: SignalValueRef<'_>, b: &mut Bits) {
                         b.words[pos / 64] |= u64::from(*byte) << (pos % 64);
                     }
                 }
-                return;
+                return Ok(());
             }
             for (i, bit) in bv.iter_msb_to_lsb().enumerate() {
-                let pos = width - 1 - i as u32;
+                let Some(pos) = (width - 1).checked_sub(i as u32) else {
+                    break;
+                };
                 match bit.as_ascii() {
                     '0' => {}
                     '1' => b.words[(pos / 64) as usize] |= 1 << (pos % 64),
@@ -300,6 +558,7 @@ fn decode_into(v: SignalValueRef<'_>, b: &mut Bits) {
             b.unknown = Some('?');
         }
     }
+    Ok(())
 }
 
 /// Every variable's full name (with the prefix stripped) and its width.

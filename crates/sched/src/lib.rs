@@ -23,4 +23,4 @@ pub use size::{
     ALLOWED_SIZES, ROUNDS_256_512, ROUNDS_1024, ROUNDS_PER_SUBKEY, StateSize, WORD_BITS,
     subkey_after_round,
 };
-pub use spec::{FIELD_NAMES, RoundDatapath, ScheduleSpec};
+pub use spec::{FIELD_NAMES, MAX_SCHEDULE_FILE_BYTES, RoundDatapath, ScheduleSpec};

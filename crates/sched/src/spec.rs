@@ -222,14 +222,37 @@ pub(crate) fn parse_json<T: serde::de::DeserializeOwned>(json: &str) -> Result<T
     Ok(spec)
 }
 
+/// The largest schedule file read, in bytes. A schedule is a dozen fields (well under 4 KiB);
+/// the limit keeps a damaged or hostile file (a 1 GiB one-line JSON) from being read and
+/// parsed whole (issue 16).
+pub const MAX_SCHEDULE_FILE_BYTES: u64 = 1 << 20;
+
 /// Reads a schedule file and parses its text with `parse`; every error names the file.
 pub(crate) fn read_json_file<T>(
     path: &std::path::Path,
     parse: impl FnOnce(&str) -> Result<T, ScheduleError>,
 ) -> Result<T, ScheduleError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ScheduleError::Io {
+    use std::io::Read;
+    let io = |source| ScheduleError::Io {
         path: path.to_owned(),
         source,
+    };
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(io)?
+        .take(MAX_SCHEDULE_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_SCHEDULE_FILE_BYTES {
+        return Err(io(std::io::Error::other(format!(
+            "larger than {MAX_SCHEDULE_FILE_BYTES} bytes: not a schedule"
+        ))));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+        ))
     })?;
     parse(&text).map_err(|source| ScheduleError::File {
         path: path.to_owned(),

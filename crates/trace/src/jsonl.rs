@@ -11,7 +11,7 @@
 //! completes. The writer formats by hand (no serde per cycle) because it must keep up with the
 //! simulator: the goal is 100 MB/s.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use serde::Deserialize;
 use skeinhw_sched::sim::{
@@ -171,6 +171,37 @@ impl<W: Write> TraceSink for JsonlWriter<W> {
 
 // ---- reading ------------------------------------------------------------------------------
 
+/// The longest line a JSONL trace reader accepts, in bytes. A record of the widest schedule
+/// (Skein-1024, every pipeline slot full) is a few hundred bytes per slot; the limit keeps a
+/// damaged file (one endless line, a 1 GiB header) from being read into memory whole.
+pub const MAX_LINE_BYTES: u64 = 64 << 20;
+
+/// Reads one line into `buf` (cleared first), at most [`MAX_LINE_BYTES`]; `Ok(false)` at the
+/// end of the input. A longer line, or one that is not UTF-8, is an error naming the line.
+pub fn read_line_bounded(
+    input: &mut impl BufRead,
+    buf: &mut String,
+    line: usize,
+) -> Result<bool, TraceError> {
+    buf.clear();
+    let mut bytes = std::mem::take(buf).into_bytes();
+    let n = input
+        .by_ref()
+        .take(MAX_LINE_BYTES + 1)
+        .read_until(b'\n', &mut bytes)?;
+    if n as u64 > MAX_LINE_BYTES {
+        return Err(TraceError::Jsonl {
+            line,
+            message: format!("longer than {MAX_LINE_BYTES} bytes: not a trace line"),
+        });
+    }
+    *buf = String::from_utf8(bytes).map_err(|e| TraceError::Jsonl {
+        line,
+        message: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+    })?;
+    Ok(n > 0)
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct JsonSlot {
@@ -216,7 +247,7 @@ impl<R: BufRead> JsonlReader<R> {
     /// Reads and checks the header line.
     pub fn new(mut input: R) -> Result<Self, TraceError> {
         let mut buf = String::new();
-        if input.read_line(&mut buf)? == 0 {
+        if !read_line_bounded(&mut input, &mut buf, 1)? {
             return Err(TraceError::Jsonl {
                 line: 1,
                 message: "empty file: expected the header line".into(),
@@ -236,12 +267,27 @@ impl<R: BufRead> JsonlReader<R> {
                 ),
             });
         }
-        if !(header.words == 4 || header.words == 8 || header.words == 16) {
-            return Err(TraceError::Jsonl {
-                line: 1,
-                message: format!("words = {}; expected 4, 8 or 16", header.words),
-            });
-        }
+        // The header's sizes come from its schedule: a header that disagrees (or a huge
+        // `slots` that would size every record) is refused before anything is allocated.
+        let expect = |field: &str, got: usize, want: usize| {
+            if got == want {
+                Ok(())
+            } else {
+                Err(TraceError::Jsonl {
+                    line: 1,
+                    message: format!(
+                        "{field} = {got}, but the schedule '{}' has {want}",
+                        header.schedule.name()
+                    ),
+                })
+            }
+        };
+        expect("words", header.words, header.schedule.words() as usize)?;
+        expect(
+            "slots",
+            header.slots,
+            header.schedule.blocks_in_flight() as usize,
+        )?;
         Ok(JsonlReader {
             input,
             header,
@@ -317,13 +363,12 @@ impl<R: BufRead> Iterator for JsonlReader<R> {
     type Item = Result<OwnedCycleRecord, TraceError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.buf.clear();
         self.line_no += 1;
         let line = self.line_no;
-        match self.input.read_line(&mut self.buf) {
-            Ok(0) => return None,
-            Ok(_) => {}
-            Err(e) => return Some(Err(e.into())),
+        match read_line_bounded(&mut self.input, &mut self.buf, line) {
+            Ok(false) => return None,
+            Ok(true) => {}
+            Err(e) => return Some(Err(e)),
         }
         let parsed: Result<JsonRecord, _> = serde_json::from_str(self.buf.trim_end());
         Some(

@@ -2,6 +2,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod args;
 mod error;
 pub mod hex;
 mod jsonl;
@@ -14,7 +15,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use error::TraceError;
-pub use jsonl::{JsonlReader, JsonlWriter};
+pub use jsonl::{JsonlReader, JsonlWriter, MAX_LINE_BYTES, read_line_bounded};
 pub use output::AtomicFile;
 pub use vcd::{PERIOD, VcdWriter, read_vcd};
 

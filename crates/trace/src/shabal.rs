@@ -24,6 +24,7 @@ use skeinhw_shabal::State;
 use skeinhw_shabal::constants::{A_WORDS, BLOCK_WORDS};
 
 use crate::error::TraceError;
+use crate::jsonl::read_line_bounded;
 use crate::names::{self, Signal};
 use crate::vcd::SignalVcd;
 
@@ -262,7 +263,7 @@ impl<R: BufRead> ShabalJsonlReader<R> {
     /// Reads the header line.
     pub fn new(mut input: R) -> Result<Self, TraceError> {
         let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        if !read_line_bounded(&mut input, &mut line, 1)? {
             return Err(TraceError::Jsonl {
                 line: 1,
                 message: "empty file: expected the header line".into(),
@@ -300,14 +301,13 @@ impl<R: BufRead> Iterator for ShabalJsonlReader<R> {
     type Item = Result<ShabalCycleRecord, TraceError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.line.clear();
-        match self.input.read_line(&mut self.line) {
-            Ok(0) => return None,
-            Ok(_) => {}
-            Err(e) => return Some(Err(e.into())),
-        }
         self.line_number += 1;
         let line = self.line_number;
+        match read_line_bounded(&mut self.input, &mut self.line, line) {
+            Ok(false) => return None,
+            Ok(true) => {}
+            Err(e) => return Some(Err(e)),
+        }
         let parsed = serde_json::from_str::<JsonRecord>(self.line.trim_end())
             .map_err(|e| e.to_string())
             .and_then(|r| r.record(self.header.output_words()));
