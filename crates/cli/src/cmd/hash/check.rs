@@ -77,7 +77,7 @@ pub(crate) fn run(setup: &Setup, list: &OsStr, opts: &Options) -> Result<Status>
                 malformed += 1;
                 if opts.warn {
                     eprintln!(
-                        "skeinhw: {shown}:{number}: improperly formatted checksum line ({why})"
+                        "skeinhw: {shown}: {number}: improperly formatted checksum line ({why})"
                     );
                 }
                 continue;
