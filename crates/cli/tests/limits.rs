@@ -22,6 +22,8 @@ struct Run {
 
 /// Runs `skeinhw args`, reading at most `stdout_limit` bytes of its output (then closing the
 /// pipe, as `| head -c` does), and returns its exit code and peak memory.
+// The child is reaped by wait4 (for its own rusage), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn run(args: &[&str], stdout_limit: usize) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_skeinhw"))
         .args(args)
