@@ -182,6 +182,8 @@ fn traces_of_huge_outputs_are_refused_up_front() {
             &["1048576", "MAX_OUT_BITS"],
         );
     }
+    // Refused before anything was written: no trace, no temporary file.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]
