@@ -334,3 +334,19 @@ fn json_check_and_unreadable_names() {
     assert!(results.iter().all(|r| r["result"] == "OK"));
     assert_eq!(results[0]["name"], "plain");
 }
+
+#[test]
+fn usage_errors_keep_clap_tips_on_one_line() {
+    let out = Command::new(env!("CARGO_BIN_EXE_skeinhw"))
+        .args(["hash", "--chek", "list"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("'--chek'") && stderr.contains("tip:"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("'--check'"), "{stderr}");
+}
