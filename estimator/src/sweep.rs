@@ -59,6 +59,30 @@ fn divisors(n: u32) -> impl Iterator<Item = u32> {
     (1..=n).filter(move |d| n.is_multiple_of(*d))
 }
 
+/// The most candidates one sweep enumerates. Every size and every style once is a few
+/// thousand; the candidates are held in memory, so a configuration beyond this (sizes or styles
+/// repeated many times) is refused up front by its callers ([`candidate_count`]).
+pub const MAX_CANDIDATES: u64 = 100_000;
+
+/// How many candidates [`candidates`] would enumerate for `config`, computed without
+/// enumerating them (saturating).
+pub fn candidate_count(config: &SweepConfig) -> u64 {
+    let per_style = |size: u32| -> u64 {
+        let rounds = if size == 1024 { 80 } else { 72 };
+        divisors(rounds)
+            .map(|k| divisors(k).count() as u64 * divisors(rounds / k).count() as u64)
+            .sum::<u64>()
+            * 2
+            * RoundDatapath::ALL.len() as u64
+            * 2
+    };
+    config
+        .sizes
+        .iter()
+        .map(|&size| per_style(size).saturating_mul(config.styles.len() as u64))
+        .fold(0u64, u64::saturating_add)
+}
+
 /// Every candidate spec (valid or not) of `config`, in a fixed order.
 pub fn candidates(config: &SweepConfig) -> Vec<ScheduleSpec> {
     styled_candidates(config)
@@ -251,4 +275,21 @@ pub fn to_csv(sweep: &Sweep) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidate_count_is_the_enumerated_count() {
+        for sizes in [vec![256], vec![1024], vec![256, 512, 1024]] {
+            let config = SweepConfig {
+                sizes,
+                ..SweepConfig::default()
+            };
+            assert_eq!(candidate_count(&config), candidates(&config).len() as u64);
+        }
+        assert!(candidate_count(&SweepConfig::default()) <= MAX_CANDIDATES);
+    }
 }

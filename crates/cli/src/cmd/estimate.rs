@@ -599,6 +599,19 @@ pub fn run_sweep(args: SweepArgs) -> Result<Status> {
     if args.styles.is_empty() {
         bail!("--styles: at least one style is needed");
     }
+    let config = SweepConfig {
+        sizes: args.sizes.clone(),
+        styles: args.styles.clone(),
+        flow: args.flow,
+    };
+    let count = sweep::candidate_count(&config);
+    if count > sweep::MAX_CANDIDATES {
+        bail!(
+            "--sizes/--styles: {count} candidates is beyond the sweep's limit of {} \
+             (give each size and style once)",
+            sweep::MAX_CANDIDATES
+        );
+    }
     let constants = load_constants(args.constants.as_deref())?;
     let (csv, json, svg) = match &args.out_dir {
         Some(dir) => {
@@ -611,11 +624,6 @@ pub fn run_sweep(args: SweepArgs) -> Result<Status> {
             )
         }
         None => (args.csv.clone(), args.json.clone(), args.svg.clone()),
-    };
-    let config = SweepConfig {
-        sizes: args.sizes.clone(),
-        styles: args.styles.clone(),
-        flow: args.flow,
     };
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(0);

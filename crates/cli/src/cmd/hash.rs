@@ -43,9 +43,10 @@ const BATCH_BYTES: u64 = 256 << 20;
 /// sequential tree in constant memory.
 const TREE_MEMORY_LIMIT: u64 = 1 << 30;
 
-/// Output lengths up to this many bits are computed in memory; longer ones stream from Skein's
-/// output transform (`skeinhw_skein::output`) straight to standard output, in constant memory.
-pub const STREAM_OUT_BITS: u64 = 1 << 16;
+/// Output lengths up to this many bits (the largest state) are computed in memory, in SIMD
+/// batches; longer ones stream from Skein's output transform (`skeinhw_skein::output`) straight
+/// to standard output, in constant memory.
+pub const STREAM_OUT_BITS: u64 = 1024;
 /// The longest output (in bits) a line that must be read back or parsed whole can hold:
 /// `--tag`, `--json` and `--check` lists (a 2^20-bit digest is a 256 KiB hex line). Plain
 /// lines and `--raw` have no limit but Skein's own (2^64 - 1 bits).

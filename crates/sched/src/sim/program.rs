@@ -118,8 +118,9 @@ enum Stage {
     BeforeMessage,
     /// Tree leaves (level 1) or nodes of level `l` are queued; the level above comes next.
     Tree { level: usize },
-    /// The message is done; the output comes next.
-    Output,
+    /// The message is done; Output block `block` comes next. Output blocks are queued one at a
+    /// time (a stream issues them one after another anyway), so a long output holds no queue.
+    Output { block: u64 },
     /// The output is queued; then the stream is done.
     Done,
 }
@@ -338,7 +339,7 @@ impl<const N: usize> Program<N> {
             self.stage = match self.stage {
                 Stage::BeforeMessage => self.queue_message(),
                 Stage::Tree { level } => self.queue_tree_level(level),
-                Stage::Output => self.queue_output(),
+                Stage::Output { block } => self.queue_output(block),
                 Stage::Done => Stage::Done,
             };
         }
@@ -366,7 +367,7 @@ impl<const N: usize> Program<N> {
                     nb,
                     (ChainFrom::Running, ResultTo::Running),
                 ));
-                Stage::Output
+                Stage::Output { block: 0 }
             }
             Some(t) => {
                 // Leaves of 8 Nl bits (at least one, possibly empty), level 1.
@@ -402,7 +403,7 @@ impl<const N: usize> Program<N> {
         let level = std::mem::take(&mut self.level);
         if level.len() == nb {
             self.running = words_from_bytes::<N>(&level);
-            return Stage::Output;
+            return Stage::Output { block: 0 };
         }
         if l == usize::from(t.max_height) - 1 {
             self.calls.push_back(Call::new(
@@ -414,7 +415,7 @@ impl<const N: usize> Program<N> {
                 nb,
                 (ChainFrom::Start, ResultTo::Running),
             ));
-            return Stage::Output;
+            return Stage::Output { block: 0 };
         }
         let node_bytes = (nb as u128) << t.fan_out.min(100);
         let chunk = node_bytes.min(usize::MAX as u128) as usize;
@@ -432,20 +433,22 @@ impl<const N: usize> Program<N> {
         Stage::Tree { level: l + 1 }
     }
 
-    fn queue_output(&mut self) -> Stage {
+    fn queue_output(&mut self, block: u64) -> Stage {
         let nb = Self::NB;
         let blocks = self.inputs.out_bits.div_ceil(8).div_ceil(nb as u64);
-        for i in 0..blocks {
-            self.calls.push_back(Call::new(
-                BlockType::Output,
-                0,
-                0,
-                &i.to_le_bytes(),
-                64,
-                nb,
-                (ChainFrom::Running, ResultTo::Digest),
-            ));
+        self.calls.push_back(Call::new(
+            BlockType::Output,
+            0,
+            0,
+            &block.to_le_bytes(),
+            64,
+            nb,
+            (ChainFrom::Running, ResultTo::Digest),
+        ));
+        if block + 1 < blocks {
+            Stage::Output { block: block + 1 }
+        } else {
+            Stage::Done
         }
-        Stage::Done
     }
 }

@@ -77,7 +77,7 @@ pub(crate) fn run(setup: &Setup, list: &OsStr, opts: &Options) -> Result<Status>
                 malformed += 1;
                 if opts.warn {
                     eprintln!(
-                        "skeinhw: {shown}:{number}: improperly formatted checksum line ({why})"
+                        "skeinhw: {shown}: {number}: improperly formatted checksum line ({why})"
                     );
                 }
                 continue;
@@ -121,6 +121,10 @@ pub(crate) fn run(setup: &Setup, list: &OsStr, opts: &Options) -> Result<Status>
         }
     }
     out.flush()?;
+    if proper == 0 {
+        eprintln!("skeinhw: {shown}: no properly formatted checksum lines found");
+        return Ok(1);
+    }
     if !opts.status {
         let plural =
             |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
@@ -142,10 +146,6 @@ pub(crate) fn run(setup: &Setup, list: &OsStr, opts: &Options) -> Result<Status>
                 plural(failed, "computed checksum did", "computed checksums did")
             );
         }
-    }
-    if proper == 0 {
-        eprintln!("skeinhw: {shown}: no properly formatted checksum lines found");
-        return Ok(1);
     }
     if opts.ignore_missing && verified == 0 {
         eprintln!("skeinhw: {shown}: no file was verified");
