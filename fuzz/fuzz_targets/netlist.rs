@@ -1,0 +1,18 @@
+//! Yosys JSON netlists through the estimator: parse, count, and time the critical path (the
+//! walks must survive combinational loops and very deep chains without a stack overflow).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use skeinhw_estimator::{Constants, Flow, Netlist};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok(netlist) = Netlist::parse(text, "fuzz.json", None) {
+        let _ = netlist.counts();
+        let constants = Constants::built_in();
+        let _ = netlist.analyse(Flow::default(), &constants);
+        let _ = netlist.critical_path_into(Flow::default(), &constants, &|_| true);
+    }
+});
