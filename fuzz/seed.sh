@@ -50,11 +50,19 @@ done
 find "$tmp/rtl" -name '*.json' -size -64k -exec cp {} "$corpus/signal_map/" \;
 cp "$repo"/crates/cli/tests/data/malformed/*map.json "$corpus/signal_map/"
 
-# Netlists: the estimator's smallest test netlists, a combinational loop, a deep LUT chain.
-cp "$repo/estimator/tests/data/add64.json" "$corpus/netlist/"
-python3 - "$corpus/netlist" <<'PY'
+# Netlists: the estimator's smallest test netlist cut to its first cells (small seeds keep the
+# fuzzer fast), a combinational loop, a deep LUT chain.
+python3 - "$corpus/netlist" "$repo/estimator/tests/data/add64.json" <<'PY'
 import json, sys
 out = sys.argv[1]
+add = json.load(open(sys.argv[2]))
+for m in add["modules"].values():
+    m["cells"] = dict(list(m.get("cells", {}).items())[:40])
+    for c in m["cells"].values():
+        c.pop("attributes", None)
+    for n in m.get("netnames", {}).values():
+        n.pop("attributes", None)
+json.dump(add, open(f"{out}/add64-cut.json", "w"), separators=(",", ":"))
 def lut(i, o):
     return {"type": "LUT1", "parameters": {"INIT": "10"}, "connections": {"I0": [i], "O": [o]}}
 def module(cells, ports):
@@ -63,8 +71,8 @@ def module(cells, ports):
 ports = {"a": {"direction": "input", "bits": [2]}, "y": {"direction": "output", "bits": [3]}}
 loop = {"l0": lut(4, 5), "l1": lut(5, 4), "l2": lut(2, 3)}
 json.dump(module(loop, ports), open(f"{out}/loop.json", "w"))
-chain = {f"c{i}": lut(i + 2, i + 3) for i in range(2000)}
-ports["y"]["bits"] = [2002]
+chain = {f"c{i}": lut(i + 2, i + 3) for i in range(300)}
+ports["y"]["bits"] = [302]
 json.dump(module(chain, ports), open(f"{out}/chain.json", "w"))
 PY
 
