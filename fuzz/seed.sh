@@ -37,9 +37,9 @@ for name in ath-8r ath-8r-2fp long-iter-256 shabal-unfold-2; do
         head -n 6 | tr '\n' ' ')
     { echo "skeinhw.clk $names"; head -n 400 "$tmp/$name.vcd"; } > "$corpus/wave/$name.vcd"
 done
-{ echo "tb.clk tb.count tb.count[3:0]"; cat "$repo/crates/diff/tests/data/icarus/counter.vcd"; } \
+{ echo "t.clk t.cnt t.wide[127:64] t.wide[3:0]"; cat "$repo/crates/diff/tests/data/icarus/counter.vcd"; } \
     > "$corpus/wave/counter.vcd"
-{ echo "tb.clk tb.count tb.count[3:0]"; cat "$repo/crates/diff/tests/data/icarus/counter.fst.bin"; } \
+{ echo "t.clk t.cnt t.wide[127:64] t.wide[3:0]"; cat "$repo/crates/diff/tests/data/icarus/counter.fst.bin"; } \
     > "$corpus/wave/counter.fst"
 for f in "$repo"/crates/cli/tests/data/malformed/*.vcd "$repo"/crates/cli/tests/data/malformed/*.fst; do
     { echo "clk w"; cat "$f"; } > "$corpus/wave/$(basename "$f")"
