@@ -86,6 +86,8 @@ fn waveforms_that_crashed_the_readers() {
         ("f1-todo.fst", "FST block"),
         ("f2-assert.fst", "FST block"),
         ("f3-timeout.fst", "FST block"),
+        // Found by fuzz/'s `wave` target: a geometry block declaring 6 GB of signals.
+        ("f4-geometry-oom.fst", "FST block"),
     ] {
         let wave = data(file);
         refused(&diff(&wave, &small, &data("map.json")), &wave, says);

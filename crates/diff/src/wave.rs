@@ -265,6 +265,9 @@ fn is_fst_block_type(b: u8) -> bool {
     matches!(b, 0..=8 | 254 | 255)
 }
 
+/// The most a compressed FST block can expand: zlib's limit is about 1032 to 1, LZ4's 255.
+const MAX_EXPANSION: u64 = 1100;
+
 /// Walks the FST blocks as the format detection does (type byte, big-endian length that counts
 /// itself) and refuses a length that does not move forward, which would make it loop.
 fn check_fst_blocks(input: &mut (impl Read + Seek), len: u64) -> Result<(), String> {
@@ -283,6 +286,21 @@ fn check_fst_blocks(input: &mut (impl Read + Seek), len: u64) -> Result<(), Stri
             return Err(format!(
                 "FST block at byte {at} has length {section}, outside the file's {len} bytes"
             ));
+        }
+        // Geometry (3) and hierarchy (4, 6, 7) blocks: fst-reader allocates their declared
+        // uncompressed length, and the geometry's signal count, before it decompresses.
+        if matches!(head[0], 3 | 4 | 6 | 7) {
+            let mut sizes = [0u8; 16];
+            input.read_exact(&mut sizes).map_err(|e| e.to_string())?;
+            let unpacked = u64::from_be_bytes(sizes[..8].try_into().expect("8 bytes"));
+            let handles = u64::from_be_bytes(sizes[8..].try_into().expect("8 bytes"));
+            let most = section.saturating_mul(MAX_EXPANSION);
+            if unpacked > most || (head[0] == 3 && handles > unpacked) {
+                return Err(format!(
+                    "FST block at byte {at} declares {unpacked} bytes unpacked from {section}: \
+                     corrupt"
+                ));
+            }
         }
         at += 1 + section;
     }

@@ -112,3 +112,30 @@ fn fst_is_read_like_vcd_and_told_apart_by_content() {
     assert_eq!(from_vcd.len(), 20);
     assert_eq!(from_fst, from_vcd);
 }
+
+/// Issue 16: the readers' panics are contained as a malformed file, but a panic of the caller's
+/// own callback is a bug and must go on unwinding (not be reported as a bad waveform).
+#[test]
+fn a_panic_in_the_callback_is_not_taken_for_a_malformed_file() {
+    let opts = WaveOptions {
+        clock: "t.clk".into(),
+        strip_prefix: None,
+    };
+    let caught = std::panic::catch_unwind(|| {
+        sample_rising_edges(&fixture("icarus/counter.vcd"), &opts, &[], |_, _, _| {
+            panic!("the caller's bug")
+        })
+    });
+    let payload = caught.expect_err("the callback's panic unwinds out");
+    assert_eq!(payload.downcast_ref::<&str>(), Some(&"the caller's bug"));
+    // A reader's panic afterwards is still contained (the hook was left in a sane state).
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("badchar.vcd");
+    std::fs::write(
+        &bad,
+        "$var wire 2 ! t.clk $end\n$enddefinitions $end\n#0\nb0) !\n",
+    )
+    .unwrap();
+    let e = sample_rising_edges(&bad, &opts, &[], |_, _, _| true).unwrap_err();
+    assert!(e.to_string().contains("malformed"), "{e}");
+}

@@ -1,0 +1,36 @@
+//! VCD and FST through the diff's sampler. The input's first line names the clock and the
+//! probes (`clk tb.dut.state[63:0] ...`), the rest is the waveform: seeds name signals that
+//! exist, and mutations reach both the name matching and the readers.
+#![no_main]
+
+use std::io::Cursor;
+
+use libfuzzer_sys::fuzz_target;
+use skeinhw_diff::wave::{Probe, WaveOptions, sample_rising_edges_from};
+
+fuzz_target!(|data: &[u8]| {
+    let split = data.iter().position(|&b| b == b'\n').unwrap_or(data.len());
+    let (names, wave) = (&data[..split], data.get(split + 1..).unwrap_or(&[]));
+    let names = String::from_utf8_lossy(names);
+    let mut names = names.split_whitespace();
+    let options = WaveOptions {
+        clock: names.next().unwrap_or("clk").to_string(),
+        strip_prefix: None,
+    };
+    let probes: Vec<Probe> = names.filter_map(|n| Probe::parse(n).ok()).take(16).collect();
+    let mut edges = 0u64;
+    let _ = sample_rising_edges_from(
+        Cursor::new(wave.to_vec()),
+        "fuzz.vcd",
+        &options,
+        &probes,
+        |_, _, samples| {
+            assert_eq!(samples.len(), probes.len());
+            for s in samples {
+                let _ = s.to_hex();
+            }
+            edges += 1;
+            edges < 100_000
+        },
+    );
+});
