@@ -146,7 +146,8 @@ impl OutDir {
         for (name, contents) in files {
             let path = self.entry(name)?;
             let mut temp = new_temp(&self.dir).map_err(|e| OutFileError::io(&path, "create", e))?;
-            temp.write_all(contents)
+            temp.as_file_mut()
+                .write_all(contents)
                 .and_then(|()| keep_mode(&path, temp.as_file()))
                 .and_then(|()| temp.as_file().sync_all())
                 .map_err(|e| OutFileError::io(&path, "write", e))?;
@@ -179,7 +180,8 @@ impl OutDir {
         }
         let path = self.dir.join(MANIFEST);
         let mut temp = new_temp(&self.dir).map_err(|e| OutFileError::io(&path, "create", e))?;
-        temp.write_all(text.as_bytes())
+        temp.as_file_mut()
+            .write_all(text.as_bytes())
             .and_then(|()| temp.as_file().sync_all())
             .map_err(|e| OutFileError::io(&path, "write", e))?;
         temp.persist(&path)

@@ -76,7 +76,8 @@ impl Write for Sink {
         match self {
             Sink::Stdout(s) => s.write(buf),
             Sink::Direct(f) => f.write(buf),
-            Sink::Temp { temp, .. } => temp.write(buf),
+            // The file itself: NamedTempFile's own errors name the temporary path.
+            Sink::Temp { temp, .. } => temp.as_file_mut().write(buf),
         }
     }
 
@@ -84,7 +85,7 @@ impl Write for Sink {
         match self {
             Sink::Stdout(s) => s.flush(),
             Sink::Direct(f) => f.flush(),
-            Sink::Temp { temp, .. } => temp.flush(),
+            Sink::Temp { temp, .. } => temp.as_file_mut().flush(),
         }
     }
 }

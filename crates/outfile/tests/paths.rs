@@ -47,7 +47,8 @@ fn names(dir: &Path) -> Vec<String> {
 
 /// A tmpfs mounted on a fresh directory, unmounted on drop; `None` (and a printed reason)
 /// where mounting is not permitted.
-struct Mount(PathBuf, tempfile::TempDir);
+/// (The second field keeps the mount point's directory until after the unmount.)
+struct Mount(PathBuf, #[allow(dead_code)] tempfile::TempDir);
 
 impl Mount {
     fn new(options: &str) -> Option<Mount> {
