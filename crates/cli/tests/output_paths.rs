@@ -622,3 +622,50 @@ fn synth_dir_with_foreign_files_is_refused() {
     user_tree_intact(&out);
     assert_eq!(names(&out), ["notes.txt", "sub"]);
 }
+
+#[test]
+fn dev_stdout_is_written_through_never_replaced() {
+    let d = tempfile::tempdir().unwrap();
+    let args = |p: &Path| {
+        os(
+            &[
+                "trace",
+                "--schedule",
+                "long-iter-256",
+                "--hex",
+                "616263",
+                "--format",
+                "jsonl",
+                "-o",
+            ],
+            p,
+        )
+    };
+    let want = skeinhw(&args(Path::new("-")), false, d.path()).stdout;
+    assert!(want.len() > 1000);
+    for p in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+        // Standard output a pipe.
+        let o = skeinhw(&args(Path::new(p)), false, d.path());
+        ok(&o, p);
+        assert_eq!(o.stdout, want, "{p}");
+        // Standard output a regular file (a shell's `> file`): written, not replaced.
+        let file = d.path().join("redirected");
+        let f = fs::File::create(&file).unwrap();
+        let s = Command::new(env!("CARGO_BIN_EXE_skeinhw"))
+            .args(args(Path::new(p)))
+            .current_dir(d.path())
+            .stdout(f)
+            .status()
+            .unwrap();
+        assert!(s.success(), "{p}");
+        assert_eq!(fs::read(&file).unwrap(), want, "{p}");
+        assert_eq!(names(d.path()), ["redirected"], "{p}");
+        fs::remove_file(&file).unwrap();
+    }
+    assert!(
+        fs::symlink_metadata("/dev/stdout")
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}

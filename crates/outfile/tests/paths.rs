@@ -363,3 +363,14 @@ fn out_dir_manifest_rules() {
     assert!(OutDir::open(plain.join("x.v"), true).is_err());
     assert_eq!(fs::read(plain.join("x.v")).unwrap(), b"user's");
 }
+
+#[test]
+fn dev_stdout_is_a_descriptor_not_a_file_to_replace() {
+    for p in ["/dev/stdout", "/dev/stderr"] {
+        write_file(p, b"", Options::new()).unwrap();
+        assert!(
+            fs::symlink_metadata(p).unwrap().file_type().is_symlink(),
+            "{p}"
+        );
+    }
+}

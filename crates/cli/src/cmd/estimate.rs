@@ -766,14 +766,18 @@ impl SweepOutputs {
     }
 }
 
+/// The constants file `calibrate` reads and may rewrite: the one given, else the source
+/// tree's when it is there (a binary run from its checkout), else none (an installed binary:
+/// the built-in copy is read, and there is nothing to rewrite).
+fn constants_path(given: Option<PathBuf>, source: &Path) -> Option<PathBuf> {
+    given.or_else(|| source.is_file().then(|| source.to_owned()))
+}
+
 /// Calibrates.
 pub fn run_calibrate(args: CalibrateArgs) -> Result<Status> {
     // The given file; else the source tree's, when this binary runs beside it; else the
     // built-in copy (an installed binary), which cannot be rewritten.
-    let path = args.constants.clone().or_else(|| {
-        let source = PathBuf::from(SOURCE_PATH);
-        source.is_file().then_some(source)
-    });
+    let path = constants_path(args.constants.clone(), Path::new(SOURCE_PATH));
     let (text, name) = match &path {
         Some(path) => (
             std::fs::read_to_string(path)
@@ -839,4 +843,22 @@ pub fn run_calibrate(args: CalibrateArgs) -> Result<Status> {
         )?,
     }
     Ok(if goals && bad.is_empty() { 0 } else { 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_installed_binary_reads_the_built_in_constants() {
+        let gone = Path::new("/nonexistent/skeinhw-source/estimator/data/virtex5.toml");
+        assert_eq!(constants_path(None, gone), None);
+        let given = PathBuf::from("mine.toml");
+        assert_eq!(constants_path(Some(given.clone()), gone), Some(given));
+        let here = Path::new(SOURCE_PATH);
+        assert_eq!(constants_path(None, here), Some(here.to_owned()));
+        // The built-in copy is the checked-in file, and it parses.
+        assert_eq!(BUILT_IN, std::fs::read_to_string(here).unwrap());
+        Constants::parse(BUILT_IN, "built-in").unwrap();
+    }
 }
