@@ -16,6 +16,8 @@ use std::str::FromStr;
 pub use error::TraceError;
 pub use jsonl::{JsonlReader, JsonlWriter};
 pub use output::AtomicFile;
+/// The options of [`AtomicFile::create_with`] (`--force`, `-` for standard output).
+pub use skeinhw_outfile::Options as OutputOptions;
 pub use vcd::{PERIOD, VcdWriter, read_vcd};
 
 /// The file formats of a trace.

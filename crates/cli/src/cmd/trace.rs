@@ -48,6 +48,9 @@ pub struct TraceArgs {
 }
 
 fn format(args: &TraceArgs) -> Result<TraceFormat> {
+    if args.summary && args.output.as_os_str() == "-" {
+        bail!("--summary with -o -: standard output carries the trace; give -o FILE");
+    }
     if let Some(f) = &args.format {
         return Ok(f.parse()?);
     }
