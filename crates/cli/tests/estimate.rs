@@ -403,9 +403,10 @@ fn synth(preset: &str) -> serde_json::Value {
 
 /// [`synth`] with more `estimate` arguments.
 fn synth_with(preset: &str, extra: &[&str]) -> serde_json::Value {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("netlists")
-        .join(preset);
+    // A kept --synth-dir (skeinhw's manifest in it): reused across runs.
+    let parent = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("synth-dirs");
+    std::fs::create_dir_all(&parent).unwrap();
+    let dir = parent.join(preset);
     let out = skeinhw()
         .args([
             "estimate",

@@ -103,9 +103,9 @@ fn size_and_overrides_change_the_preset() {
     let raw = hex::decode(&digest(&records[1..])[..26]).unwrap();
     assert_eq!(raw[..12], want[..12]);
     assert_eq!(raw[12] & 0xF0, want[12]);
-    // Without --size a 256-bit preset stays 256 bits.
+    // Without --size a 256-bit preset stays 256 bits (the file replaced: --force).
     skeinhw()
-        .args(["trace", "--schedule", "long-iter-256", "-o"])
+        .args(["trace", "--schedule", "long-iter-256", "--force", "-o"])
         .arg(&out)
         .assert()
         .success();

@@ -26,6 +26,9 @@ pub enum RtlError {
         /// The cause.
         source: std::io::Error,
     },
+    /// An output file or directory could not be written (its message names it).
+    #[error(transparent)]
+    Write(#[from] skeinhw_outfile::OutFileError),
     /// A simulator is missing, failed to build or failed to run.
     #[error("{tool}: {message}")]
     Tool {

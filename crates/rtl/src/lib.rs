@@ -100,12 +100,28 @@ pub(crate) fn map_json(signals: &[Signal]) -> String {
     s
 }
 
-/// Writes `(name, text)` files into `dir`, which must exist.
+/// Writes `(name, text)` files into `dir`, which must exist, each one whole (through
+/// `skeinhw-outfile`): a file of the same name is replaced, a symlink written through. The
+/// caller decided that `dir` is its own; `skeinhw rtl` goes through [`write_dir`].
 pub(crate) fn write_files(dir: &Path, files: &[(&'static str, String)]) -> Result<(), RtlError> {
     for (name, text) in files {
-        let path = dir.join(name);
-        std::fs::write(&path, text).map_err(|e| RtlError::io(path, e))?;
+        skeinhw_outfile::write_file(
+            dir.join(name),
+            text.as_bytes(),
+            skeinhw_outfile::Options::new().force(true),
+        )?;
     }
+    Ok(())
+}
+
+/// Writes `(name, text)` files into the output directory `dir` under skeinhw's rules
+/// ([`skeinhw_outfile::OutDir`]): created if missing; otherwise, with `force`, it may hold
+/// only the files skeinhw listed in its manifest (`.skeinhw-manifest`), which are replaced;
+/// anything else there is refused and left untouched. All files are written before the first
+/// is renamed into place.
+pub fn write_dir(dir: &Path, files: &[(&str, String)], force: bool) -> Result<(), RtlError> {
+    let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, t)| (*n, t.as_bytes())).collect();
+    skeinhw_outfile::OutDir::open(dir, force)?.write_files(&refs)?;
     Ok(())
 }
 

@@ -15,6 +15,9 @@ pub enum TraceError {
         /// The operating system's reason.
         source: std::io::Error,
     },
+    /// The output file could not be written (its message names it).
+    #[error(transparent)]
+    Output(#[from] skeinhw_outfile::OutFileError),
     /// An I/O error on an unnamed stream.
     #[error("{0}")]
     Stream(#[from] std::io::Error),

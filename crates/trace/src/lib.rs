@@ -17,6 +17,8 @@ use std::str::FromStr;
 pub use error::TraceError;
 pub use jsonl::{JsonlReader, JsonlWriter, MAX_LINE_BYTES, read_line_bounded};
 pub use output::AtomicFile;
+/// The options of [`AtomicFile::create_with`] (`--force`, `-` for standard output).
+pub use skeinhw_outfile::Options as OutputOptions;
 pub use vcd::{PERIOD, VcdWriter, read_vcd};
 
 /// The file formats of a trace.

@@ -1,75 +1,59 @@
-//! Output files that appear only when complete: the trace is written to a temporary file in
-//! the destination's directory and renamed over the destination on success, so a failed run
-//! never leaves a half-written trace and never clobbers what the user had.
+//! Output files that appear only when complete, through `skeinhw-outfile` (the one
+//! output-writing discipline of skeinhw): a regular file is written beside its destination
+//! and renamed over it on success; a symlink is written through; a FIFO or a device is
+//! written in place. A failed run never leaves a half-written trace.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::Path;
 
-use tempfile::NamedTempFile;
+use skeinhw_outfile::{Options, OutFile};
 
 use crate::error::TraceError;
 
 /// A file being written; dropped without [`AtomicFile::commit`] it disappears.
 #[derive(Debug)]
 pub struct AtomicFile {
-    path: PathBuf,
-    temp: BufWriter<NamedTempFile>,
+    out: OutFile,
 }
 
 impl AtomicFile {
-    /// Starts writing `path` (through a temporary file beside it).
+    /// Starts writing `path`, replacing a regular file that is there (the caller decided:
+    /// commands that must not replace one use [`AtomicFile::create_with`]).
     pub fn create(path: impl AsRef<Path>) -> Result<Self, TraceError> {
-        let path = path.as_ref().to_owned();
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
-            _ => PathBuf::from("."),
-        };
-        let temp = tempfile::Builder::new()
-            .prefix(".skeinhw-")
-            .suffix(".tmp")
-            .tempfile_in(&dir)
-            .map_err(|source| TraceError::Io {
-                path: path.clone(),
-                source,
-            })?;
+        Self::create_with(path, Options::new().force(true))
+    }
+
+    /// Starts writing `path` under `options` (`--force`, `-` for standard output).
+    pub fn create_with(path: impl AsRef<Path>, options: Options) -> Result<Self, TraceError> {
         Ok(AtomicFile {
-            path,
-            temp: BufWriter::with_capacity(1 << 20, temp),
+            out: OutFile::create(path, options)?,
         })
     }
 
-    /// The destination.
+    /// The destination, as given.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.out.path()
     }
 
-    /// Flushes and renames the temporary file to the destination.
+    /// Whether the trace goes to standard output.
+    pub fn is_stdout(&self) -> bool {
+        self.out.is_stdout()
+    }
+
+    /// Flushes and puts the file in place.
     pub fn commit(self) -> Result<(), TraceError> {
-        let io = |source| TraceError::Io {
-            path: self.path.clone(),
-            source,
-        };
-        let temp = self.temp.into_inner().map_err(|e| io(e.into_error()))?;
-        temp.as_file().sync_all().map_err(io)?;
-        temp.persist(&self.path).map_err(|e| io(e.error))?;
-        Ok(())
-    }
-
-    /// The open temporary file, for readers that want to check what was written.
-    pub fn file(&self) -> &File {
-        self.temp.get_ref().as_file()
+        Ok(self.out.commit()?)
     }
 }
 
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.temp.write(buf)
+        self.out.write(buf)
     }
     fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.temp.write_all(buf)
+        self.out.write_all(buf)
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        self.temp.flush()
+        self.out.flush()
     }
 }

@@ -1,8 +1,9 @@
 //! `skeinhw estimate`, `skeinhw sweep` and `skeinhw calibrate`: the Virtex-5 estimator of
 //! `skeinhw-estimator` on the command line.
 //!
-//! Output files are written whole or not at all: each goes to a temporary file beside its
-//! destination and is renamed into place only when it is complete.
+//! Output files and directories go through `skeinhw-outfile`: written whole or not at all,
+//! an existing file replaced only with `--force`, a directory only if it holds nothing but
+//! skeinhw's files (its manifest).
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -12,13 +13,14 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use skeinhw_estimator::calibrate::{self, Report};
-use skeinhw_estimator::constants::SOURCE_PATH;
+use skeinhw_estimator::constants::{BUILT_IN, SOURCE_PATH};
 use skeinhw_estimator::netlist::yosys;
 use skeinhw_estimator::shabal::{self as shabal_model, ShabalEstimate};
 use skeinhw_estimator::sweep::{self, SweepConfig};
 use skeinhw_estimator::{
     Constants, CoreStyle, Estimate, Flow, Netlist, NetlistEstimate, Options, estimate, plot,
 };
+use skeinhw_outfile::{Options as OutOptions, OutDir, OutFile};
 use skeinhw_sched::shabal::ShabalSchedule;
 use skeinhw_sched::{AnySchedule, Schedule};
 
@@ -58,7 +60,9 @@ pub struct EstimateArgs {
     #[arg(long)]
     synth: bool,
     /// With --synth: keep the Verilog, the netlist and the Yosys log in this directory, and
-    /// reuse the netlist there when the Verilog and the script are unchanged.
+    /// reuse the netlist there when the Verilog and the script are unchanged. Created if
+    /// missing (its parent must exist); an existing one must hold only files skeinhw wrote
+    /// there (listed in its .skeinhw-manifest), which are rewritten; anything else is refused.
     #[arg(long, value_name = "DIR", requires = "synth")]
     synth_dir: Option<PathBuf>,
     /// Print JSON instead of a table.
@@ -78,18 +82,25 @@ pub struct SweepArgs {
     /// Tool flow whose routing delays apply.
     #[arg(long, value_name = "FLOW", default_value = "ise13")]
     flow: Flow,
-    /// Write sweep.csv, sweep.json and sweep.svg into this directory.
+    /// Write sweep.csv, sweep.json and sweep.svg into this directory (created, its parent
+    /// must exist; an existing one only with --force, holding nothing but a previous sweep's
+    /// files, listed in its .skeinhw-manifest).
     #[arg(long, value_name = "DIR", conflicts_with_all = ["csv", "json", "svg"])]
     out_dir: Option<PathBuf>,
-    /// Write the points as CSV.
+    /// Write the points as CSV (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
-    /// Write the points as JSON.
+    /// Write the points as JSON (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Write the SVG plot (throughput against slices, Pareto front, papers' points).
+    /// Write the SVG plot (throughput against slices, Pareto front, papers' points; `-`:
+    /// standard output).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    /// Replace existing --csv/--json/--svg files, or the files a previous sweep wrote in
+    /// --out-dir.
+    #[arg(long)]
+    force: bool,
     /// Constants file (default: the built-in calibrated constants).
     #[arg(long, value_name = "FILE")]
     constants: Option<PathBuf>,
@@ -98,10 +109,14 @@ pub struct SweepArgs {
 /// Arguments of `calibrate`.
 #[derive(Args)]
 pub struct CalibrateArgs {
-    /// Rewrite the constants file with the fitted values (comments are kept).
+    /// Rewrite the constants file with the fitted values (comments are kept): the --constants
+    /// FILE, or the estimator's data/virtex5.toml when the binary runs beside its source tree.
+    /// The file is replaced atomically, keeping its mode; --write is the consent to replace it.
     #[arg(long)]
     write: bool,
-    /// The constants file to compare with and rewrite (default: the estimator's own).
+    /// The constants file to compare with and rewrite (default: the estimator's
+    /// data/virtex5.toml in the source tree if present, else the copy built into the binary,
+    /// which can be compared with but not rewritten).
     #[arg(long, value_name = "FILE")]
     constants: Option<PathBuf>,
 }
@@ -337,21 +352,26 @@ fn synthesize(
         );
     }
     let tmp;
+    // A kept directory is skeinhw's own (its manifest): rewritten without --force.
+    let mut kept = dir.map(|d| OutDir::open(d, true)).transpose()?;
     let dir = match dir {
-        Some(d) => {
-            std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
-            d.to_path_buf()
-        }
+        Some(d) => d.to_path_buf(),
         None => {
             tmp = tempfile::tempdir().context("cannot create a temporary directory")?;
             tmp.path().to_path_buf()
         }
     };
-    let (files, generated_top) = rtl::generate(schedule, &dir)?;
+    let (files, generated_top) = rtl::generate(schedule, &dir, kept.as_mut())?;
     let top = top.unwrap_or(&generated_top);
-    let json = dir.join(format!("{top}.json"));
+    let json_name = format!("{top}.json");
+    let stamp_name = format!("{json_name}.stamp");
+    let json = dir.join(&json_name);
+    if let Some(kept) = &mut kept {
+        // Listed before Yosys writes them, so that a later run knows them as skeinhw's.
+        kept.claim(&[&json_name, &format!("{json_name}.log"), &stamp_name])?;
+    }
     // A netlist made by the same script from the same Verilog is reused (a kept --synth-dir).
-    let stamp_path = dir.join(format!("{top}.json.stamp"));
+    let stamp_path = dir.join(&stamp_name);
     let mut stamp = yosys::script(&files, top, &json);
     for f in &files {
         let text = std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?;
@@ -368,8 +388,11 @@ fn synthesize(
     } else {
         let _ = std::fs::remove_file(&stamp_path);
         let elapsed = yosys::synthesize(&files, top, &json)?;
-        std::fs::write(&stamp_path, &stamp)
-            .with_context(|| format!("cannot write {}", stamp_path.display()))?;
+        match &mut kept {
+            Some(kept) => kept.write_files(&[(&stamp_name, stamp.as_bytes())])?,
+            None => std::fs::write(&stamp_path, &stamp)
+                .with_context(|| format!("cannot write {}", stamp_path.display()))?,
+        }
         Some(elapsed.as_secs_f64())
     };
     let netlist = Netlist::from_file(&json, Some(top))?;
@@ -381,16 +404,30 @@ mod rtl {
     use std::path::{Path, PathBuf};
 
     use anyhow::Result;
+    use skeinhw_outfile::OutDir;
     use skeinhw_sched::Schedule;
 
     /// The generated design's top module.
     pub(super) const TOP: &str = "skeinhw";
 
-    /// Writes the design for `schedule` into `dir` (design, test bench, signal map); returns
-    /// the Verilog to synthesize (the design alone) and its top module.
-    pub(super) fn generate(schedule: &Schedule, dir: &Path) -> Result<(Vec<PathBuf>, String)> {
+    /// Writes the design for `schedule` into `dir` (design, test bench, signal map), through
+    /// `kept` when it is the user's --synth-dir; returns the Verilog to synthesize (the design
+    /// alone) and its top module.
+    pub(super) fn generate(
+        schedule: &Schedule,
+        dir: &Path,
+        kept: Option<&mut OutDir>,
+    ) -> Result<(Vec<PathBuf>, String)> {
         let design = skeinhw_rtl::generate(schedule)?;
-        design.write_into(dir)?;
+        match kept {
+            Some(kept) => {
+                let files = design.files();
+                let refs: Vec<(&str, &[u8])> =
+                    files.iter().map(|(n, t)| (*n, t.as_bytes())).collect();
+                kept.write_files(&refs)?;
+            }
+            None => design.write_into(dir)?,
+        }
         Ok((vec![dir.join(skeinhw_rtl::DESIGN_FILE)], TOP.to_owned()))
     }
 }
@@ -564,31 +601,6 @@ fn table(schedule: &Schedule, e: &Estimate, given_clock: bool) -> String {
     s
 }
 
-/// Writes `contents` to `path` through a temporary file in the same directory, renamed into
-/// place only when complete.
-fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.write_all(contents)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    // A temporary file is private; the result is an ordinary output file.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    tmp.persist(path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
-}
-
 /// Sweeps.
 pub fn run_sweep(args: SweepArgs) -> Result<Status> {
     for &size in &args.sizes {
@@ -613,16 +625,14 @@ pub fn run_sweep(args: SweepArgs) -> Result<Status> {
         );
     }
     let constants = load_constants(args.constants.as_deref())?;
+    // Every destination is checked before the sweep runs.
+    let outputs = SweepOutputs::open(&args)?;
     let (csv, json, svg) = match &args.out_dir {
-        Some(dir) => {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            (
-                Some(dir.join("sweep.csv")),
-                Some(dir.join("sweep.json")),
-                Some(dir.join("sweep.svg")),
-            )
-        }
+        Some(dir) => (
+            Some(dir.join("sweep.csv")),
+            Some(dir.join("sweep.json")),
+            Some(dir.join("sweep.svg")),
+        ),
         None => (args.csv.clone(), args.json.clone(), args.svg.clone()),
     };
     let bar = if std::io::stderr().is_terminal() {
@@ -659,13 +669,15 @@ pub fn run_sweep(args: SweepArgs) -> Result<Status> {
         Some(_) => Some(plot::svg(&result, &plot::paper_points())?),
         None => None,
     };
-    for (path, text) in [(&csv, &csv_text), (&json, &json_text), (&svg, &svg_text)] {
-        if let (Some(path), Some(text)) = (path, text) {
-            write_atomic(path, text.as_bytes())?;
-        }
-    }
+    let to_stdout = outputs.to_stdout();
+    outputs.write([csv_text, json_text, svg_text])?;
 
-    let mut out = std::io::stdout().lock();
+    // The summary goes to standard error when standard output carries a file.
+    let mut out: Box<dyn Write> = if to_stdout {
+        Box::new(std::io::stderr().lock())
+    } else {
+        Box::new(std::io::stdout().lock())
+    };
     let front: Vec<_> = result.points.iter().filter(|p| p.pareto).collect();
     writeln!(
         out,
@@ -690,22 +702,107 @@ pub fn run_sweep(args: SweepArgs) -> Result<Status> {
         )?;
     }
     for (what, path) in [("CSV", &csv), ("JSON", &json), ("SVG", &svg)] {
-        if let Some(path) = path {
+        if let Some(path) = path.as_ref().filter(|p| p.as_os_str() != "-") {
             writeln!(out, "wrote {what} {}", path.display())?;
         }
     }
     Ok(0)
 }
 
+/// Where a sweep's CSV, JSON and SVG go: one output directory, or up to three files.
+enum SweepOutputs {
+    Dir(OutDir),
+    Files(Box<[Option<OutFile>; 3]>),
+}
+
+impl SweepOutputs {
+    /// Opens every destination (errors before any work is done).
+    fn open(args: &SweepArgs) -> Result<SweepOutputs> {
+        if let Some(dir) = &args.out_dir {
+            return Ok(SweepOutputs::Dir(OutDir::open(dir, args.force)?));
+        }
+        let paths = [&args.csv, &args.json, &args.svg];
+        if paths
+            .iter()
+            .filter(|p| p.as_ref().is_some_and(|p| p.as_os_str() == "-"))
+            .count()
+            > 1
+        {
+            bail!("-: only one of --csv, --json and --svg can go to standard output");
+        }
+        let options = OutOptions::new().force(args.force).stdout(true);
+        let mut files = [None, None, None];
+        for (slot, path) in files.iter_mut().zip(paths) {
+            *slot = path
+                .as_ref()
+                .map(|p| OutFile::create(p, options))
+                .transpose()?;
+        }
+        Ok(SweepOutputs::Files(Box::new(files)))
+    }
+
+    fn to_stdout(&self) -> bool {
+        match self {
+            SweepOutputs::Dir(_) => false,
+            SweepOutputs::Files(files) => files.iter().flatten().any(OutFile::is_stdout),
+        }
+    }
+
+    /// Writes the rendered CSV, JSON and SVG.
+    fn write(self, texts: [Option<String>; 3]) -> Result<()> {
+        match self {
+            SweepOutputs::Dir(mut dir) => {
+                let names = ["sweep.csv", "sweep.json", "sweep.svg"];
+                let files: Vec<(&str, &[u8])> = names
+                    .iter()
+                    .zip(&texts)
+                    .filter_map(|(n, t)| t.as_ref().map(|t| (*n, t.as_bytes())))
+                    .collect();
+                dir.write_files(&files)?;
+            }
+            SweepOutputs::Files(files) => {
+                for (file, text) in (*files).into_iter().zip(texts) {
+                    if let (Some(mut file), Some(text)) = (file, text) {
+                        file.write_all(text.as_bytes())
+                            .with_context(|| format!("{}: cannot write", file.path().display()))?;
+                        file.commit()?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The constants file `calibrate` reads and may rewrite: the one given, else the source
+/// tree's when it is there (a binary run from its checkout), else none (an installed binary:
+/// the built-in copy is read, and there is nothing to rewrite).
+fn constants_path(given: Option<PathBuf>, source: &Path) -> Option<PathBuf> {
+    given.or_else(|| source.is_file().then(|| source.to_owned()))
+}
+
 /// Calibrates.
 pub fn run_calibrate(args: CalibrateArgs) -> Result<Status> {
-    let path = args
-        .constants
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(SOURCE_PATH));
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read constants file {}", path.display()))?;
-    let current = Constants::parse(&text, &path.display().to_string())?;
+    // The given file; else the source tree's, when this binary runs beside it; else the
+    // built-in copy (an installed binary), which cannot be rewritten.
+    let path = constants_path(args.constants.clone(), Path::new(SOURCE_PATH));
+    let (text, name) = match &path {
+        Some(path) => (
+            std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read constants file {}", path.display()))?,
+            path.display().to_string(),
+        ),
+        None => {
+            if args.write {
+                bail!(
+                    "--write: this binary has no constants file beside it (only the built-in \
+                     copy); give --constants FILE to rewrite"
+                );
+            }
+            (BUILT_IN.to_owned(), "the built-in constants".to_owned())
+        }
+    };
+    let current = Constants::parse(&text, &name)?;
     let fitted = calibrate::fit(&current);
     let report: Report = calibrate::report(&fitted);
     let mut out = std::io::stdout().lock();
@@ -736,18 +833,40 @@ pub fn run_calibrate(args: CalibrateArgs) -> Result<Status> {
         "goals (fit MAPE <= 15% area and period, no fit row > 30%, own validation <= 25%): {}",
         if goals { "met" } else { "NOT met" }
     )?;
-    if args.write {
-        let new = fitted.rewrite(&text)?;
-        write_atomic(&path, new.as_bytes())?;
-        writeln!(out, "wrote {}", path.display())?;
-    } else if fitted == current {
-        writeln!(out, "{} is up to date", path.display())?;
-    } else {
-        writeln!(
+    match &path {
+        Some(path) if args.write => {
+            let new = fitted.rewrite(&text)?;
+            // --write names this file: the consent to replace it (mode kept).
+            skeinhw_outfile::write_file(path, new.as_bytes(), OutOptions::new().force(true))?;
+            writeln!(out, "wrote {}", path.display())?;
+        }
+        _ if fitted == current => writeln!(out, "{name} is up to date")?,
+        Some(_) => writeln!(
             out,
-            "{} differs from the fit; run `skeinhw calibrate --write` to store it",
-            path.display()
-        )?;
+            "{name} differs from the fit; run `skeinhw calibrate --write` to store it"
+        )?,
+        None => writeln!(
+            out,
+            "{name} differ from the fit; run `skeinhw calibrate --write --constants FILE` on a copy to store it"
+        )?,
     }
     Ok(if goals && bad.is_empty() { 0 } else { 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_installed_binary_reads_the_built_in_constants() {
+        let gone = Path::new("/nonexistent/skeinhw-source/estimator/data/virtex5.toml");
+        assert_eq!(constants_path(None, gone), None);
+        let given = PathBuf::from("mine.toml");
+        assert_eq!(constants_path(Some(given.clone()), gone), Some(given));
+        let here = Path::new(SOURCE_PATH);
+        assert_eq!(constants_path(None, here), Some(here.to_owned()));
+        // The built-in copy is the checked-in file, and it parses.
+        assert_eq!(BUILT_IN, std::fs::read_to_string(here).unwrap());
+        Constants::parse(BUILT_IN, "built-in").unwrap();
+    }
 }

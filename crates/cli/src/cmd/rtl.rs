@@ -4,11 +4,12 @@
 //! cycle (exit 1 and a report on divergence).
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use skeinhw_diff::DiffReport;
+use skeinhw_outfile::OutFile;
 use skeinhw_rtl::{AnyDesign, Message, RunOutput, Simulator};
 use skeinhw_sched::shabal::ShabalSchedule;
 use skeinhw_sched::shabal::sim::{ShabalJob, ShabalMemorySink};
@@ -28,10 +29,12 @@ pub struct RtlArgs {
     /// output_bits: use `--set output_bits=N`).
     #[arg(long, value_name = "N")]
     pub size: Option<usize>,
-    /// Output directory (created; refused if it exists and is not empty, unless --force).
+    /// Output directory: created (its parent must exist), or an existing one that holds only
+    /// the files skeinhw wrote there (listed in its .skeinhw-manifest) with --force.
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     pub output: PathBuf,
-    /// Replace an existing non-empty output directory.
+    /// Replace the files a previous `rtl` wrote in DIR (a directory holding anything else is
+    /// refused, and nothing in it is touched).
     #[arg(long)]
     pub force: bool,
 }
@@ -50,60 +53,20 @@ pub struct SimArgs {
     /// freshly generated one.
     #[arg(long, value_name = "DIR")]
     pub rtl_dir: Option<PathBuf>,
-    /// Keep the simulation's VCD at this path.
+    /// Keep the simulation's VCD at this path (an existing file only with --force; a symlink
+    /// is written through, a FIFO or device written in place).
     #[arg(long, value_name = "FILE")]
     pub vcd: Option<PathBuf>,
-}
-
-/// Writes the design files into `dir` atomically: a sibling temporary directory renamed into
-/// place, so that `dir` is never half written.
-fn write_design(design: &AnyDesign, dir: &Path, force: bool) -> Result<()> {
-    let non_empty = dir
-        .read_dir()
-        .map(|mut d| d.next().is_some())
-        .unwrap_or(false);
-    if dir.exists() && !dir.is_dir() {
-        bail!("{}: exists and is not a directory", dir.display());
-    }
-    if non_empty && !force {
-        bail!(
-            "{}: directory exists and is not empty; give --force to replace it",
-            dir.display()
-        );
-    }
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&parent)
-        .with_context(|| format!("cannot create {}", parent.display()))?;
-    let tmp = tempfile::Builder::new()
-        .prefix(".skeinhw-rtl-")
-        .tempdir_in(&parent)
-        .with_context(|| format!("cannot write in {}", parent.display()))?;
-    design.write_into(tmp.path())?;
-    if dir.exists() {
-        let old = tempfile::Builder::new()
-            .prefix(".skeinhw-rtl-old-")
-            .tempdir_in(&parent)?;
-        let old_path = old.path().join("old");
-        std::fs::rename(dir, &old_path)
-            .with_context(|| format!("cannot replace {}", dir.display()))?;
-        std::fs::rename(tmp.keep(), dir)
-            .with_context(|| format!("cannot write {}", dir.display()))?;
-        drop(old); // removes the previous contents
-    } else {
-        std::fs::rename(tmp.keep(), dir)
-            .with_context(|| format!("cannot write {}", dir.display()))?;
-    }
-    Ok(())
+    /// Replace an existing --vcd file.
+    #[arg(long, requires = "vcd")]
+    pub force: bool,
 }
 
 /// `skeinhw rtl`.
 pub fn run_rtl(args: RtlArgs) -> Result<Status> {
     let schedule = args.schedule.build_any(args.size)?;
     let design = skeinhw_rtl::generate_any(&schedule)?;
-    write_design(&design, &args.output, args.force)?;
+    skeinhw_rtl::write_dir(&args.output, &design.files(), args.force)?;
     println!(
         "{}: {}, {}, {} in {}",
         schedule.name(),
@@ -135,6 +98,12 @@ struct Simulated {
 /// test bench on `stimulus` and reads its output.
 fn simulate_design(args: &SimArgs, design: AnyDesign, stimulus: &str) -> Result<Simulated> {
     let simulator: Simulator = args.simulator.parse()?;
+    // Checked before the simulation: standard output carries the digest, not the VCD.
+    let keep = args
+        .vcd
+        .as_ref()
+        .map(|p| OutFile::create(p, skeinhw_outfile::Options::new().force(args.force)))
+        .transpose()?;
     let work = tempfile::tempdir().context("cannot create a temporary directory")?;
     let src = match &args.rtl_dir {
         Some(dir) => dir.clone(),
@@ -148,11 +117,15 @@ fn simulate_design(args: &SimArgs, design: AnyDesign, stimulus: &str) -> Result<
     let built = skeinhw_rtl::build(simulator, &src, &work.path().join("build"), None)?;
     let input = work.path().join("input.txt");
     std::fs::write(&input, stimulus)?;
-    let vcd = args
-        .vcd
-        .clone()
-        .unwrap_or_else(|| work.path().join("dump.vcd"));
+    let vcd = work.path().join("dump.vcd");
     let output = skeinhw_rtl::run(&built, &input, &vcd)?;
+    if let Some(mut out) = keep {
+        let mut dump = std::fs::File::open(&vcd)
+            .with_context(|| format!("the simulation wrote no VCD ({})", vcd.display()))?;
+        std::io::copy(&mut dump, &mut out)
+            .with_context(|| format!("{}: cannot write", out.path().display()))?;
+        out.commit()?;
+    }
     Ok(Simulated {
         _work: work,
         vcd,

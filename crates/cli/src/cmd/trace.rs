@@ -35,15 +35,22 @@ pub struct TraceArgs {
     /// Trace format (default: from the extension of -o, .jsonl or .vcd).
     #[arg(long, value_name = "jsonl|vcd")]
     pub format: Option<String>,
-    /// Output file.
+    /// Output file (`-`: standard output, with --format). An existing file is replaced only
+    /// with --force; a symlink is written through, a FIFO or device written in place.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: PathBuf,
+    /// Replace an existing output file (atomically, keeping its mode).
+    #[arg(long)]
+    pub force: bool,
     /// Print cycles, cycles per block, blocks in flight and adder utilisation.
     #[arg(long)]
     pub summary: bool,
 }
 
 fn format(args: &TraceArgs) -> Result<TraceFormat> {
+    if args.summary && args.output.as_os_str() == "-" {
+        bail!("--summary with -o -: standard output carries the trace; give -o FILE");
+    }
     if let Some(f) = &args.format {
         return Ok(f.parse()?);
     }
@@ -56,6 +63,13 @@ fn format(args: &TraceArgs) -> Result<TraceFormat> {
             args.output.display()
         ),
     }
+}
+
+/// How `-o` is written: `-` is standard output (both formats are text).
+fn output_options(args: &TraceArgs) -> skeinhw_outfile::Options {
+    skeinhw_outfile::Options::new()
+        .force(args.force)
+        .stdout(true)
 }
 
 /// Writes a trace.
@@ -92,7 +106,7 @@ pub fn run(args: TraceArgs) -> Result<Status> {
         }
     }
 
-    let mut file = AtomicFile::create(&args.output)?;
+    let mut file = AtomicFile::create_with(&args.output, output_options(&args))?;
     let report = {
         let result = match format {
             TraceFormat::Jsonl => write(&schedule, &jobs, &mut JsonlWriter::new(&mut file)),
@@ -121,7 +135,7 @@ fn run_shabal(args: &TraceArgs, schedule: &ShabalSchedule) -> Result<Status> {
         msg_bits,
     }];
     jobs.extend(more.iter().map(|m| ShabalJob::bytes(m)));
-    let mut file = AtomicFile::create(&args.output)?;
+    let mut file = AtomicFile::create_with(&args.output, output_options(args))?;
     let report = {
         let result = match format {
             TraceFormat::Jsonl => {
