@@ -103,15 +103,32 @@ constants! {
 }
 
 impl Constants {
+    /// The largest constants file read, in bytes (the built-in one is about 3 KiB): a damaged or
+    /// hostile file is not parsed whole into a TOML document many times its size (issue 16).
+    pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
     /// The constants checked in with the library.
     pub fn built_in() -> Constants {
         Constants::parse(BUILT_IN, "built-in").expect("the built-in constants file is valid")
     }
 
-    /// Reads a constants file.
+    /// Reads a constants file; one larger than [`Constants::MAX_FILE_BYTES`] is refused unread.
     pub fn from_file(path: impl AsRef<Path>) -> Result<Constants, EstimatorError> {
+        use std::io::Read;
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| EstimatorError::io(path, e))?;
+        let io = |e| EstimatorError::io(path, e);
+        let mut text = String::new();
+        std::fs::File::open(path)
+            .map_err(io)?
+            .take(Self::MAX_FILE_BYTES + 1)
+            .read_to_string(&mut text)
+            .map_err(io)?;
+        if text.len() as u64 > Self::MAX_FILE_BYTES {
+            return Err(io(std::io::Error::other(format!(
+                "larger than {} bytes: not a constants file",
+                Self::MAX_FILE_BYTES
+            ))));
+        }
         Constants::parse(&text, &path.display().to_string())
     }
 

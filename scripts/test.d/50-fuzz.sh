@@ -5,12 +5,14 @@
 # crash, leak of time (-timeout) or memory (-rss_limit_mb). The long run is in fuzz/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-export RUSTC_BOOTSTRAP=1
 seconds=${FUZZ_SECONDS:-5}
 if ! cargo fuzz --version > /dev/null 2>&1; then
     cargo install cargo-fuzz --locked --version 0.13.2
 fi
+# Seeding uses the `skeinhw` that cargo test built; RUSTC_BOOTSTRAP only from here on (it
+# changes rustc's fingerprint, and would rebuild the workspace).
 fuzz/seed.sh
+export RUSTC_BOOTSTRAP=1
 cd fuzz
 targets=(schedule_json golden_jsonl wave signal_map netlist constants_toml args)
 features=()

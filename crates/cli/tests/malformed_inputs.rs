@@ -196,3 +196,18 @@ fn an_oversized_schedule_file_is_refused_unread() {
     ]);
     refused(&out, &big, "larger than");
 }
+
+#[test]
+fn an_oversized_constants_file_is_refused_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.toml");
+    std::fs::write(&big, format!("x = \"{}\"\n", "a".repeat(2 << 20))).unwrap();
+    let out = bounded(&[
+        "estimate".as_ref(),
+        "--schedule".as_ref(),
+        "ath-8r".as_ref(),
+        "--constants".as_ref(),
+        big.as_os_str(),
+    ]);
+    refused(&out, &big, "larger than");
+}
