@@ -50,6 +50,17 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// When in a block the event happens: the key and tweak for subkey s, the state before
+    /// it, the state after it; the feed-forward last.
+    fn order(self) -> (u32, u8) {
+        match self {
+            Kind::Key(s) | Kind::Tweak(s) => (s, 0),
+            Kind::BeforeSubkey(s) => (s, 1),
+            Kind::AfterSubkey(s) => (s, 2),
+            Kind::FeedForward => (u32::MAX, 0),
+        }
+    }
+
     fn subkey(self) -> Option<u32> {
         match self {
             Kind::BeforeSubkey(s) | Kind::AfterSubkey(s) | Kind::Key(s) | Kind::Tweak(s) => Some(s),
@@ -118,10 +129,20 @@ struct Event {
     kind: Kind,
     words: Vec<u64>,
     seen: Option<(u64, u64)>,
+    /// Seen only as equal to the event before it (no evidence the design registers the kind).
+    implied: bool,
 }
 
-/// (view, RTL edge, time, words) of a value no event explains.
-type After = (usize, u64, u64, Vec<u64>);
+/// A value a register took that no event explains, right after event `matched` of the
+/// family (or before any): where the next event was expected.
+#[derive(Clone, Debug)]
+struct Gap {
+    matched: Option<usize>,
+    view: usize,
+    edge: u64,
+    time: u64,
+    words: Vec<u64>,
+}
 
 #[derive(Clone, Debug, Default)]
 struct StreamEvents {
@@ -129,8 +150,9 @@ struct StreamEvents {
     /// Events of each family, in order.
     events: [Vec<Event>; 4],
     next: [usize; 4],
-    /// After a family's last match: the first value the register took that was no event.
-    after: [Option<After>; 4],
+    /// Per family, the gaps: after a match, the first value the register took that was no
+    /// event.
+    gaps: [Vec<Gap>; 4],
     /// Expected digest blocks (index, words) and how many were seen.
     digests: Vec<(u64, Vec<u64>)>,
     next_digest: usize,
@@ -190,6 +212,7 @@ impl Expected {
                 kind,
                 words,
                 seen: None,
+                implied: false,
             });
         }
     }
@@ -403,7 +426,7 @@ pub struct EventComparator {
     lookup: Vec<HashMap<u64, Vec<(u32, usize)>>>,
     /// Per view: the value at the previous compared edge, and the stream of its last match.
     last: Vec<Option<Vec<u64>>>,
-    armed: Vec<Option<u32>>,
+    armed: Vec<Option<(u32, usize)>>,
     /// Per view: edges on which it was compared with known values.
     compared: Vec<u64>,
     digest_fault: Option<DigestFault>,
@@ -498,17 +521,44 @@ impl EventComparator {
             match best {
                 Some((stream, j)) => {
                     let st = self.ex.streams.get_mut(&stream).expect("stream");
-                    st.events[family][j].seen = Some((edge, time));
-                    st.next[family] = j + 1;
-                    st.after[family] = None;
-                    self.armed[vi] = Some(stream);
+                    let evs = &mut st.events[family];
+                    evs[j].seen = Some((edge, time));
+                    // Events of equal words in a row (the output block's feed-forward equals
+                    // the state after the last subkey: its input is zero) are one value.
+                    let mut last = j;
+                    while last + 1 < evs.len()
+                        && evs[last + 1].block == evs[j].block
+                        && evs[last + 1].words == evs[j].words
+                    {
+                        last += 1;
+                        evs[last].seen = Some((edge, time));
+                        evs[last].implied = true;
+                    }
+                    st.next[family] = last + 1;
+                    self.armed[vi] = Some((stream, last));
                 }
                 None => {
-                    if let Some(stream) = self.armed[vi].take() {
+                    // Before any match, the value is where the first event was expected.
+                    let first_change = self.last[vi].is_some();
+                    let gap = match self.armed[vi].take() {
+                        Some((stream, j)) => Some((stream, Some(j))),
+                        None => self
+                            .ex
+                            .streams
+                            .iter()
+                            .find(|(_, st)| st.next[family] == 0 && st.gaps[family].is_empty())
+                            .map(|(k, _)| (*k, None))
+                            .filter(|_| first_change),
+                    };
+                    if let Some((stream, matched)) = gap {
                         let st = self.ex.streams.get_mut(&stream).expect("stream");
-                        if st.after[family].is_none() {
-                            st.after[family] = Some((vi, edge, time, value.clone()));
-                        }
+                        st.gaps[family].push(Gap {
+                            matched,
+                            view: vi,
+                            edge,
+                            time,
+                            words: value.clone(),
+                        });
                     }
                 }
             }
@@ -675,22 +725,33 @@ impl EventComparator {
                         break;
                     }
                 }
-                // The first value taken after the last match that was no event: the next event
-                // of a kind on the design's stride should have been there.
-                if st.after[f.index()].is_some() {
-                    let last = evs[..st.next[f.index()]]
-                        .iter()
-                        .rposition(|e| e.seen.is_some());
-                    if let Some(l) = last
-                        && let Some(j) = (l + 1..evs.len())
-                            .find(|&j| reg.on_stride(evs[j].kind) && block_expected(evs[j].block))
+                // A value taken right after a match that was no event: the next event of a
+                // kind on the design's stride should have been there.
+                for gap in &st.gaps[f.index()] {
+                    let from = gap.matched.map_or(0, |m| m + 1);
+                    // A value equal to the next event in some words is that event, faulty.
+                    if let Some(e) = evs.get(from)
+                        && e.seen.is_none()
+                        && block_expected(e.block)
+                        && self.layout.views[gap.view]
+                            .words
+                            .iter()
+                            .zip(&gap.words)
+                            .any(|(&(w, _), v)| e.words[w] == *v)
+                    {
+                        candidates.push((e.block, f, from));
+                    }
+                    if let Some(j) = (from..evs.len())
+                        .find(|&j| reg.on_stride(evs[j].kind) && block_expected(evs[j].block))
                         && evs[j].seen.is_none()
                     {
                         candidates.push((evs[j].block, f, j));
                     }
                 }
-                if reg.kinds.is_empty()
-                    && let Some(j) = evs.iter().position(|e| block_expected(e.block))
+                if !reg.evidence(f)
+                    && let Some(j) = evs
+                        .iter()
+                        .position(|e| block_expected(e.block) && mid_block(f, e.kind))
                 {
                     candidates.push((evs[j].block, f, j));
                 }
@@ -718,7 +779,7 @@ impl EventComparator {
                     }
                 }
             }
-            candidates.sort_by_key(|&(b, f, j)| (b, st.events[f.index()][j].kind, f));
+            candidates.sort_by_key(|&(b, f, j)| (b, st.events[f.index()][j].kind.order(), f));
             if first.is_none()
                 && let Some(&(b, f, j)) = candidates.first()
             {
@@ -817,18 +878,18 @@ impl EventComparator {
         });
         // What the register held where the event was expected: the first value after the
         // previous match that was no event.
-        let after = st.after[f.index()]
-            .as_ref()
-            .filter(|_| prev.is_some_and(|p| p + 1 == st.next[f.index()]));
+        let after = st.gaps[f.index()].iter().find(|g| g.matched == prev);
         let view = after
-            .map(|a| &self.layout.views[a.0])
+            .map(|a| &self.layout.views[a.view])
             .or_else(|| self.layout.views.iter().find(|v| v.family == f))
             .expect("a view of the family");
         let mut fields = Vec::new();
         for (k, &(w, _)) in view.words.iter().enumerate() {
             let golden = format!("{:016x}", e.words[w]);
-            let rtl =
-                after.map_or_else(|| "(not seen)".to_string(), |a| format!("{:016x}", a.3[k]));
+            let rtl = after.map_or_else(
+                || "(not seen)".to_string(),
+                |a| format!("{:016x}", a.words[k]),
+            );
             fields.push(FieldDiff {
                 field: view.fields[k].clone(),
                 unknown: false,
@@ -852,7 +913,7 @@ impl EventComparator {
             info.name(),
             kind_text(e.kind),
         );
-        let (edge, time) = after.map_or((self.edges, self.last_time), |a| (a.1, a.2));
+        let (edge, time) = after.map_or((self.edges, self.last_time), |a| (a.edge, a.time));
         Divergence {
             cycle: edge,
             rtl_edge: edge,
@@ -910,7 +971,7 @@ impl Registered {
             .streams
             .values()
             .flat_map(|st| st.events[f.index()].iter())
-            .filter(|e| e.seen.is_some())
+            .filter(|e| e.seen.is_some() && !e.implied)
             .map(|e| e.kind)
             .collect();
         let subs: Vec<u32> = kinds.iter().filter_map(|k| k.subkey()).collect();
@@ -944,8 +1005,24 @@ impl Registered {
         }
     }
 
+    /// The register was seen to hold a block's state: a block input (before subkey 0) or a
+    /// chaining value (the feed-forward, also in the key register) alone is no evidence.
+    fn evidence(&self, f: Family) -> bool {
+        self.kinds.iter().any(|k| mid_block(f, *k))
+    }
+
     fn text(&self) -> String {
         kinds_text(&self.kinds)
+    }
+}
+
+/// An event only the block's own computation produces (for the state registers).
+fn mid_block(f: Family, k: Kind) -> bool {
+    match f {
+        Family::State | Family::StateBefore => {
+            !matches!(k, Kind::BeforeSubkey(0) | Kind::FeedForward)
+        }
+        Family::Key | Family::Tweak => true,
     }
 }
 
