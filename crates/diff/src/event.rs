@@ -729,23 +729,31 @@ impl EventComparator {
                 // kind on the design's stride should have been there.
                 for gap in &st.gaps[f.index()] {
                     let from = gap.matched.map_or(0, |m| m + 1);
-                    // A value equal to the next event in some words is that event, faulty.
-                    if let Some(e) = evs.get(from)
-                        && e.seen.is_none()
-                        && block_expected(e.block)
-                        && self.layout.views[gap.view]
+                    // The value is the next event of the design's stride, faulty; or, if it
+                    // shares more words with the very next event (one the design was not yet
+                    // seen to register, e.g. a faulty feed-forward), that one.
+                    let equal = |k: usize| {
+                        self.layout.views[gap.view]
                             .words
                             .iter()
                             .zip(&gap.words)
-                            .any(|(&(w, _), v)| e.words[w] == *v)
+                            .filter(|(wp, v)| evs[k].words[wp.0] == **v)
+                            .count()
+                    };
+                    let on_stride = (from..evs.len())
+                        .find(|&k| reg.on_stride(evs[k].kind) && block_expected(evs[k].block));
+                    let next = (from < evs.len() && block_expected(evs[from].block))
+                        .then_some(from)
+                        .filter(|&k| equal(k) > 0);
+                    let pick = match (on_stride, next) {
+                        (Some(a), Some(b)) if equal(b) > equal(a) => Some(b),
+                        (Some(a), _) => Some(a),
+                        (None, b) => b,
+                    };
+                    if let Some(k) = pick
+                        && evs[k].seen.is_none()
                     {
-                        candidates.push((e.block, f, from));
-                    }
-                    if let Some(j) = (from..evs.len())
-                        .find(|&j| reg.on_stride(evs[j].kind) && block_expected(evs[j].block))
-                        && evs[j].seen.is_none()
-                    {
-                        candidates.push((evs[j].block, f, j));
+                        candidates.push((evs[k].block, f, k));
                     }
                 }
                 if !reg.evidence(f)
