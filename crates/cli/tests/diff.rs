@@ -152,6 +152,8 @@ fn bad_input_exits_2_with_one_line() {
                 vcd.display().to_string(),
                 "--map".into(),
                 bad_map.display().to_string(),
+                // One word of the state: a partial map, to reach the missing signal.
+                "--partial".into(),
             ],
             "no_such_signal",
         ),

@@ -10,7 +10,7 @@ use skeinhw_trace::names::{self, Signal};
 
 use crate::error::DiffError;
 use crate::frame::Frame;
-use crate::map::SignalMap;
+use crate::map::{self, Alignment, Layout, SignalMap};
 use crate::report::{ContextRow, DiffReport, Divergence, FieldDiff, Verdict};
 use crate::wave::{Bits, Probe, WaveOptions, sample_rising_edges};
 
@@ -27,6 +27,8 @@ pub struct CycleOptions {
     pub context: usize,
     /// Accept RTL edges after the golden trace's last cycle (a test bench that runs on).
     pub allow_trailing: bool,
+    /// Accept a map that covers only some words of a register (the verdict names the rest).
+    pub partial: bool,
 }
 
 impl Default for CycleOptions {
@@ -40,6 +42,7 @@ impl Default for CycleOptions {
             offset: 0,
             context: 3,
             allow_trailing: false,
+            partial: false,
         }
     }
 }
@@ -53,16 +56,27 @@ struct Compared {
     care_if: Option<usize>,
 }
 
-/// The fields of the golden trace that the map covers, with their don't-care conditions.
-fn compared_fields(signals: &[Signal], map: &SignalMap) -> Result<Vec<Compared>, DiffError> {
+/// The fields of the golden trace that the map covers, with their don't-care conditions,
+/// after the one map check of both alignments ([`map::validate`]); also what a partial map
+/// leaves out.
+fn compared_fields(
+    signals: &[Signal],
+    map: &SignalMap,
+    partial: bool,
+) -> Result<(Vec<Compared>, Vec<String>), DiffError> {
     let index_of = |name: &str| signals.iter().position(|s| s.name == name);
-    for field in map.fields.keys() {
-        if index_of(field).is_none() {
-            return Err(DiffError::Invalid(format!(
-                "the map names field '{field}', which the golden trace does not have"
-            )));
-        }
-    }
+    let names: Vec<&str> = signals.iter().map(|s| s.name.as_str()).collect();
+    let slots = names
+        .iter()
+        .filter_map(|n| map::slot_field(&format!("{n}_0")).map(|(s, _, _)| s + 1))
+        .max()
+        .unwrap_or(0);
+    let layout = Layout {
+        signals: &names,
+        words: 0,
+        slots,
+    };
+    let left_out = map::validate(map, Alignment::Cycle, &layout, partial)?;
     let mut out = Vec::new();
     for (index, s) in signals.iter().enumerate() {
         if s.name == names::CLK || !map.fields.contains_key(&s.name) {
@@ -80,7 +94,7 @@ fn compared_fields(signals: &[Signal], map: &SignalMap) -> Result<Vec<Compared>,
             "no field to compare: the map covers none of the trace's signals".into(),
         ));
     }
-    Ok(out)
+    Ok((out, left_out))
 }
 
 fn hex(v: u64, width: u32) -> String {
@@ -134,17 +148,40 @@ pub fn compare_cycles<E: std::fmt::Display>(
     map: &SignalMap,
     options: &CycleOptions,
 ) -> Result<DiffReport, DiffError> {
-    let fields = compared_fields(signals, map)?;
-    let probes: Vec<Probe> = fields
+    let (fields, left_out) = compared_fields(signals, map, options.partial)?;
+    let mut probes: Vec<Probe> = fields
         .iter()
         .map(|c| map.fields[&c.field].clone())
         .collect();
+    // Each field's `when` qualifier, as a position among the probes.
+    let when: Vec<Option<usize>> = fields
+        .iter()
+        .map(|c| {
+            map.when.get(&c.field).map(|q| {
+                probes.iter().position(|p| p == q).unwrap_or_else(|| {
+                    probes.push(q.clone());
+                    probes.len() - 1
+                })
+            })
+        })
+        .collect();
+    let mut field_compared = vec![0u64; fields.len()];
     let mut wave_options = options.wave.clone();
     if let Some(clock) = &map.clock {
         wave_options.clock = clock.clone();
     }
-    let skip = options.reset_cycles as i64 + options.offset.max(0);
-    let mut golden = golden.skip((-options.offset).max(0) as usize).peekable();
+    let skip = options
+        .reset_cycles
+        .checked_add(options.offset.max(0).unsigned_abs())
+        .ok_or_else(|| {
+            DiffError::Invalid(format!(
+                "nothing compared: --reset-cycles {} plus --offset {} skips more RTL edges than \
+                 any waveform has",
+                options.reset_cycles, options.offset
+            ))
+        })?;
+    let golden_skip = usize::try_from(options.offset.min(0).unsigned_abs()).unwrap_or(usize::MAX);
+    let mut golden = golden.skip(golden_skip).peekable();
     let mut compared = 0u64;
     let mut golden_read = 0u64;
     let mut failure: Option<DiffError> = None;
@@ -155,7 +192,7 @@ pub fn compare_cycles<E: std::fmt::Display>(
     let mut golden_done = false;
     let mut trailing = 0u64;
     let stats = sample_rising_edges(wave, &wave_options, &probes, |edge, time, samples| {
-        if (edge as i64) < skip {
+        if edge < skip {
             return true;
         }
         let record = match golden.next() {
@@ -199,6 +236,12 @@ pub fn compare_cycles<E: std::fmt::Display>(
             if c.care_if.is_some_and(|cond| values[cond] & 1 == 0) {
                 continue;
             }
+            if let Some(q) = when[i]
+                && !(samples[q].unknown.is_none() && samples[q].words.first() == Some(&1))
+            {
+                continue;
+            }
+            field_compared[i] += 1;
             if !equal(values[c.index], &samples[i]) {
                 diffs.push(i);
             }
@@ -285,7 +328,33 @@ pub fn compare_cycles<E: std::fmt::Display>(
             stats.edges
         )));
     }
+    if divergence.is_none() {
+        for (i, c) in fields.iter().enumerate() {
+            if field_compared[i] == 0 && map.when.contains_key(&c.field) {
+                return Err(DiffError::Invalid(format!(
+                    "map field '{}' was never compared: its 'when' qualifier was never 1 on a \
+                     compared edge",
+                    c.field
+                )));
+            }
+        }
+        let state: Vec<usize> = (0..fields.len())
+            .filter(|&i| map::slot_field(&fields[i].field).is_some_and(|(_, r, _)| r == "state"))
+            .collect();
+        if !state.is_empty() && state.iter().all(|&i| field_compared[i] == 0) {
+            return Err(DiffError::Invalid(format!(
+                "nothing compared: no mapped state field ({}, ...) held a block on any compared \
+                 cycle",
+                fields[state[0]].field
+            )));
+        }
+    }
     let fields_n = fields.len();
+    let left_text = if left_out.is_empty() {
+        String::new()
+    } else {
+        format!("; partial map, not compared: {}", left_out.join(", "))
+    };
     let (verdict, summary) = if let Some(d) = &divergence {
         let names: Vec<&str> = d.fields.iter().map(|x| x.field.as_str()).collect();
         (
@@ -317,7 +386,7 @@ pub fn compare_cycles<E: std::fmt::Display>(
     } else {
         (
             Verdict::Identical,
-            format!("IDENTICAL: {compared} cycles x {fields_n} fields"),
+            format!("IDENTICAL: {compared} cycles x {fields_n} fields{left_text}"),
         )
     };
     Ok(DiffReport {
@@ -327,6 +396,10 @@ pub fn compare_cycles<E: std::fmt::Display>(
         rtl_edges: stats.edges,
         fields: fields_n,
         first_divergence: divergence,
+        events_expected: 0,
+        events_matched: 0,
+        blocks: Vec::new(),
+        left_out,
         summary,
     })
 }

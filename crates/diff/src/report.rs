@@ -89,6 +89,15 @@ pub struct DiffReport {
     pub fields: usize,
     /// The first divergence, if any.
     pub first_divergence: Option<Divergence>,
+    /// Event alignment: events expected of the design (the kinds it registers, in every block
+    /// it computes).
+    pub events_expected: u64,
+    /// Event alignment: of those, events seen.
+    pub events_matched: u64,
+    /// Event alignment: per block (runs merged), which kinds were seen.
+    pub blocks: Vec<String>,
+    /// Fields a `--partial` map leaves out (never compared).
+    pub left_out: Vec<String>,
     /// The one-line verdict.
     pub summary: String,
 }
@@ -102,6 +111,9 @@ impl DiffReport {
 
 impl fmt::Display for DiffReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for line in &self.blocks {
+            writeln!(f, "{line}")?;
+        }
         if let Some(d) = &self.first_divergence {
             writeln!(
                 f,
@@ -119,6 +131,8 @@ impl fmt::Display for DiffReport {
             for x in &d.fields {
                 let note = if x.unknown {
                     "  (X/Z: not a known value)"
+                } else if x.golden != x.rtl {
+                    "  <-- differs"
                 } else {
                     ""
                 };

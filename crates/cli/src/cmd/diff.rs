@@ -17,7 +17,7 @@ use skeinhw_sched::AnySchedule;
 use skeinhw_trace::names::{self, Signal};
 
 use crate::Status;
-use crate::message::MessageArgs;
+use crate::message::{MessageArgs, decode_hex};
 use crate::schedule_args::ScheduleArgs;
 
 /// How golden cycles and RTL edges are lined up.
@@ -29,8 +29,40 @@ pub enum Align {
     Event,
 }
 
+/// What `diff --help` says after the options.
+const AFTER_HELP: &str = "\
+Alignment:
+  --align cycle  every mapped field on every cycle (RTL of the same schedule, e.g. the generated
+                 Verilog; --reset-cycles and --offset line the first cycles up).
+  --align event  the state at architectural events, for RTL of another schedule or latency.
+                 Fields and the events they are compared with:
+                   slot<i>_state_<w>         after subkey s is added (s = 0..Nr/4), and the
+                                             chaining value after the feed-forward
+                   slot<i>_state_before_<w>  before subkey s is added (the block input for s = 0,
+                                             the state after round 4s-1 otherwise)
+                   slot<i>_key_<w>           the extended key k_0..k_Nw (with \"key_ring\":
+                                             \"rotating\": as the ring holds it at each subkey)
+                   slot<i>_tweak_<t>         t0, t1, t2 (\"tweak_ring\": \"rotating\" likewise)
+                   out_valid + out_data_<w>  each digest block; or \"digest_serial\": {\"data\":
+                                             \"dout\", \"valid\": \"dout_valid\"}, one word per edge
+                 The kinds a design is seen to register (e.g. every other subkey) are expected of
+                 every block; every message block must show one, and every digest word must
+                 leave the design. Config blocks are expected only if the design computes one:
+                 a core with a hard-coded IV never does; give the golden schedule
+                 --set config_precomputed=true to leave them out of its trace as well.
+
+Map file (--map): {\"clock\": \"clk\", \"scope\": \"tb.dut\", \"reset_cycles\": 2,
+  \"fields\": {FIELD: \"SIGNAL[hi:lo]\" or {\"signal\": \"SIGNAL[hi:lo]\", \"when\": \"SIGNAL\"}},
+  \"digest_serial\": {...}, \"key_ring\": \"fixed\"|\"rotating\", \"tweak_ring\": ...}
+  A field with \"when\" is compared only on edges where that signal is 1. A register mapped in
+  part is refused unless --partial. See crates/diff/README.md for a worked example.
+
+Exit status: 0 identical, 1 divergence or length mismatch, 2 usage or input error (a bad or
+vacuous map, nothing compared).";
+
 /// Arguments of `diff`.
 #[derive(Args)]
+#[command(after_long_help = AFTER_HELP)]
 pub struct DiffArgs {
     /// The RTL simulation's waveform (VCD or FST; told apart by content).
     #[arg(value_name = "RTL.vcd|RTL.fst")]
@@ -43,9 +75,12 @@ pub struct DiffArgs {
     pub schedule: OptionalSchedule,
     #[command(flatten)]
     pub message: MessageArgs,
-    /// The RTL clock; sampled at its rising edges.
-    #[arg(long, default_value = names::CLK, value_name = "NAME")]
-    pub clock: String,
+    /// Further messages (hex), each its own stream with the same options, as `trace --more`.
+    #[arg(long = "more", value_name = "HEX")]
+    pub more: Vec<String>,
+    /// The RTL clock, sampled at its rising edges [default: the map's clock, else clk].
+    #[arg(long, value_name = "NAME")]
+    pub clock: Option<String>,
     /// Signal map file (trace field -> RTL signal[hi:lo]); default: the RTL's registers carry
     /// the trace's names (the generated Verilog).
     #[arg(long, value_name = "FILE.json")]
@@ -54,9 +89,10 @@ pub struct DiffArgs {
     /// adds its instance path, e.g. `tb.dut.`).
     #[arg(long, value_name = "PREFIX")]
     pub strip_prefix: Option<String>,
-    /// RTL rising edges before the golden trace's first cycle.
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    pub reset_cycles: u64,
+    /// RTL rising edges before the golden trace's first cycle [default: the map's
+    /// reset_cycles, else 0].
+    #[arg(long, value_name = "N")]
+    pub reset_cycles: Option<u64>,
     /// Further cycles to shift the RTL by (negative: skip golden cycles).
     #[arg(
         long,
@@ -74,6 +110,10 @@ pub struct DiffArgs {
     /// Accept RTL cycles after the golden trace's last one.
     #[arg(long)]
     pub allow_trailing: bool,
+    /// Accept a map that covers only some words of a state, key or tweak register; the
+    /// verdict names the words left out.
+    #[arg(long)]
+    pub partial: bool,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -106,21 +146,39 @@ pub fn golden(args: &DiffArgs) -> Result<AnyGolden> {
         ..ScheduleArgs::default()
     }
     .build_any(args.message.size)?;
-    golden_of(&schedule, &args.message)
+    golden_of(&schedule, &args.message, &args.more)
 }
 
-/// The golden trace of one message (the message options) on `schedule`, simulated on the fly.
-pub fn golden_of(schedule: &AnySchedule, message: &MessageArgs) -> Result<AnyGolden> {
+/// The golden trace of the message options and each `--more` message (one stream each) on
+/// `schedule`, simulated on the fly.
+pub fn golden_of(
+    schedule: &AnySchedule,
+    message: &MessageArgs,
+    more: &[String],
+) -> Result<AnyGolden> {
+    let more: Vec<Vec<u8>> = more
+        .iter()
+        .map(|h| decode_hex("--more", h))
+        .collect::<Result<_>>()?;
     Ok(match schedule {
         AnySchedule::Skein(s) => {
-            AnyGolden::Skein(Golden::simulate(s.clone(), vec![job(message, s)?])?)
+            let first = job(message, s)?;
+            let mut jobs = vec![first.clone()];
+            jobs.extend(more.into_iter().map(|m| OwnedJob {
+                msg_bits: m.len() as u64 * 8,
+                message: m,
+                ..first.clone()
+            }));
+            AnyGolden::Skein(Golden::simulate(s.clone(), jobs)?)
         }
         AnySchedule::Shabal(s) => {
             let (message, msg_bits) = message.shabal_message(s.output_bits())?;
-            AnyGolden::Shabal(ShabalGolden::simulate(
-                s.clone(),
-                vec![OwnedShabalJob { message, msg_bits }],
-            )?)
+            let mut jobs = vec![OwnedShabalJob { message, msg_bits }];
+            jobs.extend(more.into_iter().map(|m| OwnedShabalJob {
+                msg_bits: m.len() as u64 * 8,
+                message: m,
+            }));
+            AnyGolden::Shabal(ShabalGolden::simulate(s.clone(), jobs)?)
         }
     })
 }
@@ -152,27 +210,44 @@ pub fn run(args: DiffArgs) -> Result<Status> {
     let golden = golden(&args)?;
     let identity =
         |signals: &[Signal]| SignalMap::identity(signals.iter().map(|s| s.name.as_str()), None);
-    let options = CycleOptions {
-        wave: WaveOptions {
-            clock: args.clock.clone(),
-            strip_prefix: args.strip_prefix.clone(),
-        },
-        reset_cycles: args.reset_cycles,
-        offset: args.offset,
-        context: args.context,
-        allow_trailing: args.allow_trailing,
-    };
     let map_file = args.map.as_deref().map(SignalMap::from_file).transpose()?;
+    let with = |m: &SignalMap| -> Result<CycleOptions> {
+        Ok(CycleOptions {
+            wave: WaveOptions {
+                clock: m.clock_for(args.clock.as_deref(), names::CLK)?,
+                strip_prefix: args.strip_prefix.clone(),
+            },
+            reset_cycles: m.reset_cycles_for(args.reset_cycles)?,
+            offset: args.offset,
+            context: args.context,
+            allow_trailing: args.allow_trailing,
+            partial: args.partial,
+        })
+    };
     let report = match (args.align, golden) {
         (Align::Cycle, golden) => {
             let golden = golden.into_frames();
             let map = map_file.unwrap_or_else(|| identity(&golden.signals));
+            let options = with(&map)?;
             compare_cycles(&golden.signals, golden.frames, &args.wave, &map, &options)?
         }
         (Align::Event, AnyGolden::Skein(golden)) => {
+            // Without a map: the generated Verilog's registers that event alignment compares.
             let map = map_file.unwrap_or_else(|| {
-                identity(&names::signals(golden.header.words, golden.header.slots))
+                let signals = names::signals(golden.header.words, golden.header.slots);
+                let usable: Vec<&str> = signals
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .filter(|n| {
+                        n.starts_with("out_data_")
+                            || *n == names::OUT_VALID
+                            || skeinhw_diff::map::slot_field(n)
+                                .is_some_and(|(_, r, _)| ["state", "key", "tweak"].contains(&r))
+                    })
+                    .collect();
+                SignalMap::identity(usable, None)
             });
+            let options = with(&map)?;
             skeinhw_diff::compare_events(
                 &golden.header,
                 golden.records,
