@@ -20,7 +20,7 @@ use skeinhw_sched::sim::{OwnedCycleRecord, TraceHeader};
 use skeinhw_skein::threefish::{KeySchedule, decrypt, inject_subkey, round};
 use skeinhw_trace::names;
 use wellen::stream::{self, Filter};
-use wellen::{LoadOptions, SignalValueRef};
+use wellen::{LoadOptions, ScopeType, SignalValueRef, VarType};
 
 use crate::error::DiffError;
 
@@ -55,6 +55,9 @@ struct Tag {
 }
 
 type FieldKey = (Role, u8, u8);
+
+/// The word index of the serial digest's pseudo-field `(Digest, 0, SERIAL)`.
+const SERIAL: u8 = u8::MAX;
 
 impl Tag {
     fn key(&self) -> FieldKey {
@@ -268,6 +271,8 @@ struct Track {
     changes: u64,
     /// 1-bit signals: (time, value) at each change of a known value.
     bits: Vec<(u64, bool)>,
+    /// Every name of it is a net (a wire): a register holding the same value is preferred.
+    net: bool,
     /// Bit offsets off the 64-bit grid where golden words were seen.
     odd_offsets: Vec<u32>,
 }
@@ -468,12 +473,33 @@ pub fn discover<E: std::fmt::Display>(
     let mut refs = Vec::new();
     let mut tracks: Vec<Track> = Vec::new();
     let mut track_of: HashMap<usize, u32> = HashMap::new();
+    // A function's or task's variables (Icarus dumps them) are scratch copies, not places.
+    let mut scratch = std::collections::HashSet::new();
+    let mut scopes: Vec<wellen::ScopeRef> = h.scopes().collect();
+    while let Some(sr) = scopes.pop() {
+        let scope = &h[sr];
+        if matches!(
+            scope.scope_type(),
+            ScopeType::Function
+                | ScopeType::Task
+                | ScopeType::VhdlFunction
+                | ScopeType::VhdlProcedure
+        ) {
+            scratch.extend(scope.all_vars(h));
+        } else {
+            scopes.extend(scope.scopes(h));
+        }
+    }
     for var_ref in h.all_vars() {
         let var = &h[var_ref];
         let width = var.length(h).unwrap_or(1);
-        if width != 1 && width < 64 {
+        if (width != 1 && width < 64) || scratch.contains(&var_ref) {
             continue;
         }
+        let net = matches!(
+            var.var_type(),
+            VarType::Wire | VarType::Tri | VarType::Port | VarType::WAnd | VarType::WOr
+        );
         let full = var.full_name(h);
         let name = match options.strip_prefix.as_deref() {
             Some(p) => full.strip_prefix(p).unwrap_or(&full).to_string(),
@@ -481,14 +507,16 @@ pub fn discover<E: std::fmt::Display>(
         };
         let r = var.signal_ref();
         aliases.entry(r.index()).or_default().push(name);
-        track_of.entry(r.index()).or_insert_with(|| {
+        let t = *track_of.entry(r.index()).or_insert_with(|| {
             refs.push(r);
             tracks.push(Track {
                 width,
+                net: true,
                 ..Track::default()
             });
             (tracks.len() - 1) as u32
         });
+        tracks[t as usize].net &= net;
     }
     for names in aliases.values_mut() {
         names.sort_by_key(|n| (n.matches('.').count(), n.clone()));
@@ -536,7 +564,10 @@ pub fn discover<E: std::fmt::Display>(
                             swapped,
                         })
                         .or_default();
-                    if !offset.is_multiple_of(64) && offset != last && !track.odd_offsets.contains(&offset) {
+                    if !offset.is_multiple_of(64)
+                        && offset != last
+                        && !track.odd_offsets.contains(&offset)
+                    {
                         track.odd_offsets.push(offset);
                     }
                     if c.last == v && !c.hits.is_empty() {
@@ -628,7 +659,16 @@ pub fn discover<E: std::fmt::Display>(
     for (place, c) in &candidates {
         let track = &tracks[place.signal as usize];
         let changes = track.changes.max(1);
-        for (&key, &votes) in &c.votes {
+        // A port that carries several digest words one after the other: a serial digest.
+        let serial_votes: Vec<u32> = c
+            .votes
+            .iter()
+            .filter(|(k, _)| k.0 == Role::Digest)
+            .map(|(_, v)| *v)
+            .collect();
+        let serial = (serial_votes.len() >= 2)
+            .then(|| ((Role::Digest, 0, SERIAL), serial_votes.iter().sum::<u32>()));
+        for (key, votes) in c.votes.iter().map(|(k, v)| (*k, *v)).chain(serial) {
             if matches!(key.0, Role::FeedForward) {
                 continue;
             }
@@ -636,7 +676,7 @@ pub fn discover<E: std::fmt::Display>(
             if votes < 2 && precision < 0.2 {
                 continue;
             }
-            let penalty = if place.swapped { 0.5 } else { 1.0 };
+            let penalty = if place.swapped { 0.5 } else { 1.0 } * if track.net { 0.5 } else { 1.0 };
             let (sum, n) = c
                 .hits
                 .iter()
@@ -661,6 +701,11 @@ pub fn discover<E: std::fmt::Display>(
             });
         }
     }
+    // With the golden schedule's own state found, the computed after-injection events only
+    // repeat it: they must not take places from the key or the tweak.
+    if pairs.iter().any(|p| p.key.0 == Role::State) {
+        pairs.retain(|p| p.key.0 != Role::AfterSubkey);
+    }
     let whole = |p: &Place| tracks[p.signal as usize].width == 64;
     pairs.sort_by(|a, b| {
         b.score
@@ -672,20 +717,6 @@ pub fn discover<E: std::fmt::Display>(
             .then(a.place.cmp(&b.place))
             .then(a.key.cmp(&b.key))
     });
-    if std::env::var_os("SKEINHW_MAP_DEBUG").is_some() {
-        for p in &pairs {
-            eprintln!(
-                "{:?} {} {:?} votes {} score {} late {} changes {}",
-                p.key,
-                name_of(p.place.signal),
-                p.place,
-                p.votes,
-                p.score,
-                p.lateness,
-                tracks[p.place.signal as usize].changes
-            );
-        }
-    }
     let mut best: BTreeMap<FieldKey, (f64, Place, u32)> = BTreeMap::new();
     let mut used: std::collections::HashSet<Place> = Default::default();
     for p in pairs {
@@ -711,17 +742,26 @@ pub fn discover<E: std::fmt::Display>(
     };
     let nw = table.words;
     let any_state = best.keys().any(|k| k.0 == Role::State);
+    debug_assert!(!any_state || !best.keys().any(|k| k.0 == Role::AfterSubkey));
     let mut full: BTreeMap<String, String> = BTreeMap::new();
     let mut serial: Option<Place> = None;
     for (key, (_, place, votes)) in &best {
         let (role, slot, word) = *key;
         let c = &candidates[place];
         let field = match role {
+            Role::State | Role::AfterSubkey
+                if best
+                    .get(&(Role::BeforeSubkey, 0, word))
+                    .is_some_and(|b| slot == 0 && b.0 > best[key].0) =>
+            {
+                continue;
+            }
             Role::State => names::slot(slot.into(), &format!("state_{word}")),
             Role::AfterSubkey if !any_state => names::slot(0, &format!("state_{word}")),
             Role::BeforeSubkey => {
-                let after = |r: Role| best.contains_key(&(r, 0, word));
-                if after(Role::State) || after(Role::AfterSubkey) {
+                // The state before or after injection, whichever register holds it better.
+                let score = |r: Role| best.get(&(r, 0, word)).map_or(0.0, |b| b.0);
+                if score(Role::State).max(score(Role::AfterSubkey)) >= best[key].0 {
                     continue;
                 }
                 names::slot(0, &format!("state_before_{word}"))
@@ -734,28 +774,42 @@ pub fn discover<E: std::fmt::Display>(
                     .map(|(k, _)| k.2)
                     .collect();
                 if words.len() >= 3 {
-                    d.notes.push(format!(
-                        "{}: a key ring that rotates its words (holds key words {words:?} in turn)",
-                        probe_text(place)
-                    ));
+                    let note = format!(
+                        "{}: a key ring that rotates its words (a slice holds key words \
+                         {words:?} in turn)",
+                        name_of(place.signal)
+                    );
+                    if !d.notes.contains(&note) {
+                        d.notes.push(note);
+                    }
                     continue;
                 }
                 names::slot(slot.into(), &format!("key_{word}"))
             }
-            Role::Tweak => names::slot(slot.into(), &format!("tweak_{word}")),
-            Role::Digest => {
+            Role::Tweak => {
                 let words: BTreeSet<u8> = c
                     .votes
                     .keys()
-                    .filter(|k| k.0 == Role::Digest)
+                    .filter(|k| k.0 == Role::Tweak)
                     .map(|k| k.2)
                     .collect();
                 if words.len() >= 2 {
-                    serial.get_or_insert(*place);
+                    let note = format!(
+                        "{}: a tweak ring that rotates its words",
+                        name_of(place.signal)
+                    );
+                    if !d.notes.contains(&note) {
+                        d.notes.push(note);
+                    }
                     continue;
                 }
-                names::out_data(word.into())
+                names::slot(slot.into(), &format!("tweak_{word}"))
             }
+            Role::Digest if word == SERIAL => {
+                serial = Some(*place);
+                continue;
+            }
+            Role::Digest => names::out_data(word.into()),
             Role::AfterSubkey | Role::FeedForward => continue,
         };
         if place.swapped {
@@ -777,25 +831,27 @@ pub fn discover<E: std::fmt::Display>(
 
     // The digest's valid bit: high at every edge a digest word was seen, and at as few
     // others as possible.
-    let digest_edges: BTreeSet<u64> = best
-        .iter()
-        .filter(|(k, _)| k.0 == Role::Digest)
-        .flat_map(|(_, (_, p, _))| {
-            candidates[p]
-                .hits
-                .iter()
-                .filter(|(_, t)| t.role == Role::Digest)
-                .map(|(time, _)| edge_of(*time))
-        })
-        .collect();
-    let valid = if digest_edges.is_empty() {
-        None
-    } else {
+    // A digest's valid bit: high at every edge a digest word was seen there, and at as few
+    // others as possible.
+    let valid_of = |places: &[Place]| -> Option<u32> {
+        let edges: BTreeSet<u64> = places
+            .iter()
+            .flat_map(|p| {
+                candidates[p]
+                    .hits
+                    .iter()
+                    .filter(|(_, t)| t.role == Role::Digest)
+                    .map(|(time, _)| edge_of(*time))
+            })
+            .collect();
+        if edges.is_empty() {
+            return None;
+        }
         (0..tracks.len() as u32)
             .filter(|&t| t != clock && tracks[t as usize].width == 1)
             .filter_map(|t| {
                 let high = high_edges(&tracks[t as usize].bits, &rises);
-                digest_edges
+                edges
                     .iter()
                     .all(|e| high.binary_search(e).is_ok())
                     .then_some((high.len(), t))
@@ -803,22 +859,35 @@ pub fn discover<E: std::fmt::Display>(
             .min()
             .map(|(_, t)| t)
     };
+    let parallel: Vec<Place> = best
+        .iter()
+        .filter(|(k, _)| k.0 == Role::Digest && k.2 != SERIAL)
+        .map(|(_, (_, p, _))| *p)
+        .filter(|p| !p.swapped)
+        .collect();
+    if !parallel.is_empty() {
+        match valid_of(&parallel) {
+            Some(v) => {
+                full.insert(names::OUT_VALID.to_string(), name_of(v).to_string());
+            }
+            None => {
+                // Words without a valid bit cannot be compared: left out.
+                full.retain(|f, _| !f.starts_with("out_data_"));
+                d.found.retain(|f| !f.field.starts_with("out_data_"));
+                d.notes.push(
+                    "a register holds the digest words, but no 1-bit signal marks when: not mapped"
+                        .into(),
+                );
+            }
+        }
+    }
     if let Some(serial) = serial {
-        match valid {
+        match valid_of(&[serial]) {
             Some(v) => d.digest_serial = Some((probe_text(&serial), name_of(v).to_string())),
             None => d.notes.push(format!(
                 "{}: carries the digest one word at a time, but no valid bit was found",
                 probe_text(&serial)
             )),
-        }
-    } else if full.keys().any(|f| f.starts_with("out_data_")) {
-        match valid {
-            Some(v) => {
-                full.insert(names::OUT_VALID.to_string(), name_of(v).to_string());
-            }
-            None => d
-                .notes
-                .push("the digest words were found but no valid bit for them".into()),
         }
     }
 
@@ -902,26 +971,58 @@ pub fn discover<E: std::fmt::Display>(
             name_of(clock)
         )));
     }
-    let mut signals: Vec<&str> = full
-        .values()
-        .map(|p| p.split('[').next().unwrap_or(p))
-        .collect();
-    if let Some((data, valid)) = &d.digest_serial {
-        signals.push(data.split('[').next().unwrap_or(data));
-        signals.push(valid);
-    }
-    let mut scope = common_scope(signals.into_iter());
-    // The clock by a name inside the scope when it has one.
-    let clock_names = &aliases[&refs[clock as usize].index()];
-    let clock_name = clock_names
+    // The scope: where the state lives (else every field); each signal then by its name
+    // inside the scope when it has one (a port and the net outside share one signal).
+    let signal_of = |probe: &str| probe.split('[').next().unwrap_or(probe).to_string();
+    let state: Vec<String> = full
         .iter()
-        .find(|n| scope.is_empty() || n.starts_with(&format!("{scope}.")))
-        .unwrap_or(&clock_names[0])
-        .clone();
-    if !scope.is_empty() && !clock_name.starts_with(&format!("{scope}.")) {
-        let with_clock = format!("{scope}.x");
-        scope = common_scope([with_clock.as_str(), clock_name.as_str()].into_iter());
+        .filter(|(f, _)| f.contains("_state_"))
+        .map(|(_, p)| signal_of(p))
+        .collect();
+    let mut signals: Vec<String> = if state.is_empty() {
+        full.values().map(|p| signal_of(p)).collect()
+    } else {
+        state
+    };
+    if let (Some((data, _)), true) = (&d.digest_serial, signals.is_empty()) {
+        signals.push(signal_of(data));
     }
+    let mut scope = common_scope(signals.iter().map(String::as_str));
+    let track_by_name: HashMap<&str, u32> =
+        (0..tracks.len() as u32).map(|t| (name_of(t), t)).collect();
+    let in_scope = |scope: &str, name: &str| -> String {
+        let inside = |n: &&String| scope.is_empty() || n.starts_with(&format!("{scope}."));
+        track_by_name
+            .get(name)
+            .and_then(|&t| aliases[&refs[t as usize].index()].iter().find(inside))
+            .cloned()
+            .unwrap_or_else(|| name.to_string())
+    };
+    let rename = |scope: &str, probe: &str| -> String {
+        let name = signal_of(probe);
+        format!("{}{}", in_scope(scope, &name), &probe[name.len()..])
+    };
+    let mut all: Vec<String> = full.values().map(|p| rename(&scope, p)).collect();
+    if let Some((data, valid)) = &d.digest_serial {
+        all.push(rename(&scope, data));
+        all.push(rename(&scope, valid));
+    }
+    all.push(in_scope(&scope, name_of(clock)));
+    let outside = |n: &String| !scope.is_empty() && !n.starts_with(&format!("{scope}."));
+    if all.iter().any(outside) {
+        let names: Vec<String> = all.iter().map(|p| signal_of(p)).collect();
+        scope = common_scope(names.iter().map(|n| n.as_str()));
+    }
+    let clock_name = in_scope(&scope, name_of(clock));
+    let full: BTreeMap<String, String> = full
+        .iter()
+        .map(|(k, v)| (k.clone(), rename(&scope, v)))
+        .collect();
+    if let Some((data, valid)) = &mut d.digest_serial {
+        *data = rename(&scope, data);
+        *valid = rename(&scope, valid);
+    }
+    d.notes.dedup();
     d.fields = full
         .into_iter()
         .map(|(k, v)| (k, relative(&scope, &v)))
