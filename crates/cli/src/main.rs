@@ -35,6 +35,8 @@ enum Command {
     Trace(cmd::trace::TraceArgs),
     /// Diff a golden trace against an RTL simulation's VCD/FST, cycle by cycle or by event.
     Diff(cmd::diff::DiffArgs),
+    /// Find the signal map of an RTL waveform by searching it for the golden words.
+    Map(cmd::map::MapArgs),
     /// Write the generated Verilog of a schedule: design, test bench and signal map.
     Rtl(cmd::rtl::RtlArgs),
     /// Simulate the generated Verilog (Icarus or Verilator) and diff it against the golden trace.
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Command::Schedule(args) => cmd::schedules::run_show(args),
         Command::Trace(args) => cmd::trace::run(args),
         Command::Diff(args) => cmd::diff::run(args),
+        Command::Map(args) => cmd::map::run(args),
         Command::Rtl(args) => cmd::rtl::run_rtl(args),
         Command::Sim(args) => cmd::rtl::run_sim(args),
         Command::Estimate(args) => cmd::estimate::run_estimate(args),

@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod cycle;
+pub mod discover;
 mod error;
 pub mod event;
 pub mod frame;

@@ -3,6 +3,7 @@
 pub mod diff;
 pub mod estimate;
 pub mod hash;
+pub mod map;
 pub mod rtl;
 pub mod schedules;
 pub mod tour;
