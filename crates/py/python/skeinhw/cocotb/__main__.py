@@ -143,6 +143,7 @@ def _run(args: argparse.Namespace) -> int:
         "skip": args.skip,
         "drive": args.top == "skeinhw" or not args.rtl_dir,
     }
+    sys.stdout.flush()
     runner = get_runner(args.simulator)
     build_args = []
     if args.simulator == "verilator":
@@ -170,7 +171,8 @@ def _run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     report = json.loads(report_path.read_text(encoding="utf-8"))
-    print(report["report"])
+    sys.stdout.flush()
+    print(report["report"], flush=True)
     return 0 if report["verdict"] == "identical" else 1
 
 
