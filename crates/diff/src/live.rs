@@ -196,7 +196,7 @@ impl LiveDiff {
         let diffs: Vec<usize> = fields
             .iter()
             .enumerate()
-            .filter(|(_, c)| !c.care_if.is_some_and(|cond| values[cond] & 1 == 0))
+            .filter(|(_, c)| c.care_if.is_none_or(|cond| values[cond] & 1 != 0))
             .filter(|(i, c)| !equal(values[c.index], &samples[*i]))
             .map(|(i, _)| i)
             .collect();
@@ -360,7 +360,10 @@ mod tests {
                 .iter()
                 .map(|&i| Bits::known(vec![frame.values[i]], 64))
                 .collect();
-            assert_eq!(live.step(edge as u64, 0, &samples).expect("step"), Step::More);
+            assert_eq!(
+                live.step(edge as u64, 0, &samples).expect("step"),
+                Step::More
+            );
         }
         let report = live.finish().expect("report");
         assert_eq!(report.verdict, Verdict::Identical);
@@ -384,7 +387,10 @@ mod tests {
         assert_eq!(live.step(0, 0, &samples).expect("step"), Step::Done);
         let report = live.finish().expect("report");
         assert_eq!(report.verdict, Verdict::Divergent);
-        assert_eq!(report.first_divergence.expect("diverged").fields[0].field, "phase");
+        assert_eq!(
+            report.first_divergence.expect("diverged").fields[0].field,
+            "phase"
+        );
     }
 
     #[test]

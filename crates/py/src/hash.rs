@@ -167,10 +167,8 @@ impl SkeinCore {
             state_bits,
             digest_bits,
         };
-        if let Some(init) = init {
-            if !init.is_none() {
-                core.update(py, init, None)?;
-            }
+        if let Some(init) = init.filter(|i| !i.is_none()) {
+            core.update(py, init, None)?;
         }
         Ok(core)
     }
@@ -432,10 +430,8 @@ impl ShabalCore {
             state: Mutex::new(skeinhw_shabal::Shabal::new(bits).map_err(value_error)?),
             bits,
         };
-        if let Some(d) = data {
-            if !d.is_none() {
-                core.update(py, d, None)?;
-            }
+        if let Some(d) = data.filter(|d| !d.is_none()) {
+            core.update(py, d, None)?;
         }
         Ok(core)
     }

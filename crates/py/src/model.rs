@@ -467,13 +467,14 @@ pub fn generate_verilog(
     std::fs::create_dir_all(&dir).map_err(|e| value_error(format!("{}: {e}", dir.display())))?;
     let files = design.files();
     let paths: Vec<PathBuf> = files.iter().map(|(n, _)| dir.join(n)).collect();
-    if !force {
-        if let Some(p) = paths.iter().find(|p| p.exists() || p.is_symlink()) {
-            return Err(value_error(format!(
-                "{}: exists; pass force=True to replace the generated files",
-                p.display()
-            )));
-        }
+    if let Some(p) = paths
+        .iter()
+        .find(|p| !force && (p.exists() || p.is_symlink()))
+    {
+        return Err(value_error(format!(
+            "{}: exists; pass force=True to replace the generated files",
+            p.display()
+        )));
     }
     for p in &paths {
         if p.is_symlink() || p.exists() && !p.is_file() {
@@ -487,6 +488,12 @@ pub fn generate_verilog(
     Ok(paths)
 }
 
+/// One input block: (stream, key, first, last, bitpad, bytes, data).
+type InputBlock = (u32, bool, bool, bool, bool, u32, Py<PyAny>);
+
+/// One probe: (field, signal, bit slice).
+type ProbeInfo = (String, String, Option<(u32, u32)>);
+
 /// The blocks the generated design's input port takes for `messages`, in order: tuples
 /// `(stream, key, first, last, bitpad, bytes, data)` with `data` the packed block as an int
 /// (byte i at bits 8i+7..8i), from the generator's own stimulus code.
@@ -498,7 +505,7 @@ pub fn input_blocks(
     messages: &Bound<'_, PyAny>,
     key: Option<&Bound<'_, PyAny>>,
     bits: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<(u32, bool, bool, bool, bool, u32, Py<PyAny>)>> {
+) -> PyResult<Vec<InputBlock>> {
     let schedule = schedule_arg(schedule)?;
     let messages = messages_arg(messages)?;
     let bits = bits_arg(bits, &messages)?;
@@ -544,7 +551,7 @@ pub fn input_blocks(
 pub struct PyLiveDiff {
     diff: Mutex<Option<LiveDiff>>,
     clock: Option<String>,
-    probes: Vec<(String, String, Option<(u32, u32)>)>,
+    probes: Vec<ProbeInfo>,
 }
 
 #[pymethods]
@@ -592,7 +599,7 @@ impl PyLiveDiff {
     /// `(field, signal, (hi, lo) or None)` for each compared field, in the order `step` takes
     /// the values.
     #[getter]
-    fn probes(&self) -> Vec<(String, String, Option<(u32, u32)>)> {
+    fn probes(&self) -> Vec<ProbeInfo> {
         self.probes.clone()
     }
 
