@@ -8,6 +8,7 @@ mod error;
 pub mod event;
 pub mod frame;
 pub mod golden;
+pub mod live;
 pub mod map;
 pub mod report;
 pub mod wave;

@@ -1,0 +1,47 @@
+"""skeinhw: Skein/Threefish and Shabal (a drop-in for pyskein 1.0) and the skeinhw golden model.
+
+``import skeinhw as skein`` runs pyskein code. The golden model: :class:`Schedule`,
+:func:`simulate` (a lazy iterator of cycle records), :func:`generate_verilog`, and the cocotb
+checker in :mod:`skeinhw.cocotb`. Everything calls the Rust crates of skeinhw.
+"""
+
+from ._native import (  # noqa: F401
+    CycleRecord,
+    LiveDiff,
+    Schedule,
+    Simulation,
+    __version__,
+    generate_verilog,
+    input_blocks,
+    presets,
+    shabal192,
+    shabal224,
+    shabal256,
+    shabal384,
+    shabal512,
+    simulate,
+    skein256,
+    skein512,
+    skein1024,
+    threefish,
+)
+
+__all__ = [
+    "CycleRecord",
+    "LiveDiff",
+    "Schedule",
+    "Simulation",
+    "generate_verilog",
+    "input_blocks",
+    "presets",
+    "shabal192",
+    "shabal224",
+    "shabal256",
+    "shabal384",
+    "shabal512",
+    "simulate",
+    "skein256",
+    "skein512",
+    "skein1024",
+    "threefish",
+]

@@ -1,0 +1,18 @@
+//! `skeinhw` for Python: a thin layer over the Rust crates. Skein, Threefish and Shabal with
+//! pyskein 1.0's API ([`hash`]), and the golden model: schedules, the lazy cycle simulator, the
+//! Verilog generator and the live diff of the cocotb checker ([`model`]).
+
+mod buffer;
+mod hash;
+mod model;
+
+use pyo3::prelude::*;
+
+/// The native module, `skeinhw._native`; the `skeinhw` package re-exports it.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    hash::register(m)?;
+    model::register(m)?;
+    Ok(())
+}

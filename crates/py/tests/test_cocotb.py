@@ -1,0 +1,125 @@
+"""The cocotb checker on the generated Verilog in Icarus, through the runner users call
+(`python -m skeinhw.cocotb`): it passes on correct designs, fails at the golden model's first
+use of a mutation naming the register, and never passes with an empty or wrong map."""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import skeinhw
+
+pytest.importorskip("cocotb")
+if shutil.which("iverilog") is None:
+    pytest.skip("Icarus Verilog is not installed (scripts/install-deps.sh)", allow_module_level=True)
+
+LONG = (bytes(range(256)) * 2)[:300]
+KEY = bytes.fromhex("00112233445566778899aabbccddeeff0123")
+
+
+def run(tmp_path, *args):
+    cmd = [sys.executable, "-m", "skeinhw.cocotb", "--build-dir", str(tmp_path / "build"), *args]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+@pytest.mark.parametrize(
+    "schedule, messages, key",
+    [
+        ("ath-1r", [LONG], KEY),
+        ("ath-8r-2fp", [b"abc", LONG], KEY),
+        ("ath-8r-2fp", [b"", b"\x80"], b""),
+        ("long-overlap-256", [LONG], KEY),
+        ("long-overlap-256", [b"abc"], b""),
+        ("shabal-unfold-4", [b"abc", LONG, b""], b""),
+    ],
+)
+def test_passes_on_generated_verilog(tmp_path, schedule, messages, key):
+    args = ["--schedule", schedule]
+    for m in messages:
+        args += ["--hex", m.hex()]
+    if key:
+        args += ["--key", key.hex()]
+    code, out, err = run(tmp_path, *args)
+    assert code == 0, out + err
+    golden = sum(1 for _ in skeinhw.simulate(schedule, messages, key=key or None))
+    assert re.search(rf"IDENTICAL: {golden} cycles x \d+ fields", out), out
+
+
+def first_round_done(schedule, messages, rounds):
+    for r in skeinhw.simulate(schedule, messages):
+        if r["slot0_valid"] and r["slot0_round"] == rounds:
+            return r.cycle
+    raise AssertionError("never")
+
+
+def test_mutation_is_caught_where_the_golden_model_first_uses_it(tmp_path):
+    rtl = tmp_path / "rtl"
+    skeinhw.generate_verilog("ath-1r", rtl)
+    design = rtl / "skeinhw.v"
+    text = design.read_text()
+    # MIX 1's rotation in round d = 3 (mod 8): R = 9 in Skein 1.3's Table 4; make it 10.
+    line = "3'd3: y1 = rotl(x1, 6'd9) ^ y0; // ROT d=3 j=1"
+    assert text.count(line) == 1
+    design.write_text(text.replace(line, line.replace("6'd9", "6'd10")))
+    code, out, err = run(tmp_path, "--schedule", "ath-1r", "--rtl-dir", str(rtl), "--hex", "616263")
+    assert code == 1, out + err
+    # ath-1r does one round a cycle: round 3 is first used on the cycle after which 4 rounds
+    # of the first block are done.
+    cycle = first_round_done("ath-1r", [b"abc"], 4)
+    assert f"DIVERGENT at golden cycle {cycle}:" in out, out
+    summary = re.search(r"DIVERGENT at golden cycle \d+: .*", out).group(0)
+    assert re.search(r"\(.*slot0_state_\d+.*\)", summary), summary
+
+
+def test_empty_map_fails(tmp_path):
+    m = tmp_path / "empty.json"
+    m.write_text(json.dumps({"clock": "clk", "fields": {}}))
+    code, out, err = run(tmp_path, "--schedule", "ath-1r", "--map", str(m), "--hex", "616263")
+    assert code == 2, out + err
+    assert "no fields" in err
+
+
+def test_wrong_map_fails(tmp_path):
+    m = tmp_path / "wrong.json"
+    m.write_text(json.dumps({"clock": "clk", "fields": {"slot0_state_0": "slot0_state_1[63:0]",
+                                                         "phase": "phase"}}))
+    code, out, err = run(tmp_path, "--schedule", "ath-1r", "--map", str(m), "--hex", "616263")
+    assert code == 1, out + err
+    assert "DIVERGENT" in out and "slot0_state_0" in out
+
+
+def test_map_naming_a_missing_signal_fails(tmp_path):
+    m = tmp_path / "missing.json"
+    m.write_text(json.dumps({"fields": {"phase": "no_such_register"}}))
+    code, out, err = run(tmp_path, "--schedule", "ath-1r", "--map", str(m), "--hex", "616263")
+    assert code == 1, out + err
+    assert "IDENTICAL" not in out
+
+
+def test_correct_map_passes(tmp_path):
+    m = tmp_path / "map.json"
+    m.write_text(json.dumps({"clock": "clk", "fields": {"phase": "phase", "slot0_state_0": "slot0_state_0[63:0]"}}))
+    code, out, err = run(tmp_path, "--schedule", "ath-1r", "--map", str(m), "--hex", "616263")
+    assert code == 0, out + err
+    assert "x 2 fields" in out
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--schedule", "nope", "--hex", "00"], "nope"),
+        (["--schedule", "ath-1r", "--hex", "zz"], "not hex"),
+        (["--schedule", "ath-1r"], "--hex"),
+        (["--schedule", "ath-1r", "--hex", "00", "--hex", "01"], "stream"),
+        (["--schedule", "shabal-unfold-4", "--hex", "00", "--key", "01"], "key"),
+        (["--schedule", "ath-1r", "--hex", "00", "--align", "event"], "cycle"),
+    ],
+)
+def test_usage_errors_exit_2(tmp_path, args, message):
+    code, out, err = run(tmp_path, *args)
+    assert code == 2, out + err
+    assert message in err

@@ -1,0 +1,126 @@
+"""The golden model through Python: schedules, the lazy simulator, the generator."""
+
+import pytest
+
+import skeinhw
+
+skein = pytest.importorskip("skein", reason="pyskein 1.0 is the oracle")
+
+
+def test_presets_and_schedule():
+    names = skeinhw.presets()
+    for n in ("ath-1r", "ath-8r-2fp", "long-overlap-256", "shabal-unfold-4"):
+        assert n in names
+    s = skeinhw.Schedule.preset("ath-1r")
+    assert (s.name, s.algorithm, s.size, s.blocks_in_flight) == ("ath-1r", "skein", 512, 1)
+    assert skeinhw.Schedule.from_json(s.to_json()) == s
+    assert [p.name for p in skeinhw.Schedule.presets()] == names
+    sh = skeinhw.Schedule.preset("shabal-unfold-4")
+    # Table I of the Shabal hardware paper: 48 / f cycles per block.
+    assert (sh.algorithm, sh.cycles_per_block) == ("shabal", 12)
+
+
+def test_replace():
+    s = skeinhw.Schedule.preset("ath-1r")
+    r = s.replace(name="mine")
+    assert r.name == "mine" and r.cycles_per_block == s.cycles_per_block
+    with pytest.raises(ValueError) as e:
+        s.replace(size=100)
+    assert "size" in str(e.value) and "\n" not in str(e.value)
+    with pytest.raises(ValueError):
+        s.replace(no_such_field=1)
+
+
+def digest_of(records, words, word_bytes=8):
+    """The first digest block the golden model puts on out_data_* (out_valid set)."""
+    for r in records:
+        if r["out_valid"]:
+            return b"".join(r[f"out_data_{w}"].to_bytes(word_bytes, "little") for w in range(words))
+    raise AssertionError("no output")
+
+
+@pytest.mark.parametrize("name", ["ath-1r", "ath-8r-2fp", "long-overlap-256"])
+def test_simulate_digest_matches_pyskein(name):
+    s = skeinhw.Schedule.preset(name)
+    msg = bytes(range(200))
+    words = s.size // 64
+    got = digest_of(skeinhw.simulate(s, [msg]), words)
+    assert got == getattr(skein, f"skein{s.size}")(msg).digest()
+    mac = digest_of(skeinhw.simulate(s, [msg], key=b"secret key"), words)
+    assert mac == getattr(skein, f"skein{s.size}")(msg, key=b"secret key").digest()
+    part = digest_of(skeinhw.simulate(s, [msg], bits=[13]), words)
+    h = getattr(skein, f"skein{s.size}")()
+    h.update(msg, 13)
+    assert part == h.digest()
+
+
+def test_simulate_shabal_against_kat(vectors):
+    line = next(
+        l for l in (vectors / "shabal" / "kat.txt").read_text().splitlines()
+        if l.startswith("512 816 ")
+    )
+    _, bits, msg, digest, _ = line.split()
+    s = skeinhw.Schedule.preset("shabal-unfold-4")
+    records = list(skeinhw.simulate(s, [bytes.fromhex(msg)]))
+    assert digest_of(records, 16, 4).hex() == digest
+
+
+def test_records():
+    sim = skeinhw.simulate("ath-1r", [b"abc"])
+    first = next(sim)
+    assert first.cycle == 1
+    fields = first.fields()
+    assert "slot0_state_3" in fields and first["slot0_state_3"] == fields["slot0_state_3"]
+    assert first.keys() == list(fields)
+    with pytest.raises(KeyError):
+        first["nope"]
+    # Skein 1.3 with Athanasiou's 1-round core: Config, Message, Output blocks of 73 cycles.
+    assert 1 + sum(1 for _ in sim) == 3 * 73
+
+
+def test_simulate_is_lazy():
+    # 4 MiB on ath-1r is ~4.8 million cycles; reading a few must not run (or keep) them all.
+    sim = skeinhw.simulate("ath-1r", [bytes(4 << 20)])
+    cycles = [next(sim).cycle for _ in range(1000)]
+    assert cycles == list(range(1, 1001))
+    del sim
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, message",
+    [
+        (dict(schedule="ath-1r", messages=[b"ab"], bits=[17]), ValueError, "17 message bits requested but only 16 given"),
+        (dict(schedule="ath-1r", messages=["ab"]), TypeError, "not 'str'"),
+        (dict(schedule="nope", messages=[b"ab"]), ValueError, "nope"),
+        (dict(schedule=3, messages=[b"ab"]), TypeError, "schedule"),
+        (dict(schedule="ath-1r", messages=[]), ValueError, "at least one message"),
+        (dict(schedule="ath-1r", messages=[b""], digest_bits=0), ValueError, "at least 1 bit"),
+        (dict(schedule="shabal-unfold-4", messages=[b""], key=b"k"), ValueError, "Shabal has no key"),
+    ],
+)
+def test_simulate_errors(kwargs, exc, message):
+    with pytest.raises(exc) as e:
+        skeinhw.simulate(**kwargs)
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_generate_verilog_keeps_files(tmp_path):
+    paths = skeinhw.generate_verilog("ath-1r", tmp_path / "rtl")
+    assert {p.name for p in paths} == {"skeinhw.v", "skeinhw_tb.v", "signal_map.json", "schedule.json"}
+    assert "module skeinhw (" in (tmp_path / "rtl" / "skeinhw.v").read_text()
+    (tmp_path / "rtl" / "skeinhw.v").write_text("mine")
+    with pytest.raises(ValueError, match="exists"):
+        skeinhw.generate_verilog("ath-1r", tmp_path / "rtl")
+    assert (tmp_path / "rtl" / "skeinhw.v").read_text() == "mine"
+    skeinhw.generate_verilog("ath-1r", tmp_path / "rtl", force=True)
+    assert "module skeinhw (" in (tmp_path / "rtl" / "skeinhw.v").read_text()
+
+
+def test_live_diff_refuses_empty_or_unknown_maps():
+    with pytest.raises(ValueError, match="no fields"):
+        skeinhw.LiveDiff("ath-1r", [b"abc"], map='{"fields": {}}')
+    with pytest.raises(ValueError, match="not_a_field"):
+        skeinhw.LiveDiff("ath-1r", [b"abc"], map='{"fields": {"not_a_field": "x"}}')
+    d = skeinhw.LiveDiff("ath-1r", [b"abc"])
+    with pytest.raises(ValueError, match="nothing compared"):
+        d.finish()
