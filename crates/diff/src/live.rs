@@ -314,6 +314,10 @@ impl LiveDiff {
             rtl_edges: self.edges,
             fields,
             first_divergence: self.divergence,
+            events_expected: 0,
+            events_matched: 0,
+            blocks: Vec::new(),
+            left_out: Vec::new(),
             summary,
         })
     }
