@@ -303,29 +303,43 @@ fn check_fst_sizes(
             let unpacked = u64_at(section - 24)?;
             let packed = u64_at(section - 16)?;
             let items = u64_at(section - 8)?;
-            bounded("bytes of packed time table", packed, section)?;
+            bounded("bytes of packed time table", packed, section - 32)?;
             bounded(
                 "bytes of time table",
                 unpacked,
                 packed.saturating_mul(MAX_EXPANSION),
             )?;
             bounded("time steps", items, unpacked)?;
+            // The chain of value-change offsets ends where the time table starts.
+            let chain = u64_at(section - 24 - packed - 8)?;
+            bounded("bytes of value-change chain", chain, section)?;
+            // The frame (every signal's value at the block's start), then the signal count.
+            input
+                .seek(SeekFrom::Start(at + 1 + 32))
+                .map_err(|e| e.to_string())?;
+            let frame_unpacked = read_varint(input)?;
+            let frame_packed = read_varint(input)?;
+            let frame_signals = read_varint(input)?;
+            bounded("bytes of packed frame", frame_packed, section)?;
+            bounded(
+                "bytes of frame",
+                frame_unpacked,
+                frame_packed.saturating_mul(MAX_EXPANSION),
+            )?;
+            bounded("frame signals", frame_signals, frame_unpacked)?;
+            input
+                .seek(SeekFrom::Current(frame_packed as i64))
+                .map_err(|e| e.to_string())?;
+            bounded("value-change signals", read_varint(input)?, most)?;
         }
+        // A gzip-wrapped file: its unpacked length.
+        254 => bounded("bytes unpacked", u64_at(8)?, most)?,
         // Blackout: a variable-length count of (at least two-byte) entries.
         2 => {
             input
                 .seek(SeekFrom::Start(at + 9))
                 .map_err(|e| e.to_string())?;
-            let mut count = 0u64;
-            for shift in (0..35).step_by(7) {
-                let mut b = [0u8; 1];
-                input.read_exact(&mut b).map_err(|e| e.to_string())?;
-                count |= u64::from(b[0] & 0x7f) << shift;
-                if b[0] & 0x80 == 0 {
-                    break;
-                }
-            }
-            bounded("blackouts", count, section)?;
+            bounded("blackouts", read_varint(input)?, section)?;
         }
         // Geometry and hierarchy: the unpacked length, then (geometry) the signal count.
         3 | 4 | 6 | 7 => {
@@ -338,6 +352,22 @@ fn check_fst_sizes(
         _ => {}
     }
     Ok(())
+}
+
+/// An FST variable-length integer (LEB128, at most 64 bits).
+fn read_varint(input: &mut impl Read) -> Result<u64, String> {
+    let mut value = 0u64;
+    for shift in (0..64).step_by(7) {
+        let mut b = [0u8; 1];
+        input
+            .read_exact(&mut b)
+            .map_err(|_| "fields past the end of the file".to_string())?;
+        value |= u64::from(b[0] & 0x7f) << shift;
+        if b[0] & 0x80 == 0 {
+            return Ok(value);
+        }
+    }
+    Err("a number longer than 64 bits".into())
 }
 
 /// The block types of FST (fst-reader's `BlockType`): a VCD never starts with one of these bytes.
