@@ -176,9 +176,10 @@ where
     stream_edges(wave, file, options, probes, on_edge)
 }
 
-/// Checks what the waveform readers would loop or misread on, before they see the file: an
-/// FST whose block lengths point backwards (the format detection walks them forever), and a
-/// VCD whose last line is cut off (its last value would be read as a wrong value).
+/// Checks what the waveform readers would loop on, allocate without bound for, or misread,
+/// before they see the file: an FST whose block lengths leave the file (the format detection
+/// walks them forever) or whose counts exceed what their bytes can hold; a VCD whose time goes
+/// backwards, or whose last line is cut off (its last value would be read as a wrong value).
 fn precheck(input: &mut (impl BufRead + Seek)) -> Result<(), String> {
     let io = |e: io::Error| e.to_string();
     let len = input.seek(SeekFrom::End(0)).map_err(io)?;
