@@ -9,7 +9,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if let Ok(constants) = Constants::parse(text, "fuzz.toml") {
-        let rewritten = constants.rewrite(text).expect("a file that parsed can be rewritten");
+        let rewritten = constants
+            .rewrite(text)
+            .expect("a file that parsed can be rewritten");
         let again = Constants::parse(&rewritten, "rewritten").expect("the rewrite parses");
         assert_eq!(format!("{again:?}"), format!("{constants:?}"));
     }

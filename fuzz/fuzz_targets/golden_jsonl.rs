@@ -15,7 +15,11 @@ fuzz_target!(|data: &[u8]| {
     let signals = frames.signals.len();
     for frame in frames.frames.take(10_000) {
         if let Ok(frame) = frame {
-            assert_eq!(frame.values.len(), signals, "a frame has one value per signal");
+            assert_eq!(
+                frame.values.len(),
+                signals,
+                "a frame has one value per signal"
+            );
         }
     }
 });

@@ -17,7 +17,10 @@ fuzz_target!(|data: &[u8]| {
         clock: names.next().unwrap_or("clk").to_string(),
         strip_prefix: None,
     };
-    let probes: Vec<Probe> = names.filter_map(|n| Probe::parse(n).ok()).take(16).collect();
+    let probes: Vec<Probe> = names
+        .filter_map(|n| Probe::parse(n).ok())
+        .take(16)
+        .collect();
     let mut edges = 0u64;
     let _ = sample_rising_edges_from(
         Cursor::new(wave.to_vec()),

@@ -14,6 +14,9 @@ fi
 fuzz/seed.sh
 export RUSTC_BOOTSTRAP=1
 cd fuzz
+# The fuzz crate's own target dir: its RUSTFLAGS (coverage instrumentation) differ.
+export CARGO_TARGET_DIR=$PWD/target
+mkdir -p target
 targets=(schedule_json golden_jsonl wave signal_map netlist constants_toml args)
 features=()
 # `--check` lines: enabled once fuzz/Cargo.toml depends on crates/sumfile (see fuzz/README.md).

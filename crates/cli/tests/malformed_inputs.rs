@@ -88,6 +88,10 @@ fn waveforms_that_crashed_the_readers() {
         ("f3-timeout.fst", "FST block"),
         // Found by fuzz/'s `wave` target: a geometry block declaring 6 GB of signals.
         ("f4-geometry-oom.fst", "FST block"),
+        // Also found by `wave`: a time table of 844 trillion steps (a 6 PB allocation).
+        ("f5-timetable-oom.fst", "time steps"),
+        // And a value-change chain of 28 PB.
+        ("f6-chain-oom.fst", "value-change chain"),
     ] {
         let wave = data(file);
         refused(&diff(&wave, &small, &data("map.json")), &wave, says);

@@ -176,9 +176,10 @@ where
     stream_edges(wave, file, options, probes, on_edge)
 }
 
-/// Checks what the waveform readers would loop or misread on, before they see the file: an
-/// FST whose block lengths point backwards (the format detection walks them forever), and a
-/// VCD whose last line is cut off (its last value would be read as a wrong value).
+/// Checks what the waveform readers would loop on, allocate without bound for, or misread,
+/// before they see the file: an FST whose block lengths leave the file (the format detection
+/// walks them forever) or whose counts exceed what their bytes can hold; a VCD whose time goes
+/// backwards, or whose last line is cut off (its last value would be read as a wrong value).
 fn precheck(input: &mut (impl BufRead + Seek)) -> Result<(), String> {
     let io = |e: io::Error| e.to_string();
     let len = input.seek(SeekFrom::End(0)).map_err(io)?;
@@ -260,6 +261,116 @@ fn check_vcd_times(input: &mut impl BufRead) -> Result<(), String> {
     Ok(())
 }
 
+/// The counts and lengths fst-reader allocates from before it reads what they count, bounded
+/// by what the block's bytes can hold: geometry and hierarchy (their unpacked length and the
+/// geometry's signal count), the header's signal counts, the blackout count, and a value-change
+/// block's time table (found by `fuzz/`'s `wave` target: 6 GB and 6 PB from 700-byte files).
+fn check_fst_sizes(
+    input: &mut (impl Read + Seek),
+    block: u8,
+    at: u64,
+    section: u64,
+    len: u64,
+) -> Result<(), String> {
+    let most = section.saturating_mul(MAX_EXPANSION);
+    let mut u64_at = |offset: u64| -> Result<u64, String> {
+        let mut b = [0u8; 8];
+        input
+            .seek(SeekFrom::Start(at + 1 + offset))
+            .and_then(|_| input.read_exact(&mut b))
+            .map_err(|_| "fields past the end of the file".to_string())?;
+        Ok(u64::from_be_bytes(b))
+    };
+    let bounded = |what: &str, n: u64, limit: u64| {
+        if n > limit {
+            Err(format!("{n} {what} in {section} bytes"))
+        } else {
+            Ok(())
+        }
+    };
+    match block {
+        // Header: var_count and max_var_id_code size the signal tables; each signal needs
+        // at least a byte of (compressed) hierarchy somewhere in the file.
+        0 => {
+            let file_most = len.saturating_mul(MAX_EXPANSION);
+            bounded("signals", u64_at(48)?, file_most)?;
+            bounded("signal ids", u64_at(56)?, file_most)?;
+        }
+        // Value changes: the time table's three lengths are the section's last 24 bytes.
+        1 | 5 | 8 => {
+            if section < 32 {
+                return Err(format!("a value-change block of {section} bytes"));
+            }
+            let unpacked = u64_at(section - 24)?;
+            let packed = u64_at(section - 16)?;
+            let items = u64_at(section - 8)?;
+            bounded("bytes of packed time table", packed, section - 32)?;
+            bounded(
+                "bytes of time table",
+                unpacked,
+                packed.saturating_mul(MAX_EXPANSION),
+            )?;
+            bounded("time steps", items, unpacked)?;
+            // The chain of value-change offsets ends where the time table starts.
+            let chain = u64_at(section - 24 - packed - 8)?;
+            bounded("bytes of value-change chain", chain, section)?;
+            // The frame (every signal's value at the block's start), then the signal count.
+            input
+                .seek(SeekFrom::Start(at + 1 + 32))
+                .map_err(|e| e.to_string())?;
+            let frame_unpacked = read_varint(input)?;
+            let frame_packed = read_varint(input)?;
+            let frame_signals = read_varint(input)?;
+            bounded("bytes of packed frame", frame_packed, section)?;
+            bounded(
+                "bytes of frame",
+                frame_unpacked,
+                frame_packed.saturating_mul(MAX_EXPANSION),
+            )?;
+            bounded("frame signals", frame_signals, frame_unpacked)?;
+            input
+                .seek(SeekFrom::Current(frame_packed as i64))
+                .map_err(|e| e.to_string())?;
+            bounded("value-change signals", read_varint(input)?, most)?;
+        }
+        // A gzip-wrapped file: its unpacked length.
+        254 => bounded("bytes unpacked", u64_at(8)?, most)?,
+        // Blackout: a variable-length count of (at least two-byte) entries.
+        2 => {
+            input
+                .seek(SeekFrom::Start(at + 9))
+                .map_err(|e| e.to_string())?;
+            bounded("blackouts", read_varint(input)?, section)?;
+        }
+        // Geometry and hierarchy: the unpacked length, then (geometry) the signal count.
+        3 | 4 | 6 | 7 => {
+            let unpacked = u64_at(8)?;
+            bounded("bytes unpacked", unpacked, most)?;
+            if block == 3 {
+                bounded("signals", u64_at(16)?, unpacked)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// An FST variable-length integer (LEB128, at most 64 bits).
+fn read_varint(input: &mut impl Read) -> Result<u64, String> {
+    let mut value = 0u64;
+    for shift in (0..64).step_by(7) {
+        let mut b = [0u8; 1];
+        input
+            .read_exact(&mut b)
+            .map_err(|_| "fields past the end of the file".to_string())?;
+        value |= u64::from(b[0] & 0x7f) << shift;
+        if b[0] & 0x80 == 0 {
+            return Ok(value);
+        }
+    }
+    Err("a number longer than 64 bits".into())
+}
+
 /// The block types of FST (fst-reader's `BlockType`): a VCD never starts with one of these bytes.
 fn is_fst_block_type(b: u8) -> bool {
     matches!(b, 0..=8 | 254 | 255)
@@ -287,21 +398,8 @@ fn check_fst_blocks(input: &mut (impl Read + Seek), len: u64) -> Result<(), Stri
                 "FST block at byte {at} has length {section}, outside the file's {len} bytes"
             ));
         }
-        // Geometry (3) and hierarchy (4, 6, 7) blocks: fst-reader allocates their declared
-        // uncompressed length, and the geometry's signal count, before it decompresses.
-        if matches!(head[0], 3 | 4 | 6 | 7) {
-            let mut sizes = [0u8; 16];
-            input.read_exact(&mut sizes).map_err(|e| e.to_string())?;
-            let unpacked = u64::from_be_bytes(sizes[..8].try_into().expect("8 bytes"));
-            let handles = u64::from_be_bytes(sizes[8..].try_into().expect("8 bytes"));
-            let most = section.saturating_mul(MAX_EXPANSION);
-            if unpacked > most || (head[0] == 3 && handles > unpacked) {
-                return Err(format!(
-                    "FST block at byte {at} declares {unpacked} bytes unpacked from {section}: \
-                     corrupt"
-                ));
-            }
-        }
+        check_fst_sizes(input, head[0], at, section, len)
+            .map_err(|what| format!("FST block at byte {at} declares {what}: corrupt"))?;
         at += 1 + section;
     }
     Ok(())
