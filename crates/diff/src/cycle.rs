@@ -114,27 +114,40 @@ fn equal(golden: u64, rtl: &Bits) -> bool {
         && rtl.words.iter().skip(1).all(|w| *w == 0)
 }
 
-/// One compared cycle kept for the context of a later divergence.
+/// One compared cycle kept for the context of a later divergence: the RTL samples as plain
+/// words (copied on every cycle, so kept cheap), the rare X/Z or wide ones whole.
 #[derive(Default)]
 struct Raw {
     cycle: u64,
     golden: Vec<u64>,
-    rtl: Vec<Bits>,
+    rtl: Vec<u64>,
+    width: Vec<u32>,
+    odd: Vec<(usize, Bits)>,
 }
 
-/// `clone_from` for a vector of samples that reuses every element's buffer.
-trait CloneInto {
-    fn clone_from_slice_or_extend(&mut self, from: &[Bits]);
-}
-
-impl CloneInto for Vec<Bits> {
-    fn clone_from_slice_or_extend(&mut self, from: &[Bits]) {
-        self.truncate(from.len());
-        for (i, b) in from.iter().enumerate() {
-            match self.get_mut(i) {
-                Some(slot) => slot.clone_from(b),
-                None => self.push(b.clone()),
+impl Raw {
+    fn fill(&mut self, cycle: u64, golden: &[u64], samples: &[Bits]) {
+        self.cycle = cycle;
+        self.golden.clear();
+        self.golden.extend_from_slice(golden);
+        self.rtl.clear();
+        self.width.clear();
+        self.odd.clear();
+        for (i, b) in samples.iter().enumerate() {
+            self.width.push(b.width);
+            if b.unknown.is_none() && b.words.len() <= 1 {
+                self.rtl.push(b.words.first().copied().unwrap_or(0));
+            } else {
+                self.rtl.push(0);
+                self.odd.push((i, b.clone()));
             }
+        }
+    }
+
+    fn rtl_text(&self, i: usize) -> String {
+        match self.odd.iter().find(|(j, _)| *j == i) {
+            Some((_, b)) => rtl_text(b),
+            None => Bits::known(vec![self.rtl[i]], self.width[i]).to_hex(),
         }
     }
 }
@@ -256,9 +269,7 @@ impl CycleComparator {
                 } else {
                     Raw::default()
                 };
-                slot.cycle = frame.cycle;
-                slot.golden.clone_from(values);
-                slot.rtl.clone_from_slice_or_extend(samples);
+                slot.fill(frame.cycle, values, &samples[..fields.len()]);
                 self.history.push_back(slot);
             }
             return true;
@@ -276,7 +287,7 @@ impl CycleComparator {
                         (
                             c.field.clone(),
                             hex(h.golden[c.index], c.width),
-                            rtl_text(&h.rtl[i]),
+                            h.rtl_text(i),
                         )
                     })
                     .collect(),
