@@ -114,28 +114,309 @@ fn equal(golden: u64, rtl: &Bits) -> bool {
         && rtl.words.iter().skip(1).all(|w| *w == 0)
 }
 
-/// One compared cycle kept for the context of a later divergence.
+/// One compared cycle kept for the context of a later divergence: the RTL samples as plain
+/// words (copied on every cycle, so kept cheap), the rare X/Z or wide ones whole.
 #[derive(Default)]
 struct Raw {
     cycle: u64,
     golden: Vec<u64>,
-    rtl: Vec<Bits>,
+    rtl: Vec<u64>,
+    width: Vec<u32>,
+    odd: Vec<(usize, Bits)>,
 }
 
-/// `clone_from` for a vector of samples that reuses every element's buffer.
-trait CloneInto {
-    fn clone_from_slice_or_extend(&mut self, from: &[Bits]);
-}
-
-impl CloneInto for Vec<Bits> {
-    fn clone_from_slice_or_extend(&mut self, from: &[Bits]) {
-        self.truncate(from.len());
-        for (i, b) in from.iter().enumerate() {
-            match self.get_mut(i) {
-                Some(slot) => slot.clone_from(b),
-                None => self.push(b.clone()),
+impl Raw {
+    fn fill(&mut self, cycle: u64, golden: &[u64], samples: &[Bits]) {
+        self.cycle = cycle;
+        self.golden.clear();
+        self.golden.extend_from_slice(golden);
+        self.rtl.clear();
+        self.width.clear();
+        self.odd.clear();
+        for (i, b) in samples.iter().enumerate() {
+            self.width.push(b.width);
+            if b.unknown.is_none() && b.words.len() <= 1 {
+                self.rtl.push(b.words.first().copied().unwrap_or(0));
+            } else {
+                self.rtl.push(0);
+                self.odd.push((i, b.clone()));
             }
         }
+    }
+
+    fn rtl_text(&self, i: usize) -> String {
+        match self.odd.iter().find(|(j, _)| *j == i) {
+            Some((_, b)) => rtl_text(b),
+            None => Bits::known(vec![self.rtl[i]], self.width[i]).to_hex(),
+        }
+    }
+}
+
+/// The cycle comparison, fed one RTL edge and one golden frame at a time (values, not
+/// files), so that a waveform file ([`compare_cycles`]) and a live simulation feed it alike.
+pub struct CycleComparator {
+    fields: Vec<Compared>,
+    /// Each field's `when` qualifier, as a position among the samples.
+    when: Vec<Option<usize>>,
+    field_compared: Vec<u64>,
+    required_when: Vec<bool>,
+    context: usize,
+    allow_trailing: bool,
+    left_out: Vec<String>,
+    compared: u64,
+    golden_read: u64,
+    divergence: Option<Divergence>,
+    divergent_fields: Vec<usize>,
+    after: usize,
+    history: VecDeque<Raw>,
+    trailing: u64,
+    diffs: Vec<usize>,
+}
+
+impl CycleComparator {
+    /// Checks the map against the golden trace's `signals` ([`map::validate`]) and returns the
+    /// comparator with the probes whose samples [`CycleComparator::compare`] takes, in order.
+    pub fn new(
+        signals: &[Signal],
+        map: &SignalMap,
+        options: &CycleOptions,
+    ) -> Result<(CycleComparator, Vec<Probe>), DiffError> {
+        let (fields, left_out) = compared_fields(signals, map, options.partial)?;
+        let mut probes: Vec<Probe> = fields
+            .iter()
+            .map(|c| map.fields[&c.field].clone())
+            .collect();
+        let when: Vec<Option<usize>> = fields
+            .iter()
+            .map(|c| {
+                map.when.get(&c.field).map(|q| {
+                    probes.iter().position(|p| p == q).unwrap_or_else(|| {
+                        probes.push(q.clone());
+                        probes.len() - 1
+                    })
+                })
+            })
+            .collect();
+        let n = fields.len();
+        Ok((
+            CycleComparator {
+                required_when: when.iter().map(Option::is_some).collect(),
+                fields,
+                when,
+                field_compared: vec![0; n],
+                context: options.context,
+                allow_trailing: options.allow_trailing,
+                left_out,
+                compared: 0,
+                golden_read: 0,
+                divergence: None,
+                divergent_fields: Vec::new(),
+                after: 0,
+                history: VecDeque::new(),
+                trailing: 0,
+                diffs: Vec::new(),
+            },
+            probes,
+        ))
+    }
+
+    /// Compares golden `frame` with the RTL `samples` of edge `edge` at `time`. Returns false
+    /// when nothing more is needed (the context after a divergence is complete).
+    pub fn compare(&mut self, edge: u64, time: u64, frame: &Frame, samples: &[Bits]) -> bool {
+        self.golden_read += 1;
+        let values = &frame.values;
+        let fields = &self.fields;
+        let row = |which: &[usize]| ContextRow {
+            cycle: frame.cycle,
+            values: which
+                .iter()
+                .map(|&i| {
+                    let c = &fields[i];
+                    (
+                        c.field.clone(),
+                        hex(values[c.index], c.width),
+                        rtl_text(&samples[i]),
+                    )
+                })
+                .collect(),
+        };
+        if let Some(d) = self.divergence.as_mut() {
+            d.context.push(row(&self.divergent_fields));
+            self.after += 1;
+            return self.after < self.context;
+        }
+        self.compared += 1;
+        self.diffs.clear();
+        for (i, c) in fields.iter().enumerate() {
+            if c.care_if.is_some_and(|cond| values[cond] & 1 == 0) {
+                continue;
+            }
+            if let Some(q) = self.when[i]
+                && !(samples[q].unknown.is_none() && samples[q].words.first() == Some(&1))
+            {
+                continue;
+            }
+            self.field_compared[i] += 1;
+            if !equal(values[c.index], &samples[i]) {
+                self.diffs.push(i);
+            }
+        }
+        if self.diffs.is_empty() {
+            if self.context > 0 {
+                // Raw values only: formatting happens once, at a divergence.
+                let mut slot = if self.history.len() == self.context {
+                    self.history.pop_front().expect("full")
+                } else {
+                    Raw::default()
+                };
+                slot.fill(frame.cycle, values, &samples[..fields.len()]);
+                self.history.push_back(slot);
+            }
+            return true;
+        }
+        let diffs = std::mem::take(&mut self.diffs);
+        let mut context: Vec<ContextRow> = self
+            .history
+            .drain(..)
+            .map(|h| ContextRow {
+                cycle: h.cycle,
+                values: diffs
+                    .iter()
+                    .map(|&i| {
+                        let c = &fields[i];
+                        (
+                            c.field.clone(),
+                            hex(h.golden[c.index], c.width),
+                            h.rtl_text(i),
+                        )
+                    })
+                    .collect(),
+            })
+            .collect();
+        context.push(row(&diffs));
+        self.divergence = Some(Divergence {
+            cycle: frame.cycle,
+            rtl_edge: edge,
+            time,
+            phase: frame.phase.to_string(),
+            location: frame.location.clone(),
+            fields: diffs
+                .iter()
+                .map(|&i| {
+                    let c = &fields[i];
+                    FieldDiff {
+                        field: c.field.clone(),
+                        golden: hex(values[c.index], c.width),
+                        rtl: rtl_text(&samples[i]),
+                        unknown: samples[i].unknown.is_some(),
+                    }
+                })
+                .collect(),
+            context,
+        });
+        self.divergent_fields = diffs;
+        self.context > 0
+    }
+
+    /// An RTL edge after the golden trace's last cycle. Returns false when reading can stop.
+    pub fn trailing_edge(&mut self) -> bool {
+        self.trailing += 1;
+        self.divergence.is_none() && self.allow_trailing
+    }
+
+    /// The verdict: `golden_left` golden cycles never compared (the RTL ran out first),
+    /// `rtl_edges` edges read of which `skipped` were skipped.
+    pub fn finish(
+        self,
+        golden_left: u64,
+        rtl_edges: u64,
+        skipped: u64,
+    ) -> Result<DiffReport, DiffError> {
+        let fields = &self.fields;
+        let golden_cycles = self.golden_read + golden_left;
+        let compared = self.compared;
+        if compared == 0 && self.divergence.is_none() {
+            return Err(DiffError::Invalid(format!(
+                "nothing compared: the golden trace has {golden_cycles} cycles and the RTL \
+                 {rtl_edges} rising edges, of which {skipped} are skipped (reset cycles and offset)"
+            )));
+        }
+        if self.divergence.is_none() {
+            for (i, c) in fields.iter().enumerate() {
+                if self.field_compared[i] == 0 && self.required_when[i] {
+                    return Err(DiffError::Invalid(format!(
+                        "map field '{}' was never compared: its 'when' qualifier was never 1 on \
+                         a compared edge",
+                        c.field
+                    )));
+                }
+            }
+            let state: Vec<usize> = (0..fields.len())
+                .filter(|&i| {
+                    map::slot_field(&fields[i].field).is_some_and(|(_, r, _)| r == "state")
+                })
+                .collect();
+            if !state.is_empty() && state.iter().all(|&i| self.field_compared[i] == 0) {
+                return Err(DiffError::Invalid(format!(
+                    "nothing compared: no mapped state field ({}, ...) held a block on any \
+                     compared cycle",
+                    fields[state[0]].field
+                )));
+            }
+        }
+        let fields_n = fields.len();
+        let left_text = if self.left_out.is_empty() {
+            String::new()
+        } else {
+            format!("; partial map, not compared: {}", self.left_out.join(", "))
+        };
+        let (verdict, summary) = if let Some(d) = &self.divergence {
+            let names: Vec<&str> = d.fields.iter().map(|x| x.field.as_str()).collect();
+            (
+                Verdict::Divergent,
+                format!(
+                    "DIVERGENT at golden cycle {}: {} field(s) differ ({}); {} cycle(s) identical before it",
+                    d.cycle,
+                    names.len(),
+                    names.join(", "),
+                    compared - 1
+                ),
+            )
+        } else if golden_left > 0 {
+            (
+                Verdict::LengthMismatch,
+                format!(
+                    "LENGTH MISMATCH: the RTL run ends after {compared} compared cycles, the \
+                     golden trace has {golden_cycles}"
+                ),
+            )
+        } else if self.trailing > 0 && !self.allow_trailing {
+            (
+                Verdict::LengthMismatch,
+                format!(
+                    "LENGTH MISMATCH: the RTL run goes on after the golden trace's \
+                     {golden_cycles} cycles (use --allow-trailing if the test bench idles on)"
+                ),
+            )
+        } else {
+            (
+                Verdict::Identical,
+                format!("IDENTICAL: {compared} cycles x {fields_n} fields{left_text}"),
+            )
+        };
+        Ok(DiffReport {
+            verdict,
+            compared_cycles: compared,
+            golden_cycles,
+            rtl_edges,
+            fields: fields_n,
+            first_divergence: self.divergence,
+            events_expected: 0,
+            events_matched: 0,
+            blocks: Vec::new(),
+            left_out: self.left_out,
+            summary,
+        })
     }
 }
 
@@ -148,24 +429,7 @@ pub fn compare_cycles<E: std::fmt::Display>(
     map: &SignalMap,
     options: &CycleOptions,
 ) -> Result<DiffReport, DiffError> {
-    let (fields, left_out) = compared_fields(signals, map, options.partial)?;
-    let mut probes: Vec<Probe> = fields
-        .iter()
-        .map(|c| map.fields[&c.field].clone())
-        .collect();
-    // Each field's `when` qualifier, as a position among the probes.
-    let when: Vec<Option<usize>> = fields
-        .iter()
-        .map(|c| {
-            map.when.get(&c.field).map(|q| {
-                probes.iter().position(|p| p == q).unwrap_or_else(|| {
-                    probes.push(q.clone());
-                    probes.len() - 1
-                })
-            })
-        })
-        .collect();
-    let mut field_compared = vec![0u64; fields.len()];
+    let (mut cmp, probes) = CycleComparator::new(signals, map, options)?;
     let mut wave_options = options.wave.clone();
     if let Some(clock) = &map.clock {
         wave_options.clock = clock.clone();
@@ -181,126 +445,20 @@ pub fn compare_cycles<E: std::fmt::Display>(
             ))
         })?;
     let golden_skip = usize::try_from(options.offset.min(0).unsigned_abs()).unwrap_or(usize::MAX);
-    let mut golden = golden.skip(golden_skip).peekable();
-    let mut compared = 0u64;
-    let mut golden_read = 0u64;
+    let mut golden = golden.skip(golden_skip);
     let mut failure: Option<DiffError> = None;
-    let mut divergence: Option<Divergence> = None;
-    let mut divergent_fields: Vec<usize> = Vec::new();
-    let mut after = 0usize;
-    let mut history: VecDeque<Raw> = VecDeque::new();
-    let mut golden_done = false;
-    let mut trailing = 0u64;
     let stats = sample_rising_edges(wave, &wave_options, &probes, |edge, time, samples| {
         if edge < skip {
             return true;
         }
-        let record = match golden.next() {
-            None => {
-                golden_done = true;
-                trailing += 1;
-                return divergence.is_none() && options.allow_trailing;
-            }
+        match golden.next() {
+            None => cmp.trailing_edge(),
             Some(Err(e)) => {
                 failure = Some(DiffError::Invalid(format!("golden trace: {e}")));
-                return false;
+                false
             }
-            Some(Ok(r)) => r,
-        };
-        golden_read += 1;
-        let values = &record.values;
-        let row = |which: &[usize]| ContextRow {
-            cycle: record.cycle,
-            values: which
-                .iter()
-                .map(|&i| {
-                    let c = &fields[i];
-                    (
-                        c.field.clone(),
-                        hex(values[c.index], c.width),
-                        rtl_text(&samples[i]),
-                    )
-                })
-                .collect(),
-        };
-        if divergence.is_some() {
-            if let Some(d) = divergence.as_mut() {
-                d.context.push(row(&divergent_fields));
-            }
-            after += 1;
-            return after < options.context;
+            Some(Ok(frame)) => cmp.compare(edge, time, &frame, samples),
         }
-        compared += 1;
-        let mut diffs = Vec::new();
-        for (i, c) in fields.iter().enumerate() {
-            if c.care_if.is_some_and(|cond| values[cond] & 1 == 0) {
-                continue;
-            }
-            if let Some(q) = when[i]
-                && !(samples[q].unknown.is_none() && samples[q].words.first() == Some(&1))
-            {
-                continue;
-            }
-            field_compared[i] += 1;
-            if !equal(values[c.index], &samples[i]) {
-                diffs.push(i);
-            }
-        }
-        if diffs.is_empty() {
-            if options.context > 0 {
-                // Raw values only: formatting happens once, at a divergence.
-                let mut slot = if history.len() == options.context {
-                    history.pop_front().expect("full")
-                } else {
-                    Raw::default()
-                };
-                slot.cycle = record.cycle;
-                slot.golden.clone_from(values);
-                slot.rtl.clone_from_slice_or_extend(samples);
-                history.push_back(slot);
-            }
-            return true;
-        }
-        let mut context: Vec<ContextRow> = history
-            .drain(..)
-            .map(|h| ContextRow {
-                cycle: h.cycle,
-                values: diffs
-                    .iter()
-                    .map(|&i| {
-                        let c = &fields[i];
-                        (
-                            c.field.clone(),
-                            hex(h.golden[c.index], c.width),
-                            rtl_text(&h.rtl[i]),
-                        )
-                    })
-                    .collect(),
-            })
-            .collect();
-        context.push(row(&diffs));
-        divergence = Some(Divergence {
-            cycle: record.cycle,
-            rtl_edge: edge,
-            time,
-            phase: record.phase.to_string(),
-            location: record.location.clone(),
-            fields: diffs
-                .iter()
-                .map(|&i| {
-                    let c = &fields[i];
-                    FieldDiff {
-                        field: c.field.clone(),
-                        golden: hex(values[c.index], c.width),
-                        rtl: rtl_text(&samples[i]),
-                        unknown: samples[i].unknown.is_some(),
-                    }
-                })
-                .collect(),
-            context,
-        });
-        divergent_fields = diffs;
-        options.context > 0
     })?;
     if let Some(e) = failure {
         return Err(e);
@@ -314,92 +472,11 @@ pub fn compare_cycles<E: std::fmt::Display>(
     }
     // Count what is left of the golden trace when the RTL ran out first.
     let mut golden_left = 0u64;
-    if divergence.is_none() {
+    if cmp.divergence.is_none() {
         for r in golden.by_ref() {
             r.map_err(|e| DiffError::Invalid(format!("golden trace: {e}")))?;
             golden_left += 1;
         }
     }
-    let golden_cycles = golden_read + golden_left;
-    if compared == 0 && divergence.is_none() {
-        return Err(DiffError::Invalid(format!(
-            "nothing compared: the golden trace has {golden_cycles} cycles and the RTL {} rising \
-             edges, of which {skip} are skipped (reset cycles and offset)",
-            stats.edges
-        )));
-    }
-    if divergence.is_none() {
-        for (i, c) in fields.iter().enumerate() {
-            if field_compared[i] == 0 && map.when.contains_key(&c.field) {
-                return Err(DiffError::Invalid(format!(
-                    "map field '{}' was never compared: its 'when' qualifier was never 1 on a \
-                     compared edge",
-                    c.field
-                )));
-            }
-        }
-        let state: Vec<usize> = (0..fields.len())
-            .filter(|&i| map::slot_field(&fields[i].field).is_some_and(|(_, r, _)| r == "state"))
-            .collect();
-        if !state.is_empty() && state.iter().all(|&i| field_compared[i] == 0) {
-            return Err(DiffError::Invalid(format!(
-                "nothing compared: no mapped state field ({}, ...) held a block on any compared \
-                 cycle",
-                fields[state[0]].field
-            )));
-        }
-    }
-    let fields_n = fields.len();
-    let left_text = if left_out.is_empty() {
-        String::new()
-    } else {
-        format!("; partial map, not compared: {}", left_out.join(", "))
-    };
-    let (verdict, summary) = if let Some(d) = &divergence {
-        let names: Vec<&str> = d.fields.iter().map(|x| x.field.as_str()).collect();
-        (
-            Verdict::Divergent,
-            format!(
-                "DIVERGENT at golden cycle {}: {} field(s) differ ({}); {} cycle(s) identical before it",
-                d.cycle,
-                names.len(),
-                names.join(", "),
-                compared - 1
-            ),
-        )
-    } else if golden_left > 0 {
-        (
-            Verdict::LengthMismatch,
-            format!(
-                "LENGTH MISMATCH: the RTL run ends after {compared} compared cycles, the golden \
-                 trace has {golden_cycles}"
-            ),
-        )
-    } else if golden_done && trailing > 0 && !options.allow_trailing {
-        (
-            Verdict::LengthMismatch,
-            format!(
-                "LENGTH MISMATCH: the RTL run goes on after the golden trace's {golden_cycles} \
-                 cycles (use --allow-trailing if the test bench idles on)"
-            ),
-        )
-    } else {
-        (
-            Verdict::Identical,
-            format!("IDENTICAL: {compared} cycles x {fields_n} fields{left_text}"),
-        )
-    };
-    Ok(DiffReport {
-        verdict,
-        compared_cycles: compared,
-        golden_cycles,
-        rtl_edges: stats.edges,
-        fields: fields_n,
-        first_divergence: divergence,
-        events_expected: 0,
-        events_matched: 0,
-        blocks: Vec::new(),
-        left_out,
-        summary,
-    })
+    cmp.finish(golden_left, stats.edges, skip.min(stats.edges))
 }

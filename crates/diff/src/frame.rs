@@ -37,7 +37,7 @@ pub fn skein_frame(r: &OwnedCycleRecord) -> Frame {
             .map(|(i, s)| SlotWhere {
                 slot: i,
                 stream: s.stream,
-                phase: s.phase.as_str().to_string(),
+                phase: s.phase.as_str(),
                 block: s.block,
                 round: s.round,
                 subkey: s.subkey,
@@ -60,7 +60,7 @@ pub fn shabal_frame(r: &ShabalCycleRecord, out_words: usize) -> Frame {
             .then(|| SlotWhere {
                 slot: 0,
                 stream: r.stream,
-                phase: r.phase.as_str().to_string(),
+                phase: r.phase.as_str(),
                 block: r.block,
                 round: r.iteration,
                 subkey: 0,

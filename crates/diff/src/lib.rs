@@ -13,10 +13,10 @@ pub mod map;
 pub mod report;
 pub mod wave;
 
-pub use cycle::{CycleOptions, compare_cycles};
+pub use cycle::{CycleComparator, CycleOptions, compare_cycles};
 pub use error::DiffError;
-pub use event::compare_events;
+pub use event::{EventComparator, EventLayout, Expected, compare_events};
 pub use frame::Frame;
 pub use golden::{AnyGolden, Golden, GoldenFrames, OwnedJob, OwnedShabalJob, ShabalGolden};
-pub use map::SignalMap;
+pub use map::{Alignment, SignalMap};
 pub use report::{DiffReport, Verdict};

@@ -36,8 +36,8 @@ pub struct SlotWhere {
     pub slot: usize,
     /// Stream (message index).
     pub stream: u32,
-    /// Controller phase of the block.
-    pub phase: String,
+    /// Controller phase of the block (a constant name: no allocation per golden cycle).
+    pub phase: &'static str,
     /// Block index among the stream's UBI blocks.
     pub block: u64,
     /// Rounds done.

@@ -453,10 +453,12 @@ fn stream_edges<R: BufRead + Seek>(
         }
         slots.push(refs.iter().position(|x| *x == r).expect("just added"));
     }
-    // Position of each watched signal in `refs`, by signal index.
-    let mut slot_of: HashMap<usize, usize> = HashMap::new();
+    // Position of each watched signal in `refs`, by signal index (a table, not a hash map:
+    // it is looked up on every value change).
+    let mut slot_of: Vec<usize> =
+        vec![usize::MAX; refs.iter().map(|r| r.index() + 1).max().unwrap_or(0)];
     for (i, r) in refs.iter().enumerate() {
-        slot_of.insert(r.index(), i);
+        slot_of[r.index()] = i;
     }
     // The current value of each watched signal, updated in place.
     let mut current: Vec<Bits> = refs.iter().map(|_| Bits::known(vec![], 0)).collect();
@@ -502,7 +504,9 @@ fn stream_edges<R: BufRead + Seek>(
                 }
                 step_time = Some(time);
             }
-            if let Some(&i) = slot_of.get(&signal.index()) {
+            if let Some(&i) = slot_of.get(signal.index())
+                && i != usize::MAX
+            {
                 decode_into(value, &mut current[i]).map_err(|message| DiffError::Wave {
                     file: file.clone(),
                     message: format!("at #{time}: {message}"),
@@ -600,12 +604,40 @@ fn emit(probes: &[Probe], slots: &[usize], current: &[Bits], out: &mut [Bits]) {
     for ((p, &slot), o) in probes.iter().zip(slots).zip(out.iter_mut()) {
         match p.slice {
             None => o.clone_from(&current[slot]),
-            Some(range) => *o = slice(&current[slot], Some(range)),
+            Some(range) => slice_into(&current[slot], range, o),
         }
     }
 }
 
-/// Bits `[hi:lo]` of a value.
+/// Bits `[hi:lo]` of a value into `out`, reusing its buffer (called per probe per edge).
+fn slice_into(v: &Bits, (hi, lo): (u32, u32), out: &mut Bits) {
+    let width = hi - lo + 1;
+    out.width = width;
+    out.unknown = v.unknown;
+    out.words.clear();
+    if v.unknown.is_some() {
+        return;
+    }
+    let word = |i: usize| v.words.get(i).copied().unwrap_or(0);
+    let shift = lo % 64;
+    let first = (lo / 64) as usize;
+    for k in 0..width.div_ceil(64) as usize {
+        let low = word(first + k) >> shift;
+        let high = if shift == 0 {
+            0
+        } else {
+            word(first + k + 1) << (64 - shift)
+        };
+        out.words.push(low | high);
+    }
+    if width % 64 != 0 {
+        let last = out.words.len() - 1;
+        out.words[last] &= (1u64 << (width % 64)) - 1;
+    }
+}
+
+/// Bits `[hi:lo]` of a value, bit by bit: the plain statement of what [`slice_into`] does.
+#[cfg(test)]
 fn slice(v: &Bits, range: Option<(u32, u32)>) -> Bits {
     let Some((hi, lo)) = range else {
         return v.clone();
@@ -712,4 +744,31 @@ fn near_names(names: &HashMap<String, (SignalRef, u32)>, wanted: &str) -> String
 
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slicing_into_a_buffer_agrees_with_bit_by_bit() {
+        let v = Bits::known(
+            vec![
+                0x0123_4567_89ab_cdef,
+                0xfedc_ba98_7654_3210,
+                0x5555_aaaa_f0f0_0f0f,
+            ],
+            192,
+        );
+        let mut out = Bits::known(vec![7, 7, 7, 7], 3);
+        for lo in [0, 1, 31, 63, 64, 65, 100, 127, 128, 191] {
+            for hi in [lo, lo + 1, lo + 62, lo + 63, lo + 64, lo + 100, 191] {
+                if hi < lo || hi > 191 {
+                    continue;
+                }
+                slice_into(&v, (hi, lo), &mut out);
+                assert_eq!(out, slice(&v, Some((hi, lo))), "[{hi}:{lo}]");
+            }
+        }
+    }
 }

@@ -93,3 +93,38 @@ fn a_different_digest_is_a_divergence() {
         .collect();
     assert_eq!(differing, ["slot0_state_0"], "{report:?}");
 }
+
+/// A map of the state alone (no digest port) passes on correct RTL; a map of the digest alone
+/// says so in the verdict.
+#[test]
+fn state_only_and_digest_only_maps() {
+    let dir = tempfile::tempdir().unwrap();
+    let msg = vec![0x11; 150];
+    let (h, records) = golden("ath-1r", &msg);
+    let vcd = rtl_vcd(dir.path(), "ath-8r", &msg);
+    let full = map(&h);
+    for (what, keep) in [("state only", "slot0_state_"), ("digest only", "out_")] {
+        let mut m = full.clone();
+        m.fields.retain(|f, _| f.starts_with(keep));
+        let r = compare_events(
+            &h,
+            records.iter().cloned().map(Ok::<_, String>),
+            &vcd,
+            &m,
+            &options(),
+        )
+        .unwrap();
+        assert_eq!(r.verdict, Verdict::Identical, "{what}: {r}");
+        assert_eq!(
+            r.summary.contains("digest only"),
+            what == "digest only",
+            "{r}"
+        );
+        if what == "state only" {
+            assert!(
+                r.events_matched > 0 && r.events_matched == r.events_expected,
+                "{r}"
+            );
+        }
+    }
+}
