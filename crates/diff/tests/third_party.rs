@@ -186,6 +186,55 @@ fn the_independent_core_is_identical_with_true_counts() {
     );
 }
 
+/// A golden run that computes the Config block (a schedule without `config_precomputed`):
+/// the core, with its hard-coded IV, never shows that block's events, and they are not
+/// expected of it.
+#[test]
+fn config_events_are_not_expected_of_a_core_with_a_hard_coded_iv() {
+    if !iverilog() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = simulate_core(dir.path(), None);
+    let mut spec = skeinhw_sched::preset_spec("long-iter-256").unwrap();
+    spec.config_precomputed = false;
+    let s = spec.build().unwrap();
+    let mut sink = MemorySink::new();
+    simulate(
+        &s,
+        &[Job::bytes(&message(), 256, Default::default())],
+        &mut sink,
+    )
+    .unwrap();
+    let h = sink.header.unwrap();
+    assert!(sink.records.iter().any(|r| {
+        r.slots
+            .iter()
+            .any(|x| x.valid && x.phase == skeinhw_sched::sim::Phase::Config)
+    }));
+    let map = SignalMap::from_json(&map_text(), "map.json").unwrap();
+    let r = compare_events(
+        &h,
+        sink.records.into_iter().map(Ok::<_, String>),
+        &vcd,
+        &map,
+        &CycleOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(r.verdict, Verdict::Identical, "{r}");
+    assert_eq!(
+        (r.events_expected, r.events_matched),
+        (3 * 77, 3 * 77),
+        "{r}"
+    );
+    assert!(
+        r.blocks
+            .iter()
+            .any(|b| b == "stream 0, config block 0: no event"),
+        "{r}"
+    );
+}
+
 /// (what, from, to, block and event named, the words that must differ (all others equal)).
 const MUTATIONS: [(&str, &str, &str, &str, &[&str]); 6] = [
     (
