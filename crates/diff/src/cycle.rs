@@ -318,6 +318,22 @@ impl CycleComparator {
         self.context > 0
     }
 
+    /// The compared fields' names, in the order of the first samples [`CycleComparator::compare`]
+    /// takes (any `when` qualifier samples follow them).
+    pub fn field_names(&self) -> impl Iterator<Item = &str> {
+        self.fields.iter().map(|c| c.field.as_str())
+    }
+
+    /// Cycles compared so far.
+    pub fn compared(&self) -> u64 {
+        self.compared
+    }
+
+    /// Whether a divergence has been found.
+    pub fn diverged(&self) -> bool {
+        self.divergence.is_some()
+    }
+
     /// An RTL edge after the golden trace's last cycle. Returns false when reading can stop.
     pub fn trailing_edge(&mut self) -> bool {
         self.trailing += 1;

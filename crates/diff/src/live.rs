@@ -1,17 +1,15 @@
 //! The cycle diff fed one RTL cycle at a time, for a checker that runs inside the simulation
-//! (the Python package's cocotb `GoldenChecker`): the same alignment, don't-care rules and
-//! [`DiffReport`] as [`crate::compare_cycles`], without a waveform file. The caller reads the
-//! mapped signals after every rising edge and hands them to [`LiveDiff::step`].
+//! (the Python package's cocotb `GoldenChecker`): the same map check, alignment, don't-care
+//! rules, `when` qualifiers and [`DiffReport`] as [`crate::compare_cycles`] — both drive one
+//! [`CycleComparator`] — without a waveform file. The caller reads the mapped signals after
+//! every rising edge and hands them to [`LiveDiff::step`].
 
-use std::collections::VecDeque;
-
-use skeinhw_trace::names::{self, Signal};
-
+use crate::cycle::{CycleComparator, CycleOptions};
 use crate::error::DiffError;
 use crate::frame::Frame;
 use crate::golden::GoldenFrames;
 use crate::map::SignalMap;
-use crate::report::{ContextRow, DiffReport, Divergence, FieldDiff, Verdict};
+use crate::report::DiffReport;
 use crate::wave::{Bits, Probe};
 
 /// What the caller does after a [`LiveDiff::step`].
@@ -24,302 +22,102 @@ pub enum Step {
     Done,
 }
 
-/// One compared field: the golden value's index, its width, and the golden 1-bit signal that
-/// must be set for it to matter.
-struct Compared {
-    field: String,
-    index: usize,
-    width: u32,
-    care_if: Option<usize>,
-}
-
-struct Raw {
-    cycle: u64,
-    golden: Vec<u64>,
-    rtl: Vec<Bits>,
-}
-
-/// A cycle diff in progress.
+/// A cycle diff in progress: the golden frames and the comparator they are fed to.
 pub struct LiveDiff {
-    fields: Vec<Compared>,
+    comparator: CycleComparator,
+    /// What each sample is: a compared field's name, or `when` for a qualifier signal.
+    labels: Vec<String>,
     probes: Vec<Probe>,
     golden: Box<dyn Iterator<Item = Result<Frame, String>> + Send>,
-    context: usize,
-    compared: u64,
-    golden_read: u64,
     edges: u64,
-    history: VecDeque<Raw>,
-    divergence: Option<Divergence>,
-    divergent_fields: Vec<usize>,
-    after: usize,
     golden_done: bool,
-}
-
-fn hex(v: u64, width: u32) -> String {
-    format!("{:0w$x}", v, w = width.div_ceil(4) as usize)
-}
-
-fn rtl_text(b: &Bits) -> String {
-    match b.unknown {
-        Some(c) => format!("{c} (X/Z)"),
-        None => b.to_hex(),
-    }
-}
-
-fn equal(golden: u64, rtl: &Bits) -> bool {
-    rtl.unknown.is_none()
-        && rtl.words.first().copied().unwrap_or(0) == golden
-        && rtl.words.iter().skip(1).all(|w| *w == 0)
-}
-
-fn compared_fields(signals: &[Signal], map: &SignalMap) -> Result<Vec<Compared>, DiffError> {
-    let index_of = |name: &str| signals.iter().position(|s| s.name == name);
-    if let Some(field) = map.fields.keys().find(|f| index_of(f).is_none()) {
-        return Err(DiffError::Invalid(format!(
-            "the map names field '{field}', which the golden trace does not have"
-        )));
-    }
-    let out: Vec<Compared> = signals
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.name != names::CLK && map.fields.contains_key(&s.name))
-        .map(|(index, s)| Compared {
-            field: s.name.clone(),
-            index,
-            width: s.width,
-            care_if: s.care_if.as_deref().and_then(index_of),
-        })
-        .collect();
-    if out.is_empty() {
-        return Err(DiffError::Invalid(
-            "no field to compare: the map covers none of the trace's signals".into(),
-        ));
-    }
-    Ok(out)
 }
 
 impl LiveDiff {
     /// A diff of `golden` against the RTL signals `map` names, showing `context` cycles around
-    /// the first divergence.
+    /// the first divergence. Edges after the golden trace's last cycle are not held against
+    /// the RTL (a test bench idles on).
     pub fn new(golden: GoldenFrames, map: &SignalMap, context: usize) -> Result<Self, DiffError> {
-        let fields = compared_fields(&golden.signals, map)?;
-        let probes = fields
-            .iter()
-            .map(|c| map.fields[&c.field].clone())
+        let options = CycleOptions {
+            context,
+            allow_trailing: true,
+            ..CycleOptions::default()
+        };
+        let (comparator, probes) = CycleComparator::new(&golden.signals, map, &options)?;
+        let labels = comparator
+            .field_names()
+            .map(str::to_owned)
+            .chain(std::iter::repeat("when".to_owned()))
+            .take(probes.len())
             .collect();
         Ok(LiveDiff {
-            fields,
+            comparator,
+            labels,
             probes,
             golden: golden.frames,
-            context,
-            compared: 0,
-            golden_read: 0,
             edges: 0,
-            history: VecDeque::new(),
-            divergence: None,
-            divergent_fields: Vec::new(),
-            after: 0,
             golden_done: false,
         })
     }
 
-    /// The compared fields and the RTL signal (and slice) of each, in the order
-    /// [`LiveDiff::step`] takes their values.
+    /// What [`LiveDiff::step`] takes, in order: each compared field's name and its RTL signal
+    /// (and slice), then any `when` qualifier signals (labelled `when`).
     pub fn probes(&self) -> impl Iterator<Item = (&str, &Probe)> {
-        self.fields
+        self.labels
             .iter()
-            .map(|c| c.field.as_str())
+            .map(String::as_str)
             .zip(self.probes.iter())
     }
 
     /// Cycles compared so far.
     pub fn compared(&self) -> u64 {
-        self.compared
+        self.comparator.compared()
     }
 
     /// Fields compared per cycle.
     pub fn field_count(&self) -> usize {
-        self.fields.len()
+        self.comparator.field_names().count()
     }
 
     /// Whether a divergence has been found.
     pub fn diverged(&self) -> bool {
-        self.divergence.is_some()
+        self.comparator.diverged()
     }
 
     /// Compares the next golden cycle with one RTL cycle: `samples` are the values of
     /// [`LiveDiff::probes`] after rising edge `edge` (at simulation time `time`).
     pub fn step(&mut self, edge: u64, time: u64, samples: &[Bits]) -> Result<Step, DiffError> {
-        if samples.len() != self.fields.len() {
+        if samples.len() != self.probes.len() {
             return Err(DiffError::Invalid(format!(
-                "{} values given for {} compared fields",
+                "{} values given for {} probed signals",
                 samples.len(),
-                self.fields.len()
+                self.probes.len()
             )));
         }
         self.edges += 1;
-        let record = match self.golden.next() {
+        let more = match self.golden.next() {
             None => {
                 self.golden_done = true;
-                return Ok(Step::Done);
+                self.comparator.trailing_edge();
+                false
             }
             Some(Err(e)) => return Err(DiffError::Invalid(format!("golden trace: {e}"))),
-            Some(Ok(r)) => r,
+            Some(Ok(frame)) => self.comparator.compare(edge, time, &frame, samples),
         };
-        self.golden_read += 1;
-        let fields = &self.fields;
-        let values = &record.values;
-        let row = |which: &[usize]| ContextRow {
-            cycle: record.cycle,
-            values: which
-                .iter()
-                .map(|&i| {
-                    let c = &fields[i];
-                    (
-                        c.field.clone(),
-                        hex(values[c.index], c.width),
-                        rtl_text(&samples[i]),
-                    )
-                })
-                .collect(),
-        };
-        if let Some(d) = self.divergence.as_mut() {
-            d.context.push(row(&self.divergent_fields));
-            self.after += 1;
-            return Ok(if self.after < self.context {
-                Step::More
-            } else {
-                Step::Done
-            });
-        }
-        self.compared += 1;
-        let diffs: Vec<usize> = fields
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.care_if.is_none_or(|cond| values[cond] & 1 != 0))
-            .filter(|(i, c)| !equal(values[c.index], &samples[*i]))
-            .map(|(i, _)| i)
-            .collect();
-        if diffs.is_empty() {
-            if self.context > 0 {
-                if self.history.len() == self.context {
-                    self.history.pop_front();
-                }
-                self.history.push_back(Raw {
-                    cycle: record.cycle,
-                    golden: values.clone(),
-                    rtl: samples.to_vec(),
-                });
-            }
-            return Ok(Step::More);
-        }
-        let mut context: Vec<ContextRow> = self
-            .history
-            .drain(..)
-            .map(|h| ContextRow {
-                cycle: h.cycle,
-                values: diffs
-                    .iter()
-                    .map(|&i| {
-                        let c = &fields[i];
-                        (
-                            c.field.clone(),
-                            hex(h.golden[c.index], c.width),
-                            rtl_text(&h.rtl[i]),
-                        )
-                    })
-                    .collect(),
-            })
-            .collect();
-        context.push(row(&diffs));
-        self.divergence = Some(Divergence {
-            cycle: record.cycle,
-            rtl_edge: edge,
-            time,
-            phase: record.phase.to_string(),
-            location: record.location.clone(),
-            fields: diffs
-                .iter()
-                .map(|&i| {
-                    let c = &fields[i];
-                    FieldDiff {
-                        field: c.field.clone(),
-                        golden: hex(values[c.index], c.width),
-                        rtl: rtl_text(&samples[i]),
-                        unknown: samples[i].unknown.is_some(),
-                    }
-                })
-                .collect(),
-            context,
-        });
-        self.divergent_fields = diffs;
-        Ok(if self.context > 0 {
-            Step::More
-        } else {
-            Step::Done
-        })
+        Ok(if more { Step::More } else { Step::Done })
     }
 
     /// The report: IDENTICAL only when every golden cycle was compared and agreed; an error
-    /// when nothing was compared. Cycles the RTL runs after the golden trace are not counted
-    /// against it (a test bench idles on).
+    /// when nothing was compared.
     pub fn finish(mut self) -> Result<DiffReport, DiffError> {
         let mut golden_left = 0u64;
-        if self.divergence.is_none() && !self.golden_done {
+        if !self.comparator.diverged() && !self.golden_done {
             for r in self.golden.by_ref() {
                 r.map_err(|e| DiffError::Invalid(format!("golden trace: {e}")))?;
                 golden_left += 1;
             }
         }
-        let golden_cycles = self.golden_read + golden_left;
-        let compared = self.compared;
-        if compared == 0 && self.divergence.is_none() {
-            return Err(DiffError::Invalid(format!(
-                "nothing compared: the golden trace has {golden_cycles} cycles and the RTL gave {} \
-                 rising edges",
-                self.edges
-            )));
-        }
-        let fields = self.fields.len();
-        let (verdict, summary) = if let Some(d) = &self.divergence {
-            let names: Vec<&str> = d.fields.iter().map(|x| x.field.as_str()).collect();
-            (
-                Verdict::Divergent,
-                format!(
-                    "DIVERGENT at golden cycle {}: {} field(s) differ ({}); {} cycle(s) identical before it",
-                    d.cycle,
-                    names.len(),
-                    names.join(", "),
-                    compared - 1
-                ),
-            )
-        } else if golden_left > 0 {
-            (
-                Verdict::LengthMismatch,
-                format!(
-                    "LENGTH MISMATCH: the RTL run ends after {compared} compared cycles, the \
-                     golden trace has {golden_cycles}"
-                ),
-            )
-        } else {
-            (
-                Verdict::Identical,
-                format!("IDENTICAL: {compared} cycles x {fields} fields"),
-            )
-        };
-        Ok(DiffReport {
-            verdict,
-            compared_cycles: compared,
-            golden_cycles,
-            rtl_edges: self.edges,
-            fields,
-            first_divergence: self.divergence,
-            events_expected: 0,
-            events_matched: 0,
-            blocks: Vec::new(),
-            left_out: Vec::new(),
-            summary,
-        })
+        self.comparator.finish(golden_left, self.edges, 0)
     }
 }
 
@@ -327,6 +125,8 @@ impl LiveDiff {
 mod tests {
     use super::*;
     use crate::golden::{Golden, OwnedJob};
+    use crate::report::Verdict;
+    use skeinhw_trace::names;
 
     fn golden() -> GoldenFrames {
         let schedule = skeinhw_sched::preset("ath-1r").expect("preset");
@@ -339,6 +139,10 @@ mod tests {
         Golden::simulate(schedule, vec![job])
             .expect("simulates")
             .into_frames()
+    }
+
+    fn reference_signals() -> Vec<names::Signal> {
+        golden().signals
     }
 
     fn identity(g: &GoldenFrames) -> SignalMap {
@@ -358,7 +162,15 @@ mod tests {
         let g = golden();
         let map = identity(&g);
         let mut live = LiveDiff::new(g, &map, 2).expect("live");
-        let indices: Vec<usize> = live.fields.iter().map(|c| c.index).collect();
+        let indices: Vec<usize> = live
+            .probes()
+            .map(|(field, _)| {
+                reference_signals()
+                    .iter()
+                    .position(|s| s.name == field)
+                    .expect("a trace field")
+            })
+            .collect();
         for (edge, frame) in reference.iter().enumerate() {
             let samples: Vec<Bits> = indices
                 .iter()
@@ -376,9 +188,8 @@ mod tests {
         let g = golden();
         let mut live = LiveDiff::new(g, &map, 0).expect("live");
         let phase = live
-            .fields
-            .iter()
-            .position(|c| c.field == names::PHASE)
+            .probes()
+            .position(|(field, _)| field == names::PHASE)
             .expect("phase compared");
         let samples: Vec<Bits> = indices
             .iter()
