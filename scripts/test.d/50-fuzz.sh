@@ -17,15 +17,9 @@ cd fuzz
 # The fuzz crate's own target dir: its RUSTFLAGS (coverage instrumentation) differ.
 export CARGO_TARGET_DIR=$PWD/target
 mkdir -p target
-targets=(schedule_json golden_jsonl wave signal_map netlist constants_toml args)
-features=()
-# `--check` lines: enabled once fuzz/Cargo.toml depends on crates/sumfile (see fuzz/README.md).
-if grep -q '^skeinhw-sumfile' Cargo.toml; then
-    targets+=(check_line)
-    features=(--features sumfile)
-fi
+targets=(schedule_json golden_jsonl wave signal_map netlist constants_toml args check_line)
 # No sanitizer: the targets are safe Rust over safe parsers; it halves the build (CI budget).
-flags=(-O -s none "${features[@]}")
+flags=(-O -s none)
 cargo fuzz build "${flags[@]}"
 for t in "${targets[@]}"; do
     echo "fuzz $t (${seconds}s)" >&2
