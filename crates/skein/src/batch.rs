@@ -15,21 +15,21 @@
 //! Speed on AMD Zen 3 with AVX2 (four lanes), Skein-512, against one message at a time with
 //! [`crate::Skein`]: 2.35 times for 4 x 64 KiB, 2.6 times for 1000 x 64 B (the configuration
 //! block is computed once and a plain hash allocates only its digest). Four lanes can be at
-//! most about 2.4 times one; `lanes::avx2` (in the source) says why.
+//! most about 2.4 times one; `lanes::x86` (in the source) says why.
 //!
-//! The backend is chosen at run time ([`detected`]) and can be forced
+//! The backend is chosen at run time ([`detected`]; the environment variable
+//! `SKEINHW_LANES=scalar|portable8|avx2|avx512` forces one, see [`forced`]) and can be given
 //! ([`hash_batch_with`]) for tests and benchmarks:
 //!
-//! | backend            | lanes | needs                         |
-//! |--------------------|-------|-------------------------------|
-//! | [`Backend::Scalar`]| 1     | nothing ([`crate::fast`])     |
-//! | [`Backend::Avx2`]  | 4     | x86-64 with AVX2              |
+//! | backend                 | lanes | needs                                  |
+//! |-------------------------|-------|----------------------------------------|
+//! | [`Backend::Scalar`]     | 1     | nothing ([`crate::fast`])              |
+//! | [`Backend::Portable8`]  | 8     | nothing (plain Rust arrays; for tests) |
+//! | [`Backend::Avx2`]       | 4     | x86-64 with AVX2                       |
+//! | [`Backend::Avx512`]     | 8     | x86-64 with AVX-512F                   |
 //!
-//! An AVX-512 backend (8 lanes, native 64-bit rotate) slots in as one more variant whose run
-//! function is [`crate::lanes::compress`] with `L = 8` under
-//! `#[target_feature(enable = "avx512f")]`, like [`Backend::Avx2`] below. It is not written
-//! because the machines this was built on lack AVX-512, and untested SIMD code does not belong
-//! in a golden reference.
+//! The three lane backends are one source ([`crate::lanes`], generic over the lane type), so
+//! the 8-lane logic of the AVX-512 backend is tested on every machine through `Portable8`.
 //!
 //! ```
 //! use skeinhw_skein::batch::{self, Request};
@@ -57,36 +57,57 @@ use crate::{Error, Params, config_string, pad_partial_byte};
 pub enum Backend {
     /// One lane, the scalar unrolled Threefish of [`crate::fast`]; runs everywhere.
     Scalar,
+    /// Eight lanes as plain `[u64; 8]` arrays: the AVX-512 backend's logic on any CPU (for
+    /// tests; not faster than [`Backend::Scalar`]).
+    Portable8,
     /// Four lanes in 256-bit AVX2 registers (x86-64 only, detected at run time).
     Avx2,
+    /// Eight lanes in 512-bit AVX-512 registers with the native 64-bit rotate (x86-64 with
+    /// AVX-512F only, detected at run time).
+    Avx512,
 }
 
 impl Backend {
-    /// Every backend, fastest last.
-    pub const ALL: [Backend; 2] = [Backend::Scalar, Backend::Avx2];
+    /// Every backend.
+    pub const ALL: [Backend; 4] = [
+        Backend::Scalar,
+        Backend::Portable8,
+        Backend::Avx2,
+        Backend::Avx512,
+    ];
 
     /// Number of blocks in flight.
     pub const fn lanes(self) -> usize {
         match self {
             Backend::Scalar => 1,
             Backend::Avx2 => 4,
+            Backend::Portable8 | Backend::Avx512 => 8,
         }
     }
 
-    /// The instruction set's name, for reports.
+    /// The instruction set's name, for reports (and for `SKEINHW_LANES`).
     pub const fn name(self) -> &'static str {
         match self {
             Backend::Scalar => "scalar",
+            Backend::Portable8 => "portable8",
             Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
         }
     }
 
+    /// The backend named `name` (as [`Backend::name`] gives it).
+    pub fn from_name(name: &str) -> Option<Backend> {
+        Backend::ALL.into_iter().find(|b| b.name() == name)
+    }
+
     /// Whether this machine (and this build) can run the backend. Without the `std` feature
-    /// there is no run-time detection: AVX2 counts only when the build enables it statically.
+    /// there is no run-time detection: AVX2 and AVX-512 count only when the build enables them
+    /// statically.
     pub fn is_available(self) -> bool {
         match self {
-            Backend::Scalar => true,
+            Backend::Scalar | Backend::Portable8 => true,
             Backend::Avx2 => avx2_available(),
+            Backend::Avx512 => avx512_available(),
         }
     }
 }
@@ -95,6 +116,37 @@ impl core::fmt::Display for Backend {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// A backend forced through `SKEINHW_LANES` that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BackendError {
+    /// The name is not one of [`Backend::ALL`]'s.
+    #[error("SKEINHW_LANES={0:?}: unknown backend (expected scalar, portable8, avx2 or avx512)")]
+    Unknown(alloc::string::String),
+    /// This CPU lacks the instruction set.
+    #[error("SKEINHW_LANES={0}: this CPU does not have that instruction set")]
+    Unavailable(Backend),
+}
+
+/// The backend the environment variable `SKEINHW_LANES` forces (`None` when unset or empty).
+///
+/// # Errors
+/// An unknown name, or a backend this machine cannot run.
+#[cfg(feature = "std")]
+pub fn forced() -> Result<Option<Backend>, BackendError> {
+    let Ok(name) = std::env::var("SKEINHW_LANES") else {
+        return Ok(None);
+    };
+    let name = name.trim();
+    if name.is_empty() {
+        return Ok(None);
+    }
+    let b = Backend::from_name(name).ok_or_else(|| BackendError::Unknown(name.into()))?;
+    if !b.is_available() {
+        return Err(BackendError::Unavailable(b));
+    }
+    Ok(Some(b))
 }
 
 #[cfg(all(target_arch = "x86_64", feature = "std"))]
@@ -112,11 +164,31 @@ pub(crate) fn avx2_available() -> bool {
     false
 }
 
-/// The fastest backend this machine supports.
+#[cfg(all(target_arch = "x86_64", feature = "std"))]
+pub(crate) fn avx512_available() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+}
+
+#[cfg(all(target_arch = "x86_64", not(feature = "std")))]
+pub(crate) fn avx512_available() -> bool {
+    cfg!(target_feature = "avx512f")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn avx512_available() -> bool {
+    false
+}
+
+/// The fastest backend this machine supports (AVX-512, then AVX2, then scalar), unless
+/// `SKEINHW_LANES` forces a usable one ([`forced`]; a bad value is ignored here, and reported
+/// by [`forced`]).
 pub fn detected() -> Backend {
-    Backend::ALL
+    #[cfg(feature = "std")]
+    if let Ok(Some(b)) = forced() {
+        return b;
+    }
+    [Backend::Avx512, Backend::Avx2]
         .into_iter()
-        .rev()
         .find(|b| b.is_available())
         .unwrap_or(Backend::Scalar)
 }
@@ -623,10 +695,13 @@ fn run_here<const N: usize>(backend: Backend, tasks: &mut [Task<'_, N>]) {
     assert!(backend.is_available(), "backend {backend} is not available");
     match backend {
         Backend::Scalar => schedule::<N, 1>(tasks, crate::lanes::run_scalar::<N>),
+        Backend::Portable8 => schedule::<N, 8>(tasks, crate::lanes::run_portable8::<N>),
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => schedule::<N, 4>(tasks, crate::lanes::avx2::run::<N>),
+        Backend::Avx2 => schedule::<N, 4>(tasks, crate::lanes::x86::run_avx2::<N>),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => schedule::<N, 8>(tasks, crate::lanes::x86::run_avx512::<N>),
         #[cfg(not(target_arch = "x86_64"))]
-        Backend::Avx2 => unreachable!("Backend::Avx2 is never available off x86-64"),
+        Backend::Avx2 | Backend::Avx512 => unreachable!("never available off x86-64"),
     }
 }
 

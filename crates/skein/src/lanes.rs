@@ -1,231 +1,327 @@
 //! Threefish over `L` independent blocks at once ("lanes"), for the batch and parallel tree
 //! paths in [`crate::batch`] and [`crate::par_tree`].
 //!
-//! The state is word-major: `x[i][l]` is word i of the block in lane l, so that every
-//! operation of the cipher (add, rotate, xor, subkey injection) is one loop over the lanes of
-//! a word. Each such loop is an `[u64; L]` array operation that LLVM turns into one vector
-//! instruction when the function it is inlined into enables a vector extension: with
-//! `L = 4` under `#[target_feature(enable = "avx2")]` a word is one `ymm` register (a rotation
-//! is two shifts and an OR, AVX2 has no 64-bit rotate). An 8-lane AVX-512 path is the same
-//! code with `L = 8` inlined into a function with `#[target_feature(enable = "avx512f")]`,
-//! where the rotation becomes the native `vprolq`; see [`crate::batch::Backend`].
+//! The cipher and the UBI run loop are written once, in [`run_lanes`], generic over a
+//! [`Lanes`] implementation: a vector of `L` 64-bit words with add, xor, rotate, load and
+//! store. The state is word-major: vector i holds word i of the block of every lane, so every
+//! operation of the cipher (add, rotate, xor, subkey injection) is one vector operation. The
+//! instantiations are:
 //!
-//! The code is the same shape as [`crate::fast`]: all rounds unrolled with every word index
-//! and rotation constant a compile-time constant, and the word permutation done by renaming.
-//! The tables come from [`crate::constants`]. The portable code is not `unsafe` or target
-//! specific: compiled without a vector extension it is still correct (and tested that way),
-//! only not faster than the scalar cipher. What the batch and tree paths run is a `Run`:
-//! many consecutive blocks per lane with the chaining values kept in registers, in one lane
-//! with the scalar cipher (`run_scalar`) or in four with AVX2 intrinsics (`avx2`, whose
-//! entry point holds the crate's one `unsafe`: the call of a `#[target_feature]` function
-//! after the CPU check).
+//! | backend                       | `Lanes`       | L | a word is                         |
+//! |-------------------------------|---------------|---|-----------------------------------|
+//! | [`crate::batch::Backend::Avx2`]     | `x86::Avx2`   | 4 | one `ymm` register (rotate: two shifts and an OR, or one byte shuffle) |
+//! | [`crate::batch::Backend::Avx512`]   | `x86::Avx512` | 8 | one `zmm` register (rotate: native `vprolq`) |
+//! | [`crate::batch::Backend::Portable8`]| [`Portable`]  | 8 | a `[u64; 8]` array (plain Rust, any CPU) |
+//!
+//! so the 8-lane logic the AVX-512 machine runs is exercised on every machine through
+//! [`Portable`], and the AVX2 instantiation runs the very same source. The one-lane scalar
+//! path stays [`crate::fast`] ([`run_scalar`]): a single block gains nothing from vectors.
+//!
+//! Every function of the engine is `#[inline(always)]` and without target features; each
+//! backend has one entry point with `#[target_feature(enable = ...)]` into which the whole
+//! engine (and the intrinsics the `Lanes` methods call) is inlined, so the unrolled rounds end
+//! up in one body with the state in registers. The `Lanes` values of the x86 backends are
+//! tokens that exist only after the CPU check, which is what makes their intrinsic calls
+//! sound.
 
 use crate::constants::{C240, rotation};
 
 // The renamed-slot table is the fast cipher's: the lanes run the same schedule of MIXes.
 use crate::fast::slot;
 
+/// A vector of `L` 64-bit lanes and the operations Threefish and UBI need on it.
+///
+/// Implementations are zero-sized tokens; `self` is passed to every operation so that an
+/// implementation that needs a CPU feature can only be used once a token proves it present.
+pub(crate) trait Lanes<const L: usize>: Copy {
+    /// One word of every lane.
+    type V: Copy;
+    /// `w` in every lane.
+    fn splat(self, w: u64) -> Self::V;
+    /// Lane l gets `w[l]`.
+    fn load(self, w: [u64; L]) -> Self::V;
+    /// The lanes as an array.
+    fn store(self, v: Self::V) -> [u64; L];
+    /// Lane-wise wrapping addition.
+    fn add(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Lane-wise xor.
+    fn xor(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Lane-wise or.
+    fn or(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Lane-wise `a & b`.
+    fn and(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Lane-wise `!a & b`.
+    fn andnot(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Lane-wise rotation left by `r` (a constant after inlining, 1..=63).
+    fn rotl(self, v: Self::V, r: u32) -> Self::V;
+
+    /// The `N` little-endian message words of one block of each lane, word-major:
+    /// `blocks[l]` is lane l's block (at least `N * 8` bytes). The default gathers word by
+    /// word; a backend may transpose whole rows instead.
+    #[inline(always)]
+    fn load_block<const N: usize>(self, blocks: [&[u8]; L]) -> [Self::V; N] {
+        let mut m = [self.splat(0); N];
+        let mut i = 0;
+        while i < N {
+            let mut w = [0u64; L];
+            let mut l = 0;
+            while l < L {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&blocks[l][8 * i..8 * i + 8]);
+                w[l] = u64::from_le_bytes(b);
+                l += 1;
+            }
+            m[i] = self.load(w);
+            i += 1;
+        }
+        m
+    }
+}
+
+/// The plain-Rust lanes: `[u64; L]` arrays, on any CPU. Used for the 8-lane backend
+/// [`crate::batch::Backend::Portable8`], which tests the 8-lane logic everywhere.
+#[derive(Clone, Copy)]
+pub(crate) struct Portable;
+
+impl<const L: usize> Lanes<L> for Portable {
+    type V = [u64; L];
+    #[inline(always)]
+    fn splat(self, w: u64) -> [u64; L] {
+        [w; L]
+    }
+    #[inline(always)]
+    fn load(self, w: [u64; L]) -> [u64; L] {
+        w
+    }
+    #[inline(always)]
+    fn store(self, v: [u64; L]) -> [u64; L] {
+        v
+    }
+    #[inline(always)]
+    fn add(self, mut a: [u64; L], b: [u64; L]) -> [u64; L] {
+        for l in 0..L {
+            a[l] = a[l].wrapping_add(b[l]);
+        }
+        a
+    }
+    #[inline(always)]
+    fn xor(self, mut a: [u64; L], b: [u64; L]) -> [u64; L] {
+        for l in 0..L {
+            a[l] ^= b[l];
+        }
+        a
+    }
+    #[inline(always)]
+    fn or(self, mut a: [u64; L], b: [u64; L]) -> [u64; L] {
+        for l in 0..L {
+            a[l] |= b[l];
+        }
+        a
+    }
+    #[inline(always)]
+    fn and(self, mut a: [u64; L], b: [u64; L]) -> [u64; L] {
+        for l in 0..L {
+            a[l] &= b[l];
+        }
+        a
+    }
+    #[inline(always)]
+    fn andnot(self, a: [u64; L], mut b: [u64; L]) -> [u64; L] {
+        for l in 0..L {
+            b[l] &= !a[l];
+        }
+        b
+    }
+    #[inline(always)]
+    fn rotl(self, mut v: [u64; L], r: u32) -> [u64; L] {
+        for w in &mut v {
+            *w = w.rotate_left(r);
+        }
+        v
+    }
+}
+
 /// MIX `J` of round `D + R` on all lanes: `a += b; b = (b <<< rot) ^ a`.
 #[inline(always)]
-fn mix<const N: usize, const L: usize, const D: usize, const R: usize, const J: usize>(
-    x: &mut [[u64; L]; N],
+fn mix<
+    S: Lanes<L>,
+    const L: usize,
+    const N: usize,
+    const D: usize,
+    const R: usize,
+    const J: usize,
+>(
+    s: S,
+    x: &mut [S::V; N],
 ) {
     let a = const { slot(N, R, 2 * J) };
     let b = const { slot(N, R, 2 * J + 1) };
     let rot = const { rotation(N, D + R, J % (N / 2)) };
-    let mut xa = x[a];
-    let mut xb = x[b];
-    for l in 0..L {
-        xa[l] = xa[l].wrapping_add(xb[l]);
-        xb[l] = xb[l].rotate_left(rot) ^ xa[l];
-    }
-    x[a] = xa;
-    x[b] = xb;
+    x[a] = s.add(x[a], x[b]);
+    x[b] = s.xor(s.rotl(x[b], rot), x[a]);
 }
 
 /// Round `D + R`: its N/2 MIXes.
 #[inline(always)]
-fn round<const N: usize, const L: usize, const D: usize, const R: usize>(x: &mut [[u64; L]; N]) {
-    mix::<N, L, D, R, 0>(x);
-    mix::<N, L, D, R, 1>(x);
+fn round<S: Lanes<L>, const L: usize, const N: usize, const D: usize, const R: usize>(
+    s: S,
+    x: &mut [S::V; N],
+) {
+    mix::<S, L, N, D, R, 0>(s, x);
+    mix::<S, L, N, D, R, 1>(s, x);
     if N >= 8 {
-        mix::<N, L, D, R, 2>(x);
-        mix::<N, L, D, R, 3>(x);
+        mix::<S, L, N, D, R, 2>(s, x);
+        mix::<S, L, N, D, R, 3>(s, x);
     }
     if N >= 16 {
-        mix::<N, L, D, R, 4>(x);
-        mix::<N, L, D, R, 5>(x);
-        mix::<N, L, D, R, 6>(x);
-        mix::<N, L, D, R, 7>(x);
+        mix::<S, L, N, D, R, 4>(s, x);
+        mix::<S, L, N, D, R, 5>(s, x);
+        mix::<S, L, N, D, R, 6>(s, x);
+        mix::<S, L, N, D, R, 7>(s, x);
     }
 }
 
 /// Four rounds D..D+4, D being 0 or 4 modulo 8.
 #[inline(always)]
-fn four_rounds<const N: usize, const L: usize, const D: usize>(x: &mut [[u64; L]; N]) {
-    round::<N, L, D, 0>(x);
-    round::<N, L, D, 1>(x);
-    round::<N, L, D, 2>(x);
-    round::<N, L, D, 3>(x);
-}
-
-/// The extended key of every lane: the key words and the parity word, and the tweak words
-/// t0, t1, t2 (Skein 1.3, section 3.3.2).
-struct Schedule<'a, const N: usize, const L: usize> {
-    key: &'a [[u64; L]; N],
-    parity: [u64; L],
-    t: [[u64; L]; 3],
-}
-
-/// Adds word `I` of subkey `S` on all lanes (the same formula as [`crate::fast`]).
-#[inline(always)]
-fn inject_word<const N: usize, const L: usize, const S: usize, const I: usize>(
-    x: &mut [[u64; L]; N],
-    ks: &Schedule<'_, N, L>,
+fn four_rounds<S: Lanes<L>, const L: usize, const N: usize, const D: usize>(
+    s: S,
+    x: &mut [S::V; N],
 ) {
-    let i = const { I % N };
-    let k = const { (S + I) % (N + 1) };
-    let mut w = if k == N {
-        ks.parity
-    } else {
-        ks.key[const { (S + I) % (N + 1) % N }]
-    };
-    if I == N - 3 {
-        let t = &ks.t[const { S % 3 }];
-        for l in 0..L {
-            w[l] = w[l].wrapping_add(t[l]);
-        }
-    } else if I == N - 2 {
-        let t = &ks.t[const { (S + 1) % 3 }];
-        for l in 0..L {
-            w[l] = w[l].wrapping_add(t[l]);
-        }
-    } else if I == N - 1 {
-        for w in &mut w {
-            *w = w.wrapping_add(S as u64);
-        }
-    }
-    for l in 0..L {
-        x[i][l] = x[i][l].wrapping_add(w[l]);
-    }
+    round::<S, L, N, D, 0>(s, x);
+    round::<S, L, N, D, 1>(s, x);
+    round::<S, L, N, D, 2>(s, x);
+    round::<S, L, N, D, 3>(s, x);
 }
 
-/// Injects subkey `S` on all lanes.
+/// Adds subkey `SK` (Skein 1.3, section 3.3.2): word I gets k_{(SK+I) mod (N+1)} (`ks[N]` is
+/// the parity word), plus t_{SK mod 3}, t_{(SK+1) mod 3} and SK on the last three words.
+/// (The key-plus-tweak sums repeat from subkey to subkey; LLVM computes each distinct one
+/// once.)
 #[inline(always)]
-fn inject<const N: usize, const L: usize, const S: usize>(
-    x: &mut [[u64; L]; N],
-    ks: &Schedule<'_, N, L>,
+fn inject<S: Lanes<L>, const L: usize, const N: usize, const SK: usize>(
+    s: S,
+    x: &mut [S::V; N],
+    ks: &[S::V; 17],
+    t: &[S::V; 3],
 ) {
-    macro_rules! words {
-        ($($i:literal)*) => {
-            $( if $i < N { inject_word::<N, L, S, $i>(x, ks); } )*
-        };
+    for (i, w) in x.iter_mut().enumerate() {
+        let mut k = ks[(SK + i) % (N + 1)];
+        if i == N - 3 {
+            k = s.add(k, t[SK % 3]);
+        } else if i == N - 2 {
+            k = s.add(k, t[(SK + 1) % 3]);
+        } else if i == N - 1 {
+            k = s.add(k, s.splat(SK as u64));
+        }
+        *w = s.add(*w, k);
     }
-    words!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
 }
 
 /// Eight rounds and the subkeys 2s-1 and 2s that follow their two halves, for each s given.
 macro_rules! eight_rounds {
-    ($n:ident, $l:ident, $x:ident, $ks:ident; $($s:literal)*) => {
+    ($s:ident, $l:ident, $n:ident, $x:ident, $ks:ident, $t:ident; $($k:literal)*) => {
         $(
-            four_rounds::<$n, $l, 0>(&mut $x);
-            inject::<$n, $l, { 2 * $s - 1 }>(&mut $x, &$ks);
-            four_rounds::<$n, $l, 4>(&mut $x);
-            inject::<$n, $l, { 2 * $s }>(&mut $x, &$ks);
+            four_rounds::<S, $l, $n, 0>($s, &mut $x);
+            inject::<S, $l, $n, { 2 * $k - 1 }>($s, &mut $x, &$ks, &$t);
+            four_rounds::<S, $l, $n, 4>($s, &mut $x);
+            inject::<S, $l, $n, { 2 * $k }>($s, &mut $x, &$ks, &$t);
         )*
     };
 }
 
-/// Threefish encryption of `L` blocks, each with its own key and tweak, word-major.
+/// Threefish of every lane in place on `x` (the plaintext words): `ks` the key words and the
+/// parity word `ks[N]`, `t` the tweak words t0, t1, t2.
 #[inline(always)]
-pub fn encrypt<const N: usize, const L: usize>(
-    key: &[[u64; L]; N],
-    tweak: &[[u64; L]; 2],
-    plaintext: &[[u64; L]; N],
-) -> [[u64; L]; N] {
+fn encrypt<S: Lanes<L>, const L: usize, const N: usize>(
+    s: S,
+    x: &mut [S::V; N],
+    ks: &[S::V; 17],
+    t: &[S::V; 3],
+) {
     const {
         assert!(
             N == 4 || N == 8 || N == 16,
             "Threefish has 4, 8 or 16 words"
         )
     };
-    let mut parity = [C240; L];
-    for k in key {
-        for l in 0..L {
-            parity[l] ^= k[l];
-        }
-    }
-    let mut t2 = [0u64; L];
-    for l in 0..L {
-        t2[l] = tweak[0][l] ^ tweak[1][l];
-    }
-    let ks = Schedule {
-        key,
-        parity,
-        t: [tweak[0], tweak[1], t2],
-    };
-    let mut x = *plaintext;
-    inject::<N, L, 0>(&mut x, &ks);
-    eight_rounds!(N, L, x, ks; 1 2 3 4 5 6 7 8 9);
+    let mut y = *x;
+    inject::<S, L, N, 0>(s, &mut y, ks, t);
+    eight_rounds!(s, L, N, y, ks, t; 1 2 3 4 5 6 7 8 9);
     if N == 16 {
         // Threefish-1024 has 80 rounds: one more group of eight.
-        eight_rounds!(N, L, x, ks; 10);
+        eight_rounds!(s, L, N, y, ks, t; 10);
     }
-    x
+    *x = y;
 }
 
-/// The UBI compression of `L` blocks: `H <- E(H, T, M) xor M` lane by lane.
+/// The [`Run`] written once for every [`Lanes`] implementation: see [`Run`] for the contract.
+/// The chaining values stay in vectors from block to block and the tweak advances with two
+/// vector operations.
 #[inline(always)]
-pub fn compress<const N: usize, const L: usize>(
+pub(crate) fn run_lanes<S: Lanes<L>, const L: usize, const N: usize>(
+    s: S,
     chain: &mut [[u64; L]; N],
-    tweak: &[[u64; L]; 2],
-    block: &[[u64; L]; N],
+    data: [&[u8]; L],
+    tweak: [[u64; L]; 2],
+    last: [u64; L],
+    steps: usize,
 ) {
-    let out = encrypt(chain, tweak, block);
+    let nb = N * 8;
+    assert!(steps > 0, "a run has at least one block");
+    for d in &data {
+        assert!(
+            d.len() >= steps * nb,
+            "a lane has fewer blocks than the run"
+        );
+    }
+    let mut h = [s.splat(0); N];
     for i in 0..N {
+        h[i] = s.load(chain[i]);
+    }
+    let mut t0 = s.load(tweak[0]);
+    let mut t1 = s.load(tweak[1]);
+    let last = s.load(last);
+    let first = s.splat(TWEAK_FIRST);
+    let block_bytes = s.splat(nb as u64);
+    let mut blocks = data;
+    for step in 0..steps {
+        let off = step * nb;
         for l in 0..L {
-            chain[i][l] = out[i][l] ^ block[i][l];
+            blocks[l] = &data[l][off..off + nb];
         }
+        let m: [S::V; N] = s.load_block::<N>(blocks);
+        let is_last = s.splat(0u64.wrapping_sub(u64::from(step + 1 == steps)));
+        let t1s = s.or(t1, s.and(last, is_last));
+        let mut ks = [s.splat(0); 17];
+        let mut parity = s.splat(C240);
+        for i in 0..N {
+            ks[i] = h[i];
+            parity = s.xor(parity, h[i]);
+        }
+        ks[N] = parity;
+        let t = [t0, t1s, s.xor(t0, t1s)];
+        let mut x = m;
+        encrypt::<S, L, N>(s, &mut x, &ks, &t);
+        for i in 0..N {
+            h[i] = s.xor(x[i], m[i]);
+        }
+        t0 = s.add(t0, block_bytes);
+        t1 = s.andnot(first, t1);
+    }
+    for i in 0..N {
+        chain[i] = s.store(h[i]);
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every lane equals the scalar cipher of [`crate::fast`] on its own key, tweak and block,
-    /// with a different key, tweak and block in each lane.
-    fn lanes_equal_scalar<const N: usize, const L: usize>() {
-        let word = |i: usize, l: usize, salt: u64| {
-            (i as u64 + 1)
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                .wrapping_add((l as u64 + 1).wrapping_mul(salt))
-                .rotate_left((i + 3 * l) as u32)
-        };
-        let key: [[u64; L]; N] = core::array::from_fn(|i| core::array::from_fn(|l| word(i, l, 7)));
-        let block: [[u64; L]; N] =
-            core::array::from_fn(|i| core::array::from_fn(|l| word(i, l, 0xabcdef)));
-        let tweak: [[u64; L]; 2] =
-            core::array::from_fn(|i| core::array::from_fn(|l| word(i + 40, l, 99)));
-        let out = encrypt(&key, &tweak, &block);
-        for l in 0..L {
-            let k: [u64; N] = core::array::from_fn(|i| key[i][l]);
-            let p: [u64; N] = core::array::from_fn(|i| block[i][l]);
-            let expected = crate::threefish::encrypt(&k, [tweak[0][l], tweak[1][l]], &p);
-            let got: [u64; N] = core::array::from_fn(|i| out[i][l]);
-            assert_eq!(got, expected, "N = {N}, lane {l} of {L}");
-        }
-    }
-
-    #[test]
-    fn lanes_equal_the_spec_cipher() {
-        lanes_equal_scalar::<4, 1>();
-        lanes_equal_scalar::<4, 4>();
-        lanes_equal_scalar::<8, 4>();
-        lanes_equal_scalar::<16, 4>();
-        lanes_equal_scalar::<8, 8>();
-        lanes_equal_scalar::<16, 3>();
-    }
+/// The [`Run`] on eight portable lanes ([`Portable`]).
+pub(crate) fn run_portable8<const N: usize>(
+    chain: &mut [[u64; 8]; N],
+    data: [&[u8]; 8],
+    tweak: [[u64; 8]; 2],
+    last: [u64; 8],
+    steps: usize,
+) {
+    run_lanes::<Portable, 8, N>(Portable, chain, data, tweak, last, steps);
 }
 
 /// The First flag of the tweak (bit 126 of T, bit 62 of its second word t1).
@@ -234,7 +330,7 @@ pub(crate) const TWEAK_FIRST: u64 = 1 << 62;
 pub(crate) const TWEAK_FINAL: u64 = 1 << 63;
 
 /// A run: `steps` consecutive UBI blocks on each of `L` lanes, the unit of work of the batch
-/// and tree paths ([`run_scalar`], [`avx2::run`]).
+/// and tree paths ([`run_scalar`], [`run_lanes`]).
 ///
 /// Lane l hashes the first `steps` whole blocks of `data[l]` (which has at least that many),
 /// from the chaining value `chain[.][l]`, with the tweak words `tweak[.][l]` of its first
@@ -279,53 +375,61 @@ pub(crate) fn run_scalar<const N: usize>(
     }
 }
 
-/// The 4-lane cipher with AVX2 intrinsics, one `__m256i` per word, and its [`Run`].
+/// The x86-64 vector backends: AVX2 (4 lanes in a `__m256i`) and AVX-512 (8 lanes in a
+/// `__m512i`), each a token that exists only when the CPU has the instruction set.
 ///
-/// The portable code above, inlined into an AVX2 function, is not vectorized: LLVM's cost
-/// model prefers four scalar `rol` to the vector shift-shift-or and keeps every lane in
-/// general registers (measured: slower than one scalar block at a time). Here the vector
-/// operations are explicit. Same structure, same tables; every function is
-/// `#[target_feature(enable = "avx2")]` so the intrinsics are safe to call, and `#[inline]`
-/// so that the unrolled rounds end up in one body, [`run`]'s. The rotation is written with the
-/// variable-count shifts, whose constant count LLVM folds into immediate shifts, except that a
-/// rotation by a whole number of bytes is one byte shuffle (`vpshufb`) instead of two shifts
-/// and an OR; an AVX-512 version would use `_mm512_rol_epi64` instead.
+/// The AVX2 rotation is two variable-count shifts (LLVM folds the constant count into
+/// immediate shifts) and an OR, except that a rotation by a whole number of bytes is one byte
+/// shuffle (`vpshufb`); AVX-512 has the 64-bit rotate `vprolq`. AVX2 loads a block's words
+/// with whole-row loads and a 4 x 4 transposition (8 shuffles for 4 words of 4 lanes instead
+/// of 16 inserts); AVX-512 uses the default gather of [`super::Lanes::load_block`].
 ///
-/// A block's words come in with whole-row loads (32 bytes of one lane, which LLVM makes one
-/// `vmovdqu`) and a 4 x 4 transposition (`vpunpck[lh]qdq`, `vperm2i128`), 8 shuffles for 4
-/// words of 4 lanes, instead of 16 scalar inserts.
+/// Where the AVX2 time goes (AMD Zen 3, Threefish-512; instruction counts from the object
+/// code, cycles from `llvm-mca -mcpu=znver3` and from timing): a run step (one block in each
+/// of 4 lanes) is about 1,750 instructions, 1,600 of them vector ALU operations, 504 of those
+/// shifts that only two of the four vector pipes execute: at best 400 cycles, about 486
+/// measured, 122 cycles a block, against 285 for the scalar cipher: four lanes are at most
+/// about 2.4 times one. With `vprolq` a rotation is one operation on any pipe, and a
+/// `zmm` holds 8 lanes, so the AVX-512 step does twice the blocks in fewer instructions.
 ///
-/// Where the time goes (AMD Zen 3, Threefish-512; instruction counts from the object code,
-/// cycles from `llvm-mca -mcpu=znver3` and from timing at the measured 3.19 GHz): a run step
-/// (one block in each of 4 lanes) is 1,750 instructions, about 1,600 of them vector ALU
-/// operations for the four vector pipes, 504 of those shifts (two per rotation) that only
-/// two of the pipes execute: at best 400 cycles, 441 in `llvm-mca`, about 486 measured, that
-/// is 122 cycles a block. The scalar cipher ([`crate::fast::compress_blocks`]) is 1,215
-/// instructions a block, 1,064 for the four integer ALUs: 266 cycles at best, 269 in
-/// `llvm-mca`, 285 measured. So four lanes are at most 2.4 times one (2.35 measured on
-/// 4 x 64 KiB); the rest of the code (gather, scatter, tweaks, scheduling) costs under 3%.
-///
-/// Tried and left out, measured on the same machine:
-/// - two groups of four lanes with their rounds interleaved, to hide the add-rotate-xor
-///   latency: 30% slower; 16 words of state do not fit the 16 `ymm` registers, and the
-///   spills cost more than the latency they hide (the single group is port bound already);
-/// - a fifth lane in general registers (the scalar cipher) interleaved round by round with
-///   the four vector lanes, to use the idle integer ALUs (`llvm-mca` promises 11%): LLVM's
-///   register allocation doubles the scalar lane's instructions (2,400 instead of 1,215);
-///   the tree ran at 670 MiB/s instead of 1,550;
-/// - the key-plus-tweak sums of words N-3 and N-2 computed once per block (they repeat every
-///   9 subkeys for Threefish-512): no change, LLVM already computes each distinct sum once.
+/// Tried and left out for AVX2 (measured on Zen 3): two groups of four lanes interleaved
+/// (30% slower: 16 state words do not fit 16 `ymm` registers); a fifth, scalar lane
+/// interleaved with the vector lanes (LLVM doubled its instructions; slower).
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod avx2 {
+#[allow(unsafe_code)]
+pub(crate) mod x86 {
     use core::arch::x86_64::{
-        __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_andnot_si256, _mm256_extract_epi64,
-        _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set_epi64x, _mm256_set1_epi64x,
-        _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srlv_epi64, _mm256_unpackhi_epi64,
-        _mm256_unpacklo_epi64, _mm256_xor_si256,
+        __m256i, __m512i, _mm256_add_epi64, _mm256_and_si256, _mm256_andnot_si256,
+        _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256, _mm256_set_epi64x,
+        _mm256_set1_epi64x, _mm256_shuffle_epi8, _mm256_sllv_epi64, _mm256_srlv_epi64,
+        _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_xor_si256, _mm512_add_epi64,
+        _mm512_and_si512, _mm512_andnot_si512, _mm512_loadu_si512, _mm512_or_si512,
+        _mm512_rolv_epi64, _mm512_set1_epi64, _mm512_xor_si512,
     };
 
-    use super::{TWEAK_FIRST, slot};
-    use crate::constants::{C240, rotation};
+    use super::{Lanes, run_lanes};
+
+    /// Proof that the CPU has AVX2: made only by [`Avx2::new`].
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx2(());
+
+    impl Avx2 {
+        /// The token, if this CPU has AVX2.
+        pub(crate) fn new() -> Option<Self> {
+            crate::batch::avx2_available().then_some(Avx2(()))
+        }
+    }
+
+    /// Proof that the CPU has AVX-512 Foundation: made only by [`Avx512::new`].
+    #[derive(Clone, Copy)]
+    pub(crate) struct Avx512(());
+
+    impl Avx512 {
+        /// The token, if this CPU has AVX-512F.
+        pub(crate) fn new() -> Option<Self> {
+            crate::batch::avx512_available().then_some(Avx512(()))
+        }
+    }
 
     /// The `vpshufb` control that rotates every 64-bit word left by `bytes` bytes: byte i of a
     /// word takes byte (i - bytes) mod 8 (indices are within a 128-bit half, so the second word
@@ -341,257 +445,184 @@ pub(crate) mod avx2 {
         m
     }
 
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn rotl(x: __m256i, r: u32) -> __m256i {
-        if r.is_multiple_of(8) {
-            let lo = byte_rotation(r / 8, 0) as i64;
-            let hi = byte_rotation(r / 8, 1) as i64;
-            return _mm256_shuffle_epi8(x, _mm256_set_epi64x(hi, lo, hi, lo));
+    // SAFETY (every `unsafe` block in the two impls): the intrinsics need AVX2 (AVX-512F) and
+    // have no other requirement; `self` is an `Avx2` (`Avx512`) token, which exists only when
+    // run-time detection found the feature (or the build enables it statically). Loads read
+    // from references to arrays of exactly the vector's size.
+    impl Lanes<4> for Avx2 {
+        type V = __m256i;
+        #[inline(always)]
+        fn splat(self, w: u64) -> __m256i {
+            unsafe { _mm256_set1_epi64x(w as i64) }
         }
-        _mm256_or_si256(
-            _mm256_sllv_epi64(x, _mm256_set1_epi64x(i64::from(r))),
-            _mm256_srlv_epi64(x, _mm256_set1_epi64x(64 - i64::from(r))),
-        )
-    }
-
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn mix<const N: usize, const D: usize, const R: usize, const J: usize>(x: &mut [__m256i; N]) {
-        let a = const { slot(N, R, 2 * J) };
-        let b = const { slot(N, R, 2 * J + 1) };
-        let rot = const { rotation(N, D + R, J % (N / 2)) };
-        x[a] = _mm256_add_epi64(x[a], x[b]);
-        x[b] = _mm256_xor_si256(rotl(x[b], rot), x[a]);
-    }
-
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn round<const N: usize, const D: usize, const R: usize>(x: &mut [__m256i; N]) {
-        mix::<N, D, R, 0>(x);
-        mix::<N, D, R, 1>(x);
-        if N >= 8 {
-            mix::<N, D, R, 2>(x);
-            mix::<N, D, R, 3>(x);
+        #[inline(always)]
+        fn load(self, w: [u64; 4]) -> __m256i {
+            unsafe { _mm256_loadu_si256(w.as_ptr().cast()) }
         }
-        if N >= 16 {
-            mix::<N, D, R, 4>(x);
-            mix::<N, D, R, 5>(x);
-            mix::<N, D, R, 6>(x);
-            mix::<N, D, R, 7>(x);
+        #[inline(always)]
+        fn store(self, v: __m256i) -> [u64; 4] {
+            // SAFETY: both are 32 bytes of plain integers.
+            unsafe { core::mem::transmute::<__m256i, [u64; 4]>(v) }
         }
-    }
-
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn four_rounds<const N: usize, const D: usize>(x: &mut [__m256i; N]) {
-        round::<N, D, 0>(x);
-        round::<N, D, 1>(x);
-        round::<N, D, 2>(x);
-        round::<N, D, 3>(x);
-    }
-
-    /// Adds subkey `S`: word I gets k_{(S+I) mod (N+1)} (`ks[N]` is the parity word), plus
-    /// t_{S mod 3}, t_{(S+1) mod 3} and S on the last three words. (The key-plus-tweak sums
-    /// repeat from subkey to subkey; LLVM computes each distinct one once.)
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn inject<const N: usize, const S: usize>(
-        x: &mut [__m256i; N],
-        ks: &[__m256i; 17],
-        t: &[__m256i; 3],
-    ) {
-        for (i, w) in x.iter_mut().enumerate() {
-            let mut k = ks[(S + i) % (N + 1)];
-            if i == N - 3 {
-                k = _mm256_add_epi64(k, t[S % 3]);
-            } else if i == N - 2 {
-                k = _mm256_add_epi64(k, t[(S + 1) % 3]);
-            } else if i == N - 1 {
-                k = _mm256_add_epi64(k, _mm256_set1_epi64x(S as i64));
+        #[inline(always)]
+        fn add(self, a: __m256i, b: __m256i) -> __m256i {
+            unsafe { _mm256_add_epi64(a, b) }
+        }
+        #[inline(always)]
+        fn xor(self, a: __m256i, b: __m256i) -> __m256i {
+            unsafe { _mm256_xor_si256(a, b) }
+        }
+        #[inline(always)]
+        fn or(self, a: __m256i, b: __m256i) -> __m256i {
+            unsafe { _mm256_or_si256(a, b) }
+        }
+        #[inline(always)]
+        fn and(self, a: __m256i, b: __m256i) -> __m256i {
+            unsafe { _mm256_and_si256(a, b) }
+        }
+        #[inline(always)]
+        fn andnot(self, a: __m256i, b: __m256i) -> __m256i {
+            unsafe { _mm256_andnot_si256(a, b) }
+        }
+        #[inline(always)]
+        fn rotl(self, v: __m256i, r: u32) -> __m256i {
+            unsafe {
+                if r.is_multiple_of(8) {
+                    let lo = byte_rotation(r / 8, 0) as i64;
+                    let hi = byte_rotation(r / 8, 1) as i64;
+                    return _mm256_shuffle_epi8(v, _mm256_set_epi64x(hi, lo, hi, lo));
+                }
+                _mm256_or_si256(
+                    _mm256_sllv_epi64(v, _mm256_set1_epi64x(i64::from(r))),
+                    _mm256_srlv_epi64(v, _mm256_set1_epi64x(64 - i64::from(r))),
+                )
             }
-            *w = _mm256_add_epi64(*w, k);
         }
-    }
-
-    // The cipher and the block loads below are macros, not functions: they must end up in
-    // the body of the run loop, and `#[inline]` is only a hint that LLVM declines for bodies
-    // this large (`#[inline(always)]` is not allowed with
-    // `#[target_feature]`). A call in the loop spills every vector register and costs a
-    // `vzeroupper`.
-
-    /// Eight rounds and the subkeys 2s-1 and 2s after their two halves, on the lanes `$x`.
-    macro_rules! eight_rounds {
-        ($n:ident, $x:ident, $ks:ident, $t:ident, $s:literal) => {
-            four_rounds::<$n, 0>(&mut $x);
-            inject::<$n, { 2 * $s - 1 }>(&mut $x, &$ks, &$t);
-            four_rounds::<$n, 4>(&mut $x);
-            inject::<$n, { 2 * $s }>(&mut $x, &$ks, &$t);
-        };
-    }
-
-    /// Threefish on the four lanes, in place on `$x` (the plaintext words): `$ks` the key
-    /// words and the parity word `$ks[N]`, `$t` the tweak words t0, t1, t2.
-    macro_rules! encrypt {
-        ($n:ident, $x:ident, $ks:ident, $t:ident) => {
-            inject::<$n, 0>(&mut $x, &$ks, &$t);
-            eight_rounds!($n, $x, $ks, $t, 1);
-            eight_rounds!($n, $x, $ks, $t, 2);
-            eight_rounds!($n, $x, $ks, $t, 3);
-            eight_rounds!($n, $x, $ks, $t, 4);
-            eight_rounds!($n, $x, $ks, $t, 5);
-            eight_rounds!($n, $x, $ks, $t, 6);
-            eight_rounds!($n, $x, $ks, $t, 7);
-            eight_rounds!($n, $x, $ks, $t, 8);
-            eight_rounds!($n, $x, $ks, $t, 9);
-            if $n == 16 {
-                // Threefish-1024 has 80 rounds: one more group of eight.
-                eight_rounds!($n, $x, $ks, $t, 10);
-            }
-        };
-    }
-
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn load(w: [u64; 4]) -> __m256i {
-        _mm256_set_epi64x(w[3] as i64, w[2] as i64, w[1] as i64, w[0] as i64)
-    }
-
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn store(v: __m256i) -> [u64; 4] {
-        [
-            _mm256_extract_epi64::<0>(v) as u64,
-            _mm256_extract_epi64::<1>(v) as u64,
-            _mm256_extract_epi64::<2>(v) as u64,
-            _mm256_extract_epi64::<3>(v) as u64,
-        ]
-    }
-
-    /// Four consecutive little-endian words of one lane as one vector (one unaligned load).
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn row(bytes: &[u8; 32]) -> __m256i {
-        let w = |i: usize| {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(&bytes[8 * i..8 * i + 8]);
-            u64::from_le_bytes(b) as i64
-        };
-        _mm256_set_epi64x(w(3), w(2), w(1), w(0))
-    }
-
-    /// The message words of one block of each lane, word-major, into `$m`: `$blocks[l]` is
-    /// lane l's block.
-    macro_rules! load_block {
-        ($n:ident, $m:ident, $blocks:expr) => {
-            let blocks: [&[u8]; 4] = $blocks;
-            let mut $m = [_mm256_set1_epi64x(0); $n];
-            for g in 0..$n / 4 {
-                // No `core::array::from_fn`: its closure is not inlined into a
-                // `#[target_feature]` function.
-                let row_of = |l: usize| -> &[u8; 32] {
-                    blocks[l][32 * g..32 * g + 32].try_into().expect("32 bytes")
-                };
-                let r = [
-                    row(row_of(0)),
-                    row(row_of(1)),
-                    row(row_of(2)),
-                    row(row_of(3)),
-                ];
+        #[inline(always)]
+        fn load_block<const N: usize>(self, blocks: [&[u8]; 4]) -> [__m256i; N] {
+            let mut m = [self.splat(0); N];
+            let mut g = 0;
+            while g < N / 4 {
+                let mut r = [self.splat(0); 4];
+                for (r, block) in r.iter_mut().zip(blocks) {
+                    let row: &[u8; 32] = block[32 * g..32 * g + 32].try_into().expect("32 bytes");
+                    *r = unsafe { _mm256_loadu_si256(row.as_ptr().cast()) };
+                }
                 // r[l] = words 4g..4g+4 of lane l; transpose to words of lanes 0..4.
-                let a = _mm256_unpacklo_epi64(r[0], r[1]); // w0 of l0, l1 | w2 of l0, l1
-                let b = _mm256_unpackhi_epi64(r[0], r[1]); // w1 | w3
-                let c = _mm256_unpacklo_epi64(r[2], r[3]);
-                let d = _mm256_unpackhi_epi64(r[2], r[3]);
-                $m[4 * g] = _mm256_permute2x128_si256::<0x20>(a, c);
-                $m[4 * g + 1] = _mm256_permute2x128_si256::<0x20>(b, d);
-                $m[4 * g + 2] = _mm256_permute2x128_si256::<0x31>(a, c);
-                $m[4 * g + 3] = _mm256_permute2x128_si256::<0x31>(b, d);
+                unsafe {
+                    let a = _mm256_unpacklo_epi64(r[0], r[1]); // w0 of l0, l1 | w2 of l0, l1
+                    let b = _mm256_unpackhi_epi64(r[0], r[1]); // w1 | w3
+                    let c = _mm256_unpacklo_epi64(r[2], r[3]);
+                    let d = _mm256_unpackhi_epi64(r[2], r[3]);
+                    m[4 * g] = _mm256_permute2x128_si256::<0x20>(a, c);
+                    m[4 * g + 1] = _mm256_permute2x128_si256::<0x20>(b, d);
+                    m[4 * g + 2] = _mm256_permute2x128_si256::<0x31>(a, c);
+                    m[4 * g + 3] = _mm256_permute2x128_si256::<0x31>(b, d);
+                }
+                g += 1;
             }
-        };
+            m
+        }
     }
 
-    /// The [`super::Run`] on four lanes.
+    impl Lanes<8> for Avx512 {
+        type V = __m512i;
+        #[inline(always)]
+        fn splat(self, w: u64) -> __m512i {
+            unsafe { _mm512_set1_epi64(w as i64) }
+        }
+        #[inline(always)]
+        fn load(self, w: [u64; 8]) -> __m512i {
+            unsafe { _mm512_loadu_si512(w.as_ptr().cast()) }
+        }
+        #[inline(always)]
+        fn store(self, v: __m512i) -> [u64; 8] {
+            // SAFETY: both are 64 bytes of plain integers.
+            unsafe { core::mem::transmute::<__m512i, [u64; 8]>(v) }
+        }
+        #[inline(always)]
+        fn add(self, a: __m512i, b: __m512i) -> __m512i {
+            unsafe { _mm512_add_epi64(a, b) }
+        }
+        #[inline(always)]
+        fn xor(self, a: __m512i, b: __m512i) -> __m512i {
+            unsafe { _mm512_xor_si512(a, b) }
+        }
+        #[inline(always)]
+        fn or(self, a: __m512i, b: __m512i) -> __m512i {
+            unsafe { _mm512_or_si512(a, b) }
+        }
+        #[inline(always)]
+        fn and(self, a: __m512i, b: __m512i) -> __m512i {
+            unsafe { _mm512_and_si512(a, b) }
+        }
+        #[inline(always)]
+        fn andnot(self, a: __m512i, b: __m512i) -> __m512i {
+            unsafe { _mm512_andnot_si512(a, b) }
+        }
+        #[inline(always)]
+        fn rotl(self, v: __m512i, r: u32) -> __m512i {
+            // A constant count after inlining: LLVM emits `vprolq` with an immediate.
+            unsafe { _mm512_rolv_epi64(v, _mm512_set1_epi64(i64::from(r))) }
+        }
+    }
+
     #[target_feature(enable = "avx2")]
     #[inline(never)]
-    fn run_avx2<const N: usize>(
+    fn run_avx2_tf<const N: usize>(
+        s: Avx2,
         chain: &mut [[u64; 4]; N],
         data: [&[u8]; 4],
         tweak: [[u64; 4]; 2],
         last: [u64; 4],
         steps: usize,
     ) {
-        let nb = N * 8;
-        // No `core::array::from_fn` here: its closure is not inlined into a
-        // `#[target_feature]` function.
-        let data: [&[u8]; 4] = [
-            &data[0][..steps * nb],
-            &data[1][..steps * nb],
-            &data[2][..steps * nb],
-            &data[3][..steps * nb],
-        ];
-        let mut h = [_mm256_set1_epi64x(0); N];
-        for (h, c) in h.iter_mut().zip(chain.iter()) {
-            *h = load(*c);
-        }
-        let mut t0 = load(tweak[0]);
-        let mut t1 = load(tweak[1]);
-        let last = load(last);
-        let first = _mm256_set1_epi64x(TWEAK_FIRST as i64);
-        let block_bytes = _mm256_set1_epi64x(nb as i64);
-        for s in 0..steps {
-            let off = s * nb;
-            load_block!(
-                N,
-                m,
-                [
-                    &data[0][off..off + nb],
-                    &data[1][off..off + nb],
-                    &data[2][off..off + nb],
-                    &data[3][off..off + nb],
-                ]
-            );
-            let is_last = _mm256_set1_epi64x(-i64::from(s + 1 == steps));
-            let t1s = _mm256_or_si256(t1, _mm256_and_si256(last, is_last));
-            let mut ks = [_mm256_set1_epi64x(0); 17];
-            let mut parity = _mm256_set1_epi64x(C240 as i64);
-            for i in 0..N {
-                ks[i] = h[i];
-                parity = _mm256_xor_si256(parity, h[i]);
-            }
-            ks[N] = parity;
-            let t = [t0, t1s, _mm256_xor_si256(t0, t1s)];
-            let mut x = m;
-            encrypt!(N, x, ks, t);
-            for i in 0..N {
-                h[i] = _mm256_xor_si256(x[i], m[i]);
-            }
-            t0 = _mm256_add_epi64(t0, block_bytes);
-            t1 = _mm256_andnot_si256(first, t1);
-        }
-        for i in 0..N {
-            chain[i] = store(h[i]);
-        }
+        run_lanes::<Avx2, 4, N>(s, chain, data, tweak, last, steps);
     }
 
-    /// The [`super::Run`] on four lanes, after checking that the CPU has AVX2. This is the
-    /// crate's one `unsafe`: calling a `#[target_feature]` function is unsafe because on a CPU
-    /// without the feature it would execute illegal instructions.
-    #[allow(unsafe_code)]
-    pub(crate) fn run<const N: usize>(
+    #[target_feature(enable = "avx512f")]
+    #[inline(never)]
+    fn run_avx512_tf<const N: usize>(
+        s: Avx512,
+        chain: &mut [[u64; 8]; N],
+        data: [&[u8]; 8],
+        tweak: [[u64; 8]; 2],
+        last: [u64; 8],
+        steps: usize,
+    ) {
+        run_lanes::<Avx512, 8, N>(s, chain, data, tweak, last, steps);
+    }
+
+    /// The [`super::Run`] on four AVX2 lanes.
+    ///
+    /// # Panics
+    /// If the CPU lacks AVX2.
+    pub(crate) fn run_avx2<const N: usize>(
         chain: &mut [[u64; 4]; N],
         data: [&[u8]; 4],
         tweak: [[u64; 4]; 2],
         last: [u64; 4],
         steps: usize,
     ) {
-        assert!(crate::batch::avx2_available(), "AVX2 is not available");
-        assert!(steps > 0, "a run has at least one block");
-        // SAFETY: `avx2_available()` just returned true: either run-time detection
-        // (`is_x86_feature_detected!`) found AVX2 on this CPU, or (without `std`) the whole
-        // build targets AVX2 statically. `run_avx2` has no other safety requirement (its
-        // memory accesses are bounds-checked slices).
-        unsafe { run_avx2::<N>(chain, data, tweak, last, steps) }
+        let s = Avx2::new().expect("AVX2 is not available");
+        // SAFETY: the token exists, so the CPU has AVX2, the function's only requirement.
+        unsafe { run_avx2_tf::<N>(s, chain, data, tweak, last, steps) }
+    }
+
+    /// The [`super::Run`] on eight AVX-512 lanes.
+    ///
+    /// # Panics
+    /// If the CPU lacks AVX-512F.
+    pub(crate) fn run_avx512<const N: usize>(
+        chain: &mut [[u64; 8]; N],
+        data: [&[u8]; 8],
+        tweak: [[u64; 8]; 2],
+        last: [u64; 8],
+        steps: usize,
+    ) {
+        let s = Avx512::new().expect("AVX-512F is not available");
+        // SAFETY: the token exists, so the CPU has AVX-512F, the function's only requirement.
+        unsafe { run_avx512_tf::<N>(s, chain, data, tweak, last, steps) }
     }
 }
 
@@ -663,19 +694,75 @@ mod run_tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(32))]
 
-        /// Runs of 1 to 6 blocks on the scalar lane and (where the CPU has it) the four AVX2
-        /// lanes, with random chains, data, tweaks (First set or not) and Final flags.
+        /// Runs of 1 to 6 blocks on the scalar lane, the eight portable lanes and (where the
+        /// CPU has them; skipped otherwise, see `tests/batch.rs` for the printed skips) the
+        /// four AVX2 and eight AVX-512 lanes, with random chains, data, tweaks (First set or
+        /// not) and Final flags.
         #[test]
         fn runs_equal_the_scalar_cipher_block_by_block(steps in 1usize..7, seed in any::<u64>()) {
             check::<4, 1>(run_scalar::<4>, steps, seed);
             check::<8, 1>(run_scalar::<8>, steps, seed);
             check::<16, 1>(run_scalar::<16>, steps, seed);
+            check::<4, 8>(run_portable8::<4>, steps, seed);
+            check::<8, 8>(run_portable8::<8>, steps, seed);
+            check::<16, 8>(run_portable8::<16>, steps, seed);
             #[cfg(target_arch = "x86_64")]
             if crate::batch::avx2_available() {
-                check::<4, 4>(avx2::run::<4>, steps, seed);
-                check::<8, 4>(avx2::run::<8>, steps, seed);
-                check::<16, 4>(avx2::run::<16>, steps, seed);
+                check::<4, 4>(x86::run_avx2::<4>, steps, seed);
+                check::<8, 4>(x86::run_avx2::<8>, steps, seed);
+                check::<16, 4>(x86::run_avx2::<16>, steps, seed);
+            }
+            #[cfg(target_arch = "x86_64")]
+            if crate::batch::avx512_available() {
+                check::<4, 8>(x86::run_avx512::<4>, steps, seed);
+                check::<8, 8>(x86::run_avx512::<8>, steps, seed);
+                check::<16, 8>(x86::run_avx512::<16>, steps, seed);
             }
         }
+    }
+
+    /// One block on every lane against the spec cipher of [`crate::threefish`] (not the fast
+    /// one the other test compares with), for every lane width of the portable code.
+    fn one_block_equals_spec<const N: usize, const L: usize>(run: Run<N, L>) {
+        let word = |i: usize, l: usize, salt: u64| {
+            (i as u64 + 1)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .wrapping_add((l as u64 + 1).wrapping_mul(salt))
+                .rotate_left((i + 3 * l) as u32)
+        };
+        let bytes: Vec<Vec<u8>> = (0..L)
+            .map(|l| {
+                (0..N)
+                    .flat_map(|i| word(i, l, 0xabcdef).to_le_bytes())
+                    .collect()
+            })
+            .collect();
+        let key: [[u64; L]; N] = core::array::from_fn(|i| core::array::from_fn(|l| word(i, l, 7)));
+        let t0: [u64; L] = core::array::from_fn(|l| word(40, l, 99));
+        let t1: [u64; L] = core::array::from_fn(|l| word(41, l, 99) & !TWEAK_FIRST & !TWEAK_FINAL);
+        let mut chain = key;
+        let data: [&[u8]; L] = core::array::from_fn(|l| &bytes[l][..]);
+        run(&mut chain, data, [t0, t1], [0; L], 1);
+        for l in 0..L {
+            let k: [u64; N] = core::array::from_fn(|i| key[i][l]);
+            let p = crate::threefish::words_from_bytes::<N>(&bytes[l]);
+            let mut expected = crate::threefish::encrypt(&k, [t0[l], t1[l]], &p);
+            for (e, p) in expected.iter_mut().zip(p) {
+                *e ^= p;
+            }
+            let got: [u64; N] = core::array::from_fn(|i| chain[i][l]);
+            assert_eq!(got, expected, "N = {N}, lane {l} of {L}");
+        }
+    }
+
+    #[test]
+    fn portable_lanes_equal_the_spec_cipher() {
+        one_block_equals_spec::<4, 8>(run_portable8::<4>);
+        one_block_equals_spec::<8, 8>(run_portable8::<8>);
+        one_block_equals_spec::<16, 8>(run_portable8::<16>);
+        one_block_equals_spec::<8, 3>(|c, d, t, l, s| {
+            run_lanes::<Portable, 3, 8>(Portable, c, d, t, l, s)
+        });
+        one_block_equals_spec::<8, 1>(run_scalar::<8>);
     }
 }

@@ -15,7 +15,7 @@
 //!
 //! Speed on AMD Zen 3 with AVX2 (Skein-512, leaves of 4 KiB, nodes of 256 values, 64 MiB):
 //! 2.3 times the sequential tree on one core (2.36 on 4 MiB), the ceiling of four AVX2 lanes
-//! against the scalar cipher being about 2.4 (`lanes::avx2` in the source counts the
+//! against the scalar cipher being about 2.4 (`lanes::x86` in the source counts the
 //! instructions); on two threads each thread is on a CPU for half the one-thread time, 1.96
 //! times (measured as time on a CPU from `/proc/thread-self/schedstat`, because the test
 //! machine's two cores were shared with other jobs).
@@ -213,12 +213,19 @@ impl Level<'_> {
             Backend::Scalar => {
                 self.whole_pieces::<N, 1>(crate::lanes::run_scalar::<N>, g, first, out);
             }
+            Backend::Portable8 => {
+                self.whole_pieces::<N, 8>(crate::lanes::run_portable8::<N>, g, first, out);
+            }
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => {
-                self.whole_pieces::<N, 4>(crate::lanes::avx2::run::<N>, g, first, out);
+                self.whole_pieces::<N, 4>(crate::lanes::x86::run_avx2::<N>, g, first, out);
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => {
+                self.whole_pieces::<N, 8>(crate::lanes::x86::run_avx512::<N>, g, first, out);
             }
             #[cfg(not(target_arch = "x86_64"))]
-            Backend::Avx2 => unreachable!("Backend::Avx2 is never available off x86-64"),
+            Backend::Avx2 | Backend::Avx512 => unreachable!("never available off x86-64"),
         };
         match runner {
             Runner::Here => {
