@@ -71,18 +71,21 @@ struct WordHasher(u64);
 
 impl Hasher for WordHasher {
     fn finish(&self) -> u64 {
-        self.0
+        self.0 ^ (self.0 >> 32)
     }
     fn write(&mut self, bytes: &[u8]) {
         for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+            self.write_u64(u64::from(*b));
         }
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(u64::from(v));
     }
     fn write_u32(&mut self, v: u32) {
         self.write_u64(u64::from(v));
     }
     fn write_u64(&mut self, v: u64) {
-        self.0 = (v ^ (v >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = (self.0.rotate_left(26) ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }
 
@@ -260,7 +263,7 @@ struct Candidate {
     last: u64,
     /// Distinct golden words (tag indices) taken, so glitches and repeats count once.
     taken: std::collections::HashSet<u32, BuildHasherDefault<WordHasher>>,
-    votes: HashMap<FieldKey, u32>,
+    votes: HashMap<FieldKey, u32, BuildHasherDefault<WordHasher>>,
     hits: Vec<(u64, Tag)>,
 }
 
@@ -521,8 +524,10 @@ pub fn discover<E: std::fmt::Display>(
     for names in aliases.values_mut() {
         names.sort_by_key(|n| (n.matches('.').count(), n.clone()));
     }
-    let mut candidates: HashMap<Place, Candidate> = HashMap::new();
+    let mut candidates: HashMap<Place, Candidate, BuildHasherDefault<WordHasher>> =
+        HashMap::default();
     let mut words = Vec::new();
+    let mut offsets: Vec<u32> = Vec::new();
     let filter = Filter::include_signals(&refs);
     let result = stream.stream_changes(filter, |time, signal, value| {
         let Some(&t) = track_of.get(&signal.index()) else {
@@ -548,12 +553,13 @@ pub fn discover<E: std::fmt::Display>(
         let grid = (0..=last)
             .step_by(64)
             .chain((!last.is_multiple_of(64)).then_some(last));
-        let offsets: Box<dyn Iterator<Item = u32>> = if all || track.width == 64 {
-            Box::new(0..=last)
+        offsets.clear();
+        if all {
+            offsets.extend(0..=last);
         } else {
-            Box::new(grid.chain(track.odd_offsets.clone()))
-        };
-        for offset in offsets {
+            offsets.extend(grid.chain(track.odd_offsets.iter().copied()));
+        }
+        for &offset in &offsets {
             let v = slice64(&words, offset);
             for (swapped, v) in [(false, v), (true, v.swap_bytes())] {
                 if let Some((first, tags)) = table.lookup(v) {
@@ -658,6 +664,14 @@ pub fn discover<E: std::fmt::Display>(
     let mut pairs: Vec<Pair> = Vec::new();
     for (place, c) in &candidates {
         let track = &tracks[place.signal as usize];
+        // Per field: the sum of (edge - golden record), the hits, the sum of their times.
+        let mut timing: HashMap<FieldKey, (i64, i64, u128)> = HashMap::new();
+        for (time, t) in &c.hits {
+            let e = timing.entry(t.key()).or_default();
+            e.0 += edge_of(*time) as i64 - i64::from(t.record);
+            e.1 += 1;
+            e.2 += u128::from(*time);
+        }
         let changes = track.changes.max(1);
         // A port that carries several digest words one after the other: a serial digest.
         let serial_votes: Vec<u32> = c
@@ -677,20 +691,8 @@ pub fn discover<E: std::fmt::Display>(
                 continue;
             }
             let penalty = if place.swapped { 0.5 } else { 1.0 } * if track.net { 0.5 } else { 1.0 };
-            let (sum, n) = c
-                .hits
-                .iter()
-                .filter(|(_, t)| t.key() == key)
-                .fold((0i64, 0i64), |(sum, n), (time, t)| {
-                    (sum + edge_of(*time) as i64 - i64::from(t.record), n + 1)
-                });
+            let (sum, n, time) = timing.get(&key).copied().unwrap_or_default();
             let lateness = (sum as f64 / n.max(1) as f64 - shift as f64).abs();
-            let time = c
-                .hits
-                .iter()
-                .filter(|(_, t)| t.key() == key)
-                .map(|(time, _)| u128::from(*time))
-                .sum::<u128>();
             pairs.push(Pair {
                 time,
                 key,
