@@ -325,7 +325,8 @@ fn a_check_list_line_without_end_is_read_in_bounded_memory() {
     let r = run(&["hash", "--check", list.to_str().unwrap()], 1 << 20);
     assert_eq!(r.code, Some(1), "{}", r.stderr);
     assert!(
-        r.stderr.contains("no properly formatted checksum lines found"),
+        r.stderr
+            .contains("no properly formatted checksum lines found"),
         "{}",
         r.stderr
     );
