@@ -85,8 +85,10 @@ def test_empty_map_fails(tmp_path):
 
 def test_wrong_map_fails(tmp_path):
     m = tmp_path / "wrong.json"
-    m.write_text(json.dumps({"clock": "clk", "fields": {"slot0_state_0": "slot0_state_1[63:0]",
-                                                         "phase": "phase"}}))
+    # The state's words reversed (a whole register: a map of some words needs --partial).
+    fields = {f"slot0_state_{w}": f"slot0_state_{7 - w}[63:0]" for w in range(8)}
+    fields["phase"] = "phase"
+    m.write_text(json.dumps({"clock": "clk", "fields": fields}))
     code, out, err = run(tmp_path, "--schedule", "ath-1r", "--map", str(m), "--hex", "616263")
     assert code == 1, out + err
     assert "DIVERGENT" in out and "slot0_state_0" in out
@@ -102,10 +104,21 @@ def test_map_naming_a_missing_signal_fails(tmp_path):
 
 def test_correct_map_passes(tmp_path):
     m = tmp_path / "map.json"
-    m.write_text(json.dumps({"clock": "clk", "fields": {"phase": "phase", "slot0_state_0": "slot0_state_0[63:0]"}}))
+    fields = {f"slot0_state_{w}": f"slot0_state_{w}[63:0]" for w in range(8)}
+    fields["phase"] = "phase"
+    m.write_text(json.dumps({"clock": "clk", "fields": fields}))
     code, out, err = run(tmp_path, "--schedule", "ath-1r", "--map", str(m), "--hex", "616263")
     assert code == 0, out + err
-    assert "x 2 fields" in out
+    assert "x 9 fields" in out
+
+
+def test_partial_map_is_refused(tmp_path):
+    # One word of an eight-word register: refused (exit 2), never a pass on what is left.
+    m = tmp_path / "partial.json"
+    m.write_text(json.dumps({"clock": "clk", "fields": {"slot0_state_0": "slot0_state_0[63:0]"}}))
+    code, out, err = run(tmp_path, "--schedule", "ath-1r", "--map", str(m), "--hex", "616263")
+    assert code == 2, out + err
+    assert "--partial" in err
 
 
 @pytest.mark.parametrize(
