@@ -1,4 +1,4 @@
-"""Speed of the Python package (build it with --release first, see crates/py/README.md):
+"""Speed of the Python package (build it with --release first: maturin develop --release, see README.md):
 
 - skein512().update() of 1 MiB: the binding against the Rust library in the same process
   (goal: within 5%) and against pyskein 1.0 (goal: at least as fast);
