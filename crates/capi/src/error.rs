@@ -186,76 +186,50 @@ pub(crate) fn free_handle<H>(handle: *mut H) {
     }
 }
 
-/// `len` bytes at `p`: an empty slice for length 0 (any pointer), an error for NULL otherwise.
+/// `len` elements at `p`: an empty slice for length 0 (any pointer), an error for NULL otherwise.
+pub(crate) unsafe fn slice<'a, T>(
+    p: *const T,
+    len: usize,
+    what: &'static str,
+) -> Result<&'a [T], CError> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    nonnull(p, len, what)?;
+    Ok(unsafe { std::slice::from_raw_parts(p, len) })
+}
+
+/// As [`slice`], writable.
+pub(crate) unsafe fn slice_mut<'a, T>(
+    p: *mut T,
+    len: usize,
+    what: &'static str,
+) -> Result<&'a mut [T], CError> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    nonnull(p, len, what)?;
+    Ok(unsafe { std::slice::from_raw_parts_mut(p, len) })
+}
+
+/// The NULL check shared by [`slice`] and [`slice_mut`]: a NULL pointer with a non-zero length.
+fn nonnull<T>(p: *const T, len: usize, what: &'static str) -> Result<(), CError> {
+    if p.is_null() {
+        return Err(CError::Null {
+            what,
+            len: len as u64,
+        });
+    }
+    Ok(())
+}
+
+/// `len` bytes at `p`, as [`slice`].
 pub(crate) unsafe fn bytes<'a>(
     p: *const u8,
     len: usize,
     what: &'static str,
 ) -> Result<&'a [u8], CError> {
-    if len == 0 {
-        return Ok(&[]);
-    }
-    if p.is_null() {
-        return Err(CError::Null {
-            what,
-            len: len as u64,
-        });
-    }
-    Ok(unsafe { std::slice::from_raw_parts(p, len) })
-}
-
-/// As [`bytes`], writable.
-pub(crate) unsafe fn bytes_mut<'a>(
-    p: *mut u8,
-    len: usize,
-    what: &'static str,
-) -> Result<&'a mut [u8], CError> {
-    if len == 0 {
-        return Ok(&mut []);
-    }
-    if p.is_null() {
-        return Err(CError::Null {
-            what,
-            len: len as u64,
-        });
-    }
-    Ok(unsafe { std::slice::from_raw_parts_mut(p, len) })
-}
-
-/// `len` words at `p`, as [`bytes`].
-pub(crate) unsafe fn words<'a>(
-    p: *const u64,
-    len: usize,
-    what: &'static str,
-) -> Result<&'a [u64], CError> {
-    if len == 0 {
-        return Ok(&[]);
-    }
-    if p.is_null() {
-        return Err(CError::Null {
-            what,
-            len: len as u64,
-        });
-    }
-    Ok(unsafe { std::slice::from_raw_parts(p, len) })
-}
-
-/// `len` writable words at `p`, as [`bytes`].
-pub(crate) unsafe fn words_mut<'a>(
-    p: *mut u64,
-    len: usize,
-    what: &'static str,
-) -> Result<&'a mut [u64], CError> {
-    if len == 0 {
-        return Ok(&mut []);
-    }
-    if p.is_null() {
-        return Err(CError::Null {
-            what,
-            len: len as u64,
-        });
-    }
-    Ok(unsafe { std::slice::from_raw_parts_mut(p, len) })
+    unsafe { slice(p, len, what) }
 }
 
 /// The ceil(bits / 8) bytes of a message of `bits` bits at `p`.

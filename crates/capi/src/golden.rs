@@ -14,8 +14,8 @@ use skeinhw_sched::{AnySchedule, Schedule};
 use skeinhw_trace::names;
 
 use crate::error::{
-    CError, HasError, SKEINHW_END, SKEINHW_OK, bytes_mut, free_handle, guard, guard_handle,
-    handle_error, message, out, put_handle, string, words_mut,
+    CError, HasError, SKEINHW_END, SKEINHW_OK, free_handle, guard, guard_handle, handle_error,
+    message, out, put_handle, slice_mut, string,
 };
 use crate::hash::le_word;
 
@@ -339,7 +339,7 @@ pub unsafe extern "C" fn skeinhw_golden_field(
     guard_handle(h, |h| unsafe {
         let name = string(name, "name")?;
         let n_words = out(n_words, "n_words")?;
-        let dst = words_mut(words, max_words, "words")?;
+        let dst = slice_mut(words, max_words, "words")?;
         let values = h.run()?.field(name)?;
         *n_words = values.len();
         if dst.len() < values.len() {
@@ -398,7 +398,7 @@ pub unsafe extern "C" fn skeinhw_golden_digest(
     out_len: usize,
 ) -> c_int {
     guard_handle(h, |h| unsafe {
-        let dst = bytes_mut(out, out_len, "out")?;
+        let dst = slice_mut(out, out_len, "out")?;
         let digest = h.digest(stream)?;
         if dst.len() < digest.len() {
             return Err(CError::Buffer(format!(

@@ -9,8 +9,8 @@ use skeinhw_skein::threefish::{
 use skeinhw_skein::{DynSkein, Params, TreeParams};
 
 use crate::error::{
-    CError, HasError, SKEINHW_OK, bytes, bytes_mut, free_handle, guard, guard_handle, handle_error,
-    message, out, put_handle,
+    CError, HasError, SKEINHW_OK, bytes, free_handle, guard, guard_handle, handle_error, message,
+    out, put_handle, slice_mut,
 };
 
 /// The optional arguments of Skein (Skein 1.3, section 3.5). Each string is a pointer and a
@@ -139,7 +139,7 @@ pub unsafe extern "C" fn skeinhw_skein_hash(
         let size = state_size(state_bits)?;
         let message = message(msg, msg_bits, "msg")?;
         let params = self::params(params)?;
-        let out = bytes_mut(out, out_len, "out")?;
+        let out = slice_mut(out, out_len, "out")?;
         let out = output_slice(out_bits, out)?;
         let mut h = DynSkein::new(size, out_bits, &params)?;
         h.update_bits(message, msg_bits)?;
@@ -264,7 +264,7 @@ pub unsafe extern "C" fn skeinhw_skein_final(
             finalize_into(&mut h.hasher, &mut digest)?;
             h.digest = digest;
         } else {
-            let out = bytes_mut(out, out_len, "out")?;
+            let out = slice_mut(out, out_len, "out")?;
             let out = output_slice(h.out_bits, out)?;
             finalize_into(&mut h.hasher, out)?;
         }
@@ -380,7 +380,7 @@ pub unsafe extern "C" fn skeinhw_threefish_encrypt(
     guard(|| unsafe {
         let key = bytes(key, key_len, "key")?;
         let tweak = bytes(tweak, tweak_len, "tweak")?;
-        let block = bytes_mut(block, block_len, "block")?;
+        let block = slice_mut(block, block_len, "block")?;
         threefish_block(state_bits, key, tweak, block, false)?;
         Ok(SKEINHW_OK)
     })
@@ -400,7 +400,7 @@ pub unsafe extern "C" fn skeinhw_threefish_decrypt(
     guard(|| unsafe {
         let key = bytes(key, key_len, "key")?;
         let tweak = bytes(tweak, tweak_len, "tweak")?;
-        let block = bytes_mut(block, block_len, "block")?;
+        let block = slice_mut(block, block_len, "block")?;
         threefish_block(state_bits, key, tweak, block, true)?;
         Ok(SKEINHW_OK)
     })

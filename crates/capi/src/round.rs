@@ -9,7 +9,7 @@ use skeinhw_skein::threefish::{KeySchedule, inject_subkey, round};
 
 use crate::error::{
     CError, HasError, SKEINHW_OK, free_handle, guard, guard_handle, handle_error, out, put_handle,
-    words, words_mut,
+    slice, slice_mut,
 };
 
 #[derive(Clone, Debug)]
@@ -121,7 +121,7 @@ pub unsafe extern "C" fn skeinhw_threefish_set_key_tweak(
     t1: u64,
 ) -> c_int {
     guard_handle(h, |h| unsafe {
-        let key = words(key, key_words, "key")?;
+        let key = slice(key, key_words, "key")?;
         h.check_len("key_words", key.len(), h.words)?;
         with_cipher!(&mut h.cipher, c => {
             c.schedule = KeySchedule::new(key.try_into().expect("checked length"), [t0, t1]);
@@ -172,7 +172,7 @@ pub unsafe extern "C" fn skeinhw_threefish_set_state(
     n_words: usize,
 ) -> c_int {
     guard_handle(h, |h| unsafe {
-        let state = words(state, n_words, "state")?;
+        let state = slice(state, n_words, "state")?;
         h.check_len("n_words", state.len(), h.words)?;
         with_cipher!(&mut h.cipher, c => c.state.copy_from_slice(state));
         Ok(SKEINHW_OK)
@@ -225,7 +225,7 @@ pub unsafe extern "C" fn skeinhw_threefish_get_state(
     n_words: usize,
 ) -> c_int {
     guard_handle(h, |h| unsafe {
-        let dst = words_mut(state, n_words, "state")?;
+        let dst = slice_mut(state, n_words, "state")?;
         h.check_len("n_words", dst.len(), h.words)?;
         with_cipher!(&h.cipher, c => dst.copy_from_slice(&c.state));
         Ok(SKEINHW_OK)

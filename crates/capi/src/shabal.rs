@@ -5,8 +5,8 @@ use std::ffi::{CString, c_char, c_int};
 use skeinhw_shabal::Shabal;
 
 use crate::error::{
-    CError, HasError, SKEINHW_OK, bytes, bytes_mut, free_handle, guard, guard_handle, handle_error,
-    message, put_handle,
+    CError, HasError, SKEINHW_OK, bytes, free_handle, guard, guard_handle, handle_error, message,
+    put_handle, slice_mut,
 };
 
 /// The first out_bits / 8 bytes of `out`.
@@ -33,7 +33,7 @@ pub unsafe extern "C" fn skeinhw_shabal_hash(
     guard(|| unsafe {
         let message = message(msg, msg_bits, "msg")?;
         let mut h = Shabal::new(out_bits)?;
-        let out = bytes_mut(out, out_len, "out")?;
+        let out = slice_mut(out, out_len, "out")?;
         let out = output_slice(out_bits, out)?;
         h.update_bits(message, msg_bits)?;
         h.finalize_into(out)?;
@@ -106,7 +106,7 @@ pub unsafe extern "C" fn skeinhw_shabal_final(
     out_len: usize,
 ) -> c_int {
     guard_handle(h, |h| unsafe {
-        let out = bytes_mut(out, out_len, "out")?;
+        let out = slice_mut(out, out_len, "out")?;
         let out = output_slice(h.hasher.out_bits(), out)?;
         h.hasher.finalize_into_reset(out)?;
         Ok(SKEINHW_OK)
