@@ -65,7 +65,9 @@ fn ubi_blocks(bytes: &[u8], bits: u64, nb: usize, key: bool) -> Vec<InBlock> {
         .collect()
 }
 
-/// The test bench input for `messages` (one stream each) on `schedule`'s design.
+/// The test bench input for `messages` on `schedule`'s design: message i on stream
+/// [`stream_of`]`(i)`, after the messages of that stream before it (back to back: the design
+/// starts a stream's next message when its digest is out).
 pub fn stimulus(schedule: &Schedule, messages: &[Message<'_>]) -> Result<String, RtlError> {
     let streams = schedule.blocks_in_flight() as usize;
     if messages.is_empty() {
@@ -73,20 +75,14 @@ pub fn stimulus(schedule: &Schedule, messages: &[Message<'_>]) -> Result<String,
             "no input: give at least one message".into(),
         ));
     }
-    if messages.len() > streams {
-        return Err(RtlError::Input(format!(
-            "{} messages, but the design of {} has {streams} stream(s) (one per block in flight)",
-            messages.len(),
-            schedule.name()
-        )));
-    }
     let nb = schedule.words() as usize * 8;
     let mut blocks = Vec::new();
-    for (s, m) in messages.iter().enumerate() {
+    for (i, m) in messages.iter().enumerate() {
+        let s = stream_of(i, streams);
         let available = m.data.len() as u64 * 8;
         if m.bits > available {
             return Err(RtlError::Input(format!(
-                "message {s}: {} bits asked, {available} given",
+                "message {i}: {} bits asked, {available} given",
                 m.bits
             )));
         }
@@ -99,11 +95,19 @@ pub fn stimulus(schedule: &Schedule, messages: &[Message<'_>]) -> Result<String,
             blocks.push((s, b));
         }
     }
-    let mut out = format!("{} {}\n", messages.len(), blocks.len());
+    // The test bench wants each stream's blocks together, in order (a stable sort).
+    blocks.sort_by_key(|(s, _)| *s);
+    let mut out = format!("{} {}\n", messages.len().min(streams), blocks.len());
     for (s, b) in &blocks {
         block_line(&mut out, *s, b);
     }
     Ok(out)
+}
+
+/// The stream of message `i` among `streams`: `i mod streams` (the first `streams` messages
+/// one per stream, then round again).
+pub fn stream_of(i: usize, streams: usize) -> usize {
+    i % streams.max(1)
 }
 
 /// One line of the input file: `stream key first last bitpad bytes data` in hex, the data as

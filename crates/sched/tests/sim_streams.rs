@@ -27,9 +27,9 @@ fn queued_messages_hash_like_the_library_on_every_stream() {
         // Message i on stream i mod ns, as `skeinhw sim` feeds them.
         let mut streams: Vec<Vec<Job<'_>>> = vec![Vec::new(); ns.min(msgs.len())];
         let mut order = Vec::new();
-        for s in 0..streams.len() {
+        for (s, queue) in streams.iter_mut().enumerate() {
             for (i, m) in msgs.iter().enumerate().filter(|(i, _)| i % ns == s) {
-                streams[s].push(Job::bytes(m, 512, params));
+                queue.push(Job::bytes(m, 512, params));
                 order.push(i);
             }
         }

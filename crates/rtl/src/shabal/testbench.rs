@@ -15,7 +15,7 @@
 
 use crate::emit::Emitter;
 use crate::shabal::design::ShabalPlan;
-use crate::testbench::{clock, count_and_collect};
+use crate::testbench::{clock, count_and_collect, reset_report};
 
 /// The Verilog text of the test bench for `plan`.
 pub(crate) fn testbench(plan: &ShabalPlan) -> String {
@@ -123,6 +123,12 @@ pub(crate) fn testbench(plan: &ShabalPlan) -> String {
         &words,
         "nmessages",
     );
+    v.line("");
+    let regs: Vec<String> = crate::shabal::compare::reset_signals(n)
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    reset_report(&mut v, &regs);
     v.close("endmodule");
     v.finish()
 }
