@@ -41,6 +41,7 @@ pub struct RtlArgs {
 
 /// Arguments of `sim`.
 #[derive(Args)]
+#[command(after_help = SIM_AFTER_HELP)]
 pub struct SimArgs {
     #[command(flatten)]
     pub schedule: ScheduleArgs,
@@ -69,6 +70,17 @@ pub struct SimArgs {
     #[arg(long)]
     pub fill: bool,
 }
+
+/// What `sim --help` says after the options: what is compared, the limits, the exit statuses.
+const SIM_AFTER_HELP: &str = "\
+Compared with the golden model of the same messages (message i on stream i mod S, a stream's
+messages back to back): the registers right after reset (phase, out_valid, busy counts, every
+slot's valid bit; Shabal: phase, out_valid, valid), then every traced register on every cycle,
+then 4 idle cycles after the last digest. The test bench stops a design that has not put out
+every digest 256 cycles after the golden run's end (\"design hung: no digest by cycle N\").
+X or Z on a compared register is a divergence naming the cycle and the register.
+A --vcd file runs on for the 4 idle cycles: `skeinhw diff` it with --allow-trailing.
+Exit status: 0 identical, 1 divergent or hung, 2 usage, input or tool error.";
 
 /// Messages per stream that `sim --fill` feeds.
 pub const FILL_PER_STREAM: usize = 3;
