@@ -457,3 +457,23 @@ fn the_state_right_after_reset_is_compared() {
     // Nothing else differs: the cycle comparison is clean.
     assert!(!text.contains("DIVERGENT at golden cycle"), "{text}");
 }
+
+#[test]
+fn in_ready_is_compared_bit_by_bit() {
+    // Stream 1's ready bit stuck at 0: with one message stream 1 is never fed, so nothing else
+    // changes; only the comparison of in_ready with the golden run and the feed rule sees it.
+    let dir = mutant(
+        "ath-8r-2fp",
+        &[(
+            "assign in_ready = rst ? 2'd0 : ~{b1_full, b0_full};",
+            "assign in_ready = rst ? 2'd0 : ~{1'b1, b0_full};",
+        )],
+    );
+    let out = sim_in(&dir, "ath-8r-2fp", &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("DIVERGENT at golden cycle 1: 1 field(s) differ (in_ready_1)"),
+        "{text}"
+    );
+}

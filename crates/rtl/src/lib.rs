@@ -16,7 +16,10 @@ use std::path::Path;
 use skeinhw_sched::{AnySchedule, Schedule};
 use skeinhw_trace::names::{self, Signal};
 
-pub use compare::{ResetDiff, compare_reset, compare_vcd, reset_expected, with_idle_cycles};
+pub use compare::{
+    ResetDiff, compare_in_ready, compare_reset, compare_vcd, expected_in_ready, reset_expected,
+    with_idle_cycles,
+};
 pub use error::RtlError;
 pub use run::{
     Built, RunLimits, RunOutput, Simulator, build, build_cached, lint, run, run_limited,

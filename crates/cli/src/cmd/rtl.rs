@@ -76,7 +76,8 @@ const SIM_AFTER_HELP: &str = "\
 Compared with the golden model of the same messages (message i on stream i mod S, a stream's
 messages back to back): the registers right after reset (phase, out_valid, busy counts, every
 slot's valid bit; Shabal: phase, out_valid, valid), then every traced register on every cycle,
-then 4 idle cycles after the last digest. The test bench stops a design that has not put out
+then 4 idle cycles after the last digest; for Skein also the in_ready port, bit by bit
+(in_ready_<k>), against the golden block timings and the test bench's feed rule. The test bench stops a design that has not put out
 every digest 256 cycles after the golden run's end (\"design hung: no digest by cycle N\").
 X or Z on a compared register is a divergence naming the cycle and the register.
 A --vcd file runs on for the 4 idle cycles: `skeinhw diff` it with --allow-trailing.
@@ -353,13 +354,28 @@ fn sim_skein(args: &SimArgs, schedule: &Schedule) -> Result<Status> {
         &sim.output,
     )?;
     let expected = skeinhw_rtl::with_idle_cycles(&sink.records, TRAIL_CYCLES);
-    let report = skeinhw_rtl::compare_vcd(
+    let mut report = skeinhw_rtl::compare_vcd(
         header,
         &expected,
         &sim.vcd,
         skeinhw_rtl::SCOPE,
         sim.simulator.vcd_prefix(),
     )?;
+    if report.is_none() {
+        // in_ready, from the golden block timings and the test bench's feed rule.
+        let mut input_blocks = vec![0; streams];
+        for (i, m) in rtl_messages.iter().enumerate() {
+            input_blocks[skeinhw_rtl::stream_of(i, streams)] +=
+                skeinhw_rtl::block_count(schedule, std::slice::from_ref(m));
+        }
+        let ready = skeinhw_rtl::expected_in_ready(&golden, &input_blocks, expected.len() as u64);
+        report = skeinhw_rtl::compare_in_ready(
+            &ready,
+            &sim.vcd,
+            skeinhw_rtl::SCOPE,
+            sim.simulator.vcd_prefix(),
+        )?;
+    }
     verdict(
         schedule.name(),
         &sim,
