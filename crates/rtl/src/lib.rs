@@ -24,7 +24,7 @@ pub use error::RtlError;
 pub use run::{
     Built, RunLimits, RunOutput, Simulator, build, build_cached, lint, run, run_limited,
 };
-pub use stimulus::{Message, block_count, stimulus, stream_of};
+pub use stimulus::{Message, block_count, stimulus, stimulus_back_to_back, stream_of};
 
 /// File name of the design (module `skeinhw`; Verilator wants the file named after it).
 pub const DESIGN_FILE: &str = "skeinhw.v";

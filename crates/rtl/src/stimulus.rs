@@ -65,10 +65,28 @@ fn ubi_blocks(bytes: &[u8], bits: u64, nb: usize, key: bool) -> Vec<InBlock> {
         .collect()
 }
 
-/// The test bench input for `messages` on `schedule`'s design: message i on stream
-/// [`stream_of`]`(i)`, after the messages of that stream before it (back to back: the design
-/// starts a stream's next message when its digest is out).
+/// The test bench input for `messages` (one stream each) on `schedule`'s design; more
+/// messages than streams are refused (see [`stimulus_back_to_back`]).
 pub fn stimulus(schedule: &Schedule, messages: &[Message<'_>]) -> Result<String, RtlError> {
+    let streams = schedule.blocks_in_flight() as usize;
+    if messages.len() > streams {
+        return Err(RtlError::Input(format!(
+            "{} messages, but the design of {} has {streams} stream(s) (one per block in flight)",
+            messages.len(),
+            schedule.name()
+        )));
+    }
+    stimulus_back_to_back(schedule, messages)
+}
+
+/// The test bench input for any number of `messages` on `schedule`'s design: message i on
+/// stream [`stream_of`]`(i)`, after the messages of that stream before it (back to back: the
+/// design starts a stream's next message when its digest is out; the golden model of the same
+/// run is `skeinhw_sched::sim::simulate_streams`).
+pub fn stimulus_back_to_back(
+    schedule: &Schedule,
+    messages: &[Message<'_>],
+) -> Result<String, RtlError> {
     let streams = schedule.blocks_in_flight() as usize;
     if messages.is_empty() {
         return Err(RtlError::Input(
@@ -144,4 +162,41 @@ pub fn block_count(schedule: &Schedule, messages: &[Message<'_>]) -> usize {
             key + (m.bits.div_ceil(8) as usize).div_ceil(nb).max(1)
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn back_to_back_puts_message_i_on_stream_i_mod_s_in_order() {
+        let schedule = skeinhw_sched::preset("ath-8r-2fp").unwrap();
+        let m: Vec<Vec<u8>> = (0..5u8).map(|k| vec![k; 70 * usize::from(k)]).collect();
+        let messages: Vec<Message<'_>> = m.iter().map(|d| Message::bytes(d)).collect();
+        assert!(stimulus(&schedule, &messages).is_err());
+        let text = stimulus_back_to_back(&schedule, &messages).unwrap();
+        let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split(' ').collect()).collect();
+        // Two streams; blocks: 1 (empty message), 2, 3, 4, 5 blocks of 64 bytes.
+        assert_eq!(lines[0], ["2", "15"]);
+        let streams: Vec<&str> = lines[1..].iter().map(|l| l[0]).collect();
+        let firsts: Vec<(&str, &str)> = lines[1..]
+            .iter()
+            .filter(|l| l[2] == "1")
+            .map(|l| (l[0], l[5]))
+            .collect();
+        // Stream 0: messages 0, 2, 4 (1 + 3 + 5 blocks); stream 1: messages 1, 3.
+        assert_eq!(streams, [vec!["0"; 9], vec!["1"; 6]].concat());
+        assert_eq!(
+            firsts,
+            [
+                ("0", "0"),
+                ("0", "40"),
+                ("0", "40"),
+                ("1", "40"),
+                ("1", "40")
+            ]
+        );
+        assert_eq!(stream_of(4, 2), 0);
+        assert_eq!(stream_of(3, 1), 0);
+    }
 }

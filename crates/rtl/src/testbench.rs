@@ -1,7 +1,10 @@
 //! The generated test bench: reads the blocks of every stream from a text file (written by
-//! [`crate::Stimulus`]), feeds them through the design's valid/ready port, prints every digest as
-//! `digest <stream> <cycle> <word 0> ... <word Nw-1>` (hex words; the digest bytes are each
-//! word's little-endian bytes) and dumps a VCD of the design's registers.
+//! [`crate::stimulus`]; a stream's messages back to back), feeds them through the design's
+//! valid/ready port, prints the registers right after reset (`reset <name> <value>`) and every
+//! digest as `digest <stream> <cycle> <word 0> ... <word Nw-1>` (hex words; the digest bytes
+//! are each word's little-endian bytes), stops `+trail=N` cycles after the last digest or at
+//! cycle `+max_cycles=N` (`timeout N`: the design hung), and dumps a VCD of the design's
+//! registers.
 //!
 //! Clock: before time 10 a short prefix (rising edges at 1 and 3 with `rst` high, then one at 7
 //! that loads stream 0's first block); from time 10 the clock rises at 10 x c for golden cycle
@@ -97,7 +100,7 @@ pub(crate) fn testbench(plan: &Plan) -> String {
     );
     v.line("// Input file (+input=PATH, default input.txt): a line \"STREAMS BLOCKS\", then one line per block,");
     v.line("// sorted by stream (a stream's messages back to back): \"stream key first last bitpad bytes data\" in hex, data as one packed vector");
-    v.line("// (word Nw-1 first). Output: \"digest STREAM CYCLE WORD0 .. WORDn\" lines, then \"cycles N\", \"timeout N\"");
+    v.line("// (word Nw-1 first). Output: \"reset NAME VALUE\" lines, \"digest STREAM CYCLE WORD0 .. WORDn\" lines, then \"cycles N\", \"timeout N\"");
     v.line("// (+max_cycles=N reached) or \"error: ...\"; +trail=N runs N idle cycles after the last digest.");
     v.line("// VCD (+vcd=PATH, default dump.vcd) from time 9: rising edge c at time 10 c = golden cycle c.");
     v.line("`timescale 1ns/1ns");

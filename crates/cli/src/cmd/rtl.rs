@@ -342,7 +342,7 @@ fn sim_skein(args: &SimArgs, schedule: &Schedule) -> Result<Status> {
             key: &params.key,
         })
         .collect();
-    let stimulus = skeinhw_rtl::stimulus(schedule, &rtl_messages)?;
+    let stimulus = skeinhw_rtl::stimulus_back_to_back(schedule, &rtl_messages)?;
     let design = AnyDesign::Skein(skeinhw_rtl::generate(schedule)?);
     let sim = simulate_design(args, design, &stimulus, limits(golden.cycles))?;
     print_digests(&sim.output, &messages, streams, |w| {
