@@ -78,7 +78,8 @@ messages back to back): the registers right after reset (phase, out_valid, busy 
 slot's valid bit; Shabal: phase, out_valid, valid), then every traced register on every cycle,
 then 4 idle cycles after the last digest; for Skein also the in_ready port, bit by bit
 (in_ready_<k>), against the golden block timings and the test bench's feed rule. The test bench stops a design that has not put out
-every digest 256 cycles after the golden run's end (\"design hung: no digest by cycle N\").
+every digest 256 cycles after the golden run and its idle cycles (\"design hung: no digest by
+cycle N\").
 X or Z on a compared register is a divergence naming the cycle and the register.
 A --vcd file runs on for the 4 idle cycles: `skeinhw diff` it with --allow-trailing.
 Exit status: 0 identical, 1 divergent or hung, 2 usage, input or tool error.";
@@ -265,7 +266,8 @@ fn verdict(
         writeln!(
             out,
             "design hung: no digest by cycle {at} ({} of {digests} digest(s) out; the golden \
-             trace's last is at cycle {}, the test bench stops {HUNG_MARGIN} cycles later)",
+             trace's last is at cycle {}, its {TRAIL_CYCLES} idle cycles end at {cycles}, and \
+             the test bench stops {HUNG_MARGIN} cycles later)",
             sim.output.digests.len(),
             cycles as u64 - TRAIL_CYCLES,
         )?;
