@@ -227,3 +227,253 @@ fn skein_options_on_a_shabal_core_are_one_line_errors() {
     assert!(err.contains("Skein option"), "{err}");
     assert_eq!(err.lines().count(), 1);
 }
+
+/// Writes the design of `schedule` into a temporary directory with `edits` (from, to) applied
+/// to skeinhw.v, each of which must change it.
+fn mutant(schedule: &str, edits: &[(&str, &str)]) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    skeinhw()
+        .args(["rtl", "--schedule", schedule, "-o"])
+        .arg(tmp.path().join("d"))
+        .assert()
+        .success();
+    let path = tmp.path().join("d").join("skeinhw.v");
+    let mut v = std::fs::read_to_string(&path).unwrap();
+    for (from, to) in edits {
+        assert_eq!(v.matches(from).count(), 1, "{from}");
+        v = v.replace(from, to);
+    }
+    std::fs::write(&path, v).unwrap();
+    tmp
+}
+
+fn sim_in(dir: &tempfile::TempDir, schedule: &str, extra: &[&str]) -> std::process::Output {
+    skeinhw()
+        .args([
+            "sim",
+            "--schedule",
+            schedule,
+            "--hex",
+            "616263",
+            "--rtl-dir",
+        ])
+        .arg(dir.path().join("d"))
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn fill_feeds_every_stream_several_messages_with_the_digests_of_hash() {
+    let out = skeinhw()
+        .args([
+            "sim",
+            "--schedule",
+            "ath-8r-2fp",
+            "--key",
+            "0011",
+            "--hex",
+            "616263",
+            "--more",
+            "",
+            "--fill",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    // Two streams, three messages each; every digest is that of `hash` on the same message.
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 6, "{text}");
+    for line in text.lines() {
+        let (_, name) = line.split_once("  hex:").unwrap();
+        let hash = skeinhw()
+            .args(["hash", "--key", "0011", "--hex", name])
+            .output()
+            .unwrap();
+        let want = String::from_utf8(hash.stdout).unwrap();
+        assert_eq!(
+            line.split(' ').next(),
+            want.split(' ').next(),
+            "{line} vs {want}"
+        );
+    }
+    assert!(err.contains("6 digest(s)"), "{err}");
+    assert!(err.contains("4 idle after the last digest"), "{err}");
+}
+
+#[test]
+fn stream_mutants_survive_one_message_and_die_with_fill() {
+    // Stream 1's blocks issued as stream 0's (never used by one message on stream 0), and
+    // stream 0's block counter not reset after its Output block (needs a second message).
+    for (edit, field) in [
+        (
+            (
+                "iss_stream = (grant[1] ? 32'd1 : 32'd0);",
+                "iss_stream = 32'd0;",
+            ),
+            "stream",
+        ),
+        (
+            (
+                "s0_sq <= SQ_IDLE; s0_blk <= 64'd0;",
+                "s0_sq <= SQ_IDLE; s0_blk <= s0_blk;",
+            ),
+            "block",
+        ),
+    ] {
+        let dir = mutant("ath-8r-2fp", &[edit]);
+        let one = sim_in(&dir, "ath-8r-2fp", &[]);
+        assert_eq!(
+            one.status.code(),
+            Some(0),
+            "{:?} {}",
+            edit,
+            String::from_utf8_lossy(&one.stdout)
+        );
+        let fill = sim_in(&dir, "ath-8r-2fp", &["--fill"]);
+        let text = String::from_utf8_lossy(&fill.stdout);
+        assert_eq!(fill.status.code(), Some(1), "{edit:?}: {text}");
+        assert!(text.contains("DIVERGENT at golden cycle"), "{text}");
+        assert!(text.contains(&format!("_{field}")), "{edit:?}: {text}");
+    }
+}
+
+#[test]
+fn a_hung_design_stops_at_the_golden_length_plus_the_margin() {
+    let dir = mutant(
+        "ath-1r",
+        &[(
+            "out_valid <= c_valid && c_phase == PH_OUTPUT;",
+            "out_valid <= 1'b0;",
+        )],
+    );
+    let started = std::time::Instant::now();
+    let out = sim_in(&dir, "ath-1r", &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    // 3 blocks of 73 cycles, 4 idle cycles, then the margin of 256.
+    assert!(
+        text.contains("design hung: no digest by cycle 479 (0 of 1 digest(s) out"),
+        "{text}"
+    );
+    assert!(
+        text.contains("DIVERGENT at golden cycle 219") && text.contains("out_valid"),
+        "{text}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+}
+
+#[test]
+fn x_on_the_digest_is_a_divergence_naming_cycle_and_register() {
+    let dir = mutant(
+        "ath-8r-2fp",
+        &[("out_data_3 <= c_chain[192 +: 64];", "out_data_3 <= 64'bx;")],
+    );
+    let out = sim_in(&dir, "ath-8r-2fp", &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{text} {err}");
+    assert!(text.contains("X/Z on the digest lines"), "{text}");
+    assert!(text.contains("DIVERGENT at golden cycle 60"), "{text}");
+    assert!(text.contains("out_data_3"), "{text}");
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn shabal_fill_runs_three_messages_and_compares_the_idle_tail() {
+    let out = skeinhw()
+        .args([
+            "sim",
+            "--schedule",
+            "shabal-unfold-4",
+            "--hex",
+            "616263",
+            "--fill",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
+    assert!(err.contains("3 digest(s)"), "{err}");
+}
+
+#[test]
+fn the_idle_cycles_after_the_last_digest_are_compared() {
+    let clean = skeinhw()
+        .args(["sim", "--schedule", "shabal-unfold-4", "--hex", "616263"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&clean.stderr);
+    assert_eq!(clean.status.code(), Some(0), "{err}");
+    let cycles: u64 = err
+        .split("reset and ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    // A core that shows a wrong phase only while it waits for a block: never before the last
+    // digest (the stimulus has no gaps), so only the idle tail can catch it, at its first cycle.
+    let dir = mutant(
+        "shabal-unfold-4",
+        &[(
+            "valid <= 1'b0; phase <= PH_IDLE;\n",
+            "valid <= 1'b0; phase <= PH_FINAL;\n",
+        )],
+    );
+    let out = sim_in(&dir, "shabal-unfold-4", &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let first_idle = cycles - 4 + 1;
+    assert!(
+        text.contains(&format!(
+            "DIVERGENT at golden cycle {first_idle}: 1 field(s) differ (phase)"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_state_right_after_reset_is_compared() {
+    // A busy count that reset leaves at 5 and an out_valid that reset leaves unknown: both are
+    // overwritten at the first edge, so only the check after reset sees them.
+    let dir = mutant(
+        "ath-1r",
+        &[
+            ("busy_mix <= 16'd0;", "busy_mix <= 16'd5;"),
+            ("phase <= PH_IDLE; out_valid <= 1'b0;", "phase <= PH_IDLE;"),
+        ],
+    );
+    let out = sim_in(&dir, "ath-1r", &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("DIVERGENT right after reset (before golden cycle 1): "),
+        "{text}"
+    );
+    assert!(text.contains("out_valid: golden 0, RTL x (X/Z)"), "{text}");
+    assert!(text.contains("busy_mix: golden 0, RTL 0005"), "{text}");
+    // Nothing else differs: the cycle comparison is clean.
+    assert!(!text.contains("DIVERGENT at golden cycle"), "{text}");
+}
+
+#[test]
+fn in_ready_is_compared_bit_by_bit() {
+    // Stream 1's ready bit stuck at 0: with one message stream 1 is never fed, so nothing else
+    // changes; only the comparison of in_ready with the golden run and the feed rule sees it.
+    let dir = mutant(
+        "ath-8r-2fp",
+        &[(
+            "assign in_ready = rst ? 2'd0 : ~{b1_full, b0_full};",
+            "assign in_ready = rst ? 2'd0 : ~{1'b1, b0_full};",
+        )],
+    );
+    let out = sim_in(&dir, "ath-8r-2fp", &[]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("DIVERGENT at golden cycle 1: 1 field(s) differ (in_ready_1)"),
+        "{text}"
+    );
+}

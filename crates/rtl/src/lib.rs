@@ -16,10 +16,15 @@ use std::path::Path;
 use skeinhw_sched::{AnySchedule, Schedule};
 use skeinhw_trace::names::{self, Signal};
 
-pub use compare::compare_vcd;
+pub use compare::{
+    ResetDiff, compare_in_ready, compare_reset, compare_vcd, expected_in_ready, reset_expected,
+    with_idle_cycles,
+};
 pub use error::RtlError;
-pub use run::{Built, RunOutput, Simulator, build, build_cached, lint, run};
-pub use stimulus::{Message, block_count, stimulus};
+pub use run::{
+    Built, RunLimits, RunOutput, Simulator, build, build_cached, lint, run, run_limited,
+};
+pub use stimulus::{Message, block_count, stimulus, stimulus_back_to_back, stream_of};
 
 /// File name of the design (module `skeinhw`; Verilator wants the file named after it).
 pub const DESIGN_FILE: &str = "skeinhw.v";

@@ -71,6 +71,25 @@ pub struct RunOutput {
     pub cycles: u64,
     /// Everything the simulation printed.
     pub log: String,
+    /// The cycle at which the test bench gave up (`+max_cycles`) with digests still missing:
+    /// the design hung.
+    pub timeout: Option<u64>,
+    /// Digest lines with X or Z in them (left out of `digests`; the VCD comparison names the
+    /// register and the cycle).
+    pub unknown_digests: Vec<String>,
+    /// The registers right after reset, as the test bench printed them: (name, hex digits,
+    /// x/z included).
+    pub reset: Vec<(String, String)>,
+}
+
+/// How long a run may go: the test bench's plusargs `+max_cycles` and `+trail`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunLimits {
+    /// Stop at this cycle if the digests are not all out (`timeout N`); `None`: the test
+    /// bench's `MAX_CYCLES` (100 million).
+    pub max_cycles: Option<u64>,
+    /// Idle cycles to run after the last digest (their registers are compared too).
+    pub trail: u64,
 }
 
 impl RunOutput {
@@ -239,10 +258,29 @@ pub fn build_cached(
 
 /// Runs a built simulation on `input` (a [`crate::stimulus`] file), writing its VCD to `vcd`.
 pub fn run(built: &Built, input: &Path, vcd: &Path) -> Result<RunOutput, RtlError> {
+    run_limited(built, input, vcd, RunLimits::default())
+}
+
+/// [`run`] within `limits`: a design that has not put out every digest by
+/// `limits.max_cycles` stops there ([`RunOutput::timeout`]), and `limits.trail` idle cycles
+/// follow the last digest.
+pub fn run_limited(
+    built: &Built,
+    input: &Path,
+    vcd: &Path,
+    limits: RunLimits,
+) -> Result<RunOutput, RtlError> {
     let mut cmd = Command::new(&built.program);
     cmd.args(&built.args)
         .arg(format!("+input={}", input.display()))
         .arg(format!("+vcd={}", vcd.display()));
+    if let Some(m) = limits.max_cycles {
+        // The test bench counts in a 32-bit integer.
+        cmd.arg(format!("+max_cycles={}", m.min(i32::MAX as u64)));
+    }
+    if limits.trail > 0 {
+        cmd.arg(format!("+trail={}", limits.trail.min(i32::MAX as u64)));
+    }
     let log = tool(&mut cmd, built.simulator.as_str())?;
     parse_output(&log)
 }
@@ -258,7 +296,19 @@ fn parse_output(log: &str) -> Result<RunOutput, RtlError> {
         if let Some(rest) = line.strip_prefix("error: ") {
             return Err(RtlError::Output(format!("the test bench says: {rest}")));
         }
+        if let Some(rest) = line.strip_prefix("reset ") {
+            let mut it = rest.split_whitespace();
+            if let (Some(name), Some(value), None) = (it.next(), it.next(), it.next()) {
+                out.reset.push((name.to_owned(), value.to_owned()));
+                continue;
+            }
+            return Err(RtlError::Output(format!("bad reset line '{line}'")));
+        }
         if let Some(rest) = line.strip_prefix("digest ") {
+            if rest.bytes().any(|c| matches!(c, b'x' | b'X' | b'z' | b'Z')) {
+                out.unknown_digests.push(line.to_owned());
+                continue;
+            }
             let mut it = rest.split_whitespace();
             let bad = || RtlError::Output(format!("bad digest line '{line}'"));
             let stream: u32 = it.next().and_then(|s| s.parse().ok()).ok_or_else(bad)?;
@@ -273,6 +323,13 @@ fn parse_output(log: &str) -> Result<RunOutput, RtlError> {
                 .trim()
                 .parse()
                 .map_err(|_| RtlError::Output(format!("bad line '{line}'")))?;
+            finished = true;
+        } else if let Some(rest) = line.strip_prefix("timeout ") {
+            out.timeout = Some(
+                rest.trim()
+                    .parse()
+                    .map_err(|_| RtlError::Output(format!("bad line '{line}'")))?,
+            );
             finished = true;
         }
     }

@@ -65,14 +65,10 @@ fn ubi_blocks(bytes: &[u8], bits: u64, nb: usize, key: bool) -> Vec<InBlock> {
         .collect()
 }
 
-/// The test bench input for `messages` (one stream each) on `schedule`'s design.
+/// The test bench input for `messages` (one stream each) on `schedule`'s design; more
+/// messages than streams are refused (see [`stimulus_back_to_back`]).
 pub fn stimulus(schedule: &Schedule, messages: &[Message<'_>]) -> Result<String, RtlError> {
     let streams = schedule.blocks_in_flight() as usize;
-    if messages.is_empty() {
-        return Err(RtlError::Input(
-            "no input: give at least one message".into(),
-        ));
-    }
     if messages.len() > streams {
         return Err(RtlError::Input(format!(
             "{} messages, but the design of {} has {streams} stream(s) (one per block in flight)",
@@ -80,13 +76,31 @@ pub fn stimulus(schedule: &Schedule, messages: &[Message<'_>]) -> Result<String,
             schedule.name()
         )));
     }
+    stimulus_back_to_back(schedule, messages)
+}
+
+/// The test bench input for any number of `messages` on `schedule`'s design: message i on
+/// stream [`stream_of`]`(i)`, after the messages of that stream before it (back to back: the
+/// design starts a stream's next message when its digest is out; the golden model of the same
+/// run is `skeinhw_sched::sim::simulate_streams`).
+pub fn stimulus_back_to_back(
+    schedule: &Schedule,
+    messages: &[Message<'_>],
+) -> Result<String, RtlError> {
+    let streams = schedule.blocks_in_flight() as usize;
+    if messages.is_empty() {
+        return Err(RtlError::Input(
+            "no input: give at least one message".into(),
+        ));
+    }
     let nb = schedule.words() as usize * 8;
     let mut blocks = Vec::new();
-    for (s, m) in messages.iter().enumerate() {
+    for (i, m) in messages.iter().enumerate() {
+        let s = stream_of(i, streams);
         let available = m.data.len() as u64 * 8;
         if m.bits > available {
             return Err(RtlError::Input(format!(
-                "message {s}: {} bits asked, {available} given",
+                "message {i}: {} bits asked, {available} given",
                 m.bits
             )));
         }
@@ -99,11 +113,19 @@ pub fn stimulus(schedule: &Schedule, messages: &[Message<'_>]) -> Result<String,
             blocks.push((s, b));
         }
     }
-    let mut out = format!("{} {}\n", messages.len(), blocks.len());
+    // The test bench wants each stream's blocks together, in order (a stable sort).
+    blocks.sort_by_key(|(s, _)| *s);
+    let mut out = format!("{} {}\n", messages.len().min(streams), blocks.len());
     for (s, b) in &blocks {
         block_line(&mut out, *s, b);
     }
     Ok(out)
+}
+
+/// The stream of message `i` among `streams`: `i mod streams` (the first `streams` messages
+/// one per stream, then round again).
+pub fn stream_of(i: usize, streams: usize) -> usize {
+    i % streams.max(1)
 }
 
 /// One line of the input file: `stream key first last bitpad bytes data` in hex, the data as
@@ -140,4 +162,41 @@ pub fn block_count(schedule: &Schedule, messages: &[Message<'_>]) -> usize {
             key + (m.bits.div_ceil(8) as usize).div_ceil(nb).max(1)
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn back_to_back_puts_message_i_on_stream_i_mod_s_in_order() {
+        let schedule = skeinhw_sched::preset("ath-8r-2fp").unwrap();
+        let m: Vec<Vec<u8>> = (0..5u8).map(|k| vec![k; 70 * usize::from(k)]).collect();
+        let messages: Vec<Message<'_>> = m.iter().map(|d| Message::bytes(d)).collect();
+        assert!(stimulus(&schedule, &messages).is_err());
+        let text = stimulus_back_to_back(&schedule, &messages).unwrap();
+        let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split(' ').collect()).collect();
+        // Two streams; blocks: 1 (empty message), 2, 3, 4, 5 blocks of 64 bytes.
+        assert_eq!(lines[0], ["2", "15"]);
+        let streams: Vec<&str> = lines[1..].iter().map(|l| l[0]).collect();
+        let firsts: Vec<(&str, &str)> = lines[1..]
+            .iter()
+            .filter(|l| l[2] == "1")
+            .map(|l| (l[0], l[5]))
+            .collect();
+        // Stream 0: messages 0, 2, 4 (1 + 3 + 5 blocks); stream 1: messages 1, 3.
+        assert_eq!(streams, [vec!["0"; 9], vec!["1"; 6]].concat());
+        assert_eq!(
+            firsts,
+            [
+                ("0", "0"),
+                ("0", "40"),
+                ("0", "40"),
+                ("1", "40"),
+                ("1", "40")
+            ]
+        );
+        assert_eq!(stream_of(4, 2), 0);
+        assert_eq!(stream_of(3, 1), 0);
+    }
 }

@@ -10,14 +10,14 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use skeinhw_diff::DiffReport;
 use skeinhw_outfile::OutFile;
-use skeinhw_rtl::{AnyDesign, Message, RunOutput, Simulator};
+use skeinhw_rtl::{AnyDesign, Message, ResetDiff, RunLimits, RunOutput, Simulator};
 use skeinhw_sched::shabal::ShabalSchedule;
 use skeinhw_sched::shabal::sim::{ShabalJob, ShabalMemorySink};
-use skeinhw_sched::sim::{Job, MemorySink, simulate};
+use skeinhw_sched::sim::{Job, MemorySink, simulate_streams};
 use skeinhw_sched::{AnySchedule, Schedule};
 
 use crate::Status;
-use crate::message::MessageArgs;
+use crate::message::{MessageArgs, decode_hex};
 use crate::schedule_args::ScheduleArgs;
 
 /// Arguments of `rtl`.
@@ -41,6 +41,7 @@ pub struct RtlArgs {
 
 /// Arguments of `sim`.
 #[derive(Args)]
+#[command(after_help = SIM_AFTER_HELP)]
 pub struct SimArgs {
     #[command(flatten)]
     pub schedule: ScheduleArgs,
@@ -60,7 +61,36 @@ pub struct SimArgs {
     /// Replace an existing --vcd file.
     #[arg(long, requires = "vcd")]
     pub force: bool,
+    /// Further messages (hex), as `trace --more`: message i goes to stream i mod S (S: the
+    /// design's streams, one per block in flight), after the messages of that stream before it.
+    #[arg(long = "more", value_name = "HEX")]
+    pub more: Vec<String>,
+    /// Feed every stream of the design 3 messages back to back: the messages given first, then
+    /// made-up ones (message k is k x 23 mod (2 x block bytes + 1) bytes k, k+1, ... mod 256).
+    #[arg(long)]
+    pub fill: bool,
 }
+
+/// What `sim --help` says after the options: what is compared, the limits, the exit statuses.
+const SIM_AFTER_HELP: &str = "\
+Compared with the golden model of the same messages (message i on stream i mod S, a stream's
+messages back to back): the registers right after reset (phase, out_valid, busy counts, every
+slot's valid bit; Shabal: phase, out_valid, valid), then every traced register on every cycle,
+then 4 idle cycles after the last digest; for Skein also the in_ready port, bit by bit
+(in_ready_<k>), against the golden block timings and the test bench's feed rule. The test bench stops a design that has not put out
+every digest 256 cycles after the golden run and its idle cycles (\"design hung: no digest by
+cycle N\").
+X or Z on a compared register is a divergence naming the cycle and the register.
+A --vcd file runs on for the 4 idle cycles: `skeinhw diff` it with --allow-trailing.
+Exit status: 0 identical, 1 divergent or hung, 2 usage, input or tool error.";
+
+/// Messages per stream that `sim --fill` feeds.
+pub const FILL_PER_STREAM: usize = 3;
+/// Cycles past the golden trace's length after which `sim` stops a design that has not put
+/// out every digest ("design hung").
+pub const HUNG_MARGIN: u64 = 256;
+/// Idle cycles after the last digest that `sim` simulates and compares.
+pub const TRAIL_CYCLES: u64 = 4;
 
 /// `skeinhw rtl`.
 pub fn run_rtl(args: RtlArgs) -> Result<Status> {
@@ -95,8 +125,13 @@ struct Simulated {
 }
 
 /// Builds the design (`--rtl-dir`, or `design` written into a temporary directory), runs the
-/// test bench on `stimulus` and reads its output.
-fn simulate_design(args: &SimArgs, design: AnyDesign, stimulus: &str) -> Result<Simulated> {
+/// test bench on `stimulus` within `limits` and reads its output.
+fn simulate_design(
+    args: &SimArgs,
+    design: AnyDesign,
+    stimulus: &str,
+    limits: RunLimits,
+) -> Result<Simulated> {
     let simulator: Simulator = args.simulator.parse()?;
     // Checked before the simulation: standard output carries the digest, not the VCD.
     let keep = args
@@ -118,7 +153,7 @@ fn simulate_design(args: &SimArgs, design: AnyDesign, stimulus: &str) -> Result<
     let input = work.path().join("input.txt");
     std::fs::write(&input, stimulus)?;
     let vcd = work.path().join("dump.vcd");
-    let output = skeinhw_rtl::run(&built, &input, &vcd)?;
+    let output = skeinhw_rtl::run_limited(&built, &input, &vcd, limits)?;
     if let Some(mut out) = keep {
         let mut dump = std::fs::File::open(&vcd)
             .with_context(|| format!("the simulation wrote no VCD ({})", vcd.display()))?;
@@ -134,6 +169,66 @@ fn simulate_design(args: &SimArgs, design: AnyDesign, stimulus: &str) -> Result<
     })
 }
 
+/// The test bench's limits for a golden run of `golden_cycles`: stop a hung design
+/// [`HUNG_MARGIN`] cycles after the golden length, run [`TRAIL_CYCLES`] idle cycles after the
+/// last digest.
+fn limits(golden_cycles: u64) -> RunLimits {
+    RunLimits {
+        max_cycles: Some(golden_cycles + TRAIL_CYCLES + HUNG_MARGIN),
+        trail: TRAIL_CYCLES,
+    }
+}
+
+/// The messages of `sim`: the message options, `--more`, and with `--fill` made-up ones until
+/// every one of `streams` streams has [`FILL_PER_STREAM`] (`block_bytes`: the block size).
+fn sim_messages(
+    args: &SimArgs,
+    first: (Vec<u8>, u64),
+    streams: usize,
+    block_bytes: usize,
+) -> Result<Vec<(Vec<u8>, u64)>> {
+    let mut messages = vec![first];
+    for hex in &args.more {
+        let m = decode_hex("--more", hex)?;
+        let bits = m.len() as u64 * 8;
+        messages.push((m, bits));
+    }
+    if args.fill {
+        for k in messages.len()..streams * FILL_PER_STREAM {
+            let len = k * 23 % (2 * block_bytes + 1);
+            let m: Vec<u8> = (0..len).map(|i| (k + i) as u8).collect();
+            let bits = m.len() as u64 * 8;
+            messages.push((m, bits));
+        }
+    }
+    Ok(messages)
+}
+
+/// Prints each message's digest as `hash` does, in message order: the RTL's digests of stream
+/// s in the order they came out are its messages s, s + S, s + 2S, ... Stops at the first
+/// message the simulation gave no digest for (the verdict says why).
+fn print_digests(
+    output: &RunOutput,
+    messages: &[(Vec<u8>, u64)],
+    streams: usize,
+    bytes: impl Fn(&[u64]) -> Vec<u8>,
+) -> Result<()> {
+    let mut per_stream: Vec<Vec<&[u64]>> = vec![Vec::new(); streams.max(1)];
+    for (s, _, words) in &output.digests {
+        if let Some(v) = per_stream.get_mut(*s as usize) {
+            v.push(words);
+        }
+    }
+    for (i, (data, bits)) in messages.iter().enumerate() {
+        let s = skeinhw_rtl::stream_of(i, streams);
+        let Some(words) = per_stream[s].get(i / streams.max(1)) else {
+            break;
+        };
+        print_digest(&bytes(words), data, *bits)?;
+    }
+    Ok(())
+}
+
 /// Prints the digest as `hash` does.
 fn print_digest(digest: &[u8], data: &[u8], bits: u64) -> Result<()> {
     let name = if bits == data.len() as u64 * 8 {
@@ -146,24 +241,56 @@ fn print_digest(digest: &[u8], data: &[u8], bits: u64) -> Result<()> {
 }
 
 /// The verdict of the cycle comparison: a note on standard error, or the report and its exit
-/// status.
+/// status. A design that hung (no digest by the test bench's limit) or printed a digest with
+/// X/Z in it is a divergence (exit 1) even if the comparison found none.
 fn verdict(
     name: &str,
     sim: &Simulated,
     cycles: usize,
+    digests: usize,
+    reset: &[ResetDiff],
     report: Option<DiffReport>,
 ) -> Result<Status> {
+    let mut out = std::io::stdout().lock();
+    let mut status = 0;
+    if !reset.is_empty() {
+        let diffs: Vec<String> = reset.iter().map(ToString::to_string).collect();
+        writeln!(
+            out,
+            "DIVERGENT right after reset (before golden cycle 1): {}",
+            diffs.join("; ")
+        )?;
+        status = 1;
+    }
+    if let Some(at) = sim.output.timeout {
+        writeln!(
+            out,
+            "design hung: no digest by cycle {at} ({} of {digests} digest(s) out; the golden \
+             trace's last is at cycle {}, its {TRAIL_CYCLES} idle cycles end at {cycles}, and \
+             the test bench stops {HUNG_MARGIN} cycles later)",
+            sim.output.digests.len(),
+            cycles as u64 - TRAIL_CYCLES,
+        )?;
+        status = 1;
+    }
+    for line in &sim.output.unknown_digests {
+        writeln!(out, "X/Z on the digest lines: {line}")?;
+        status = 1;
+    }
     match report {
-        None => {
+        None if status == 0 => {
             eprintln!(
-                "skeinhw: {name} ({}): {cycles} cycles identical to the golden trace",
+                "skeinhw: {name} ({}): the state after reset and {cycles} cycles identical \
+                 to the golden trace ({} idle after the last digest), {digests} digest(s)",
                 sim.simulator.as_str(),
+                TRAIL_CYCLES,
             );
             Ok(0)
         }
+        None => Ok(status),
         Some(report) => {
-            writeln!(std::io::stdout().lock(), "{report}")?;
-            Ok(report.exit_status())
+            writeln!(out, "{report}")?;
+            Ok(report.exit_status().max(status))
         }
     }
 }
@@ -188,73 +315,134 @@ fn sim_skein(args: &SimArgs, schedule: &Schedule) -> Result<Status> {
         }
     }
     let params = m.params()?;
-    let (data, bits) = m.hex_message()?.unwrap_or((Vec::new(), 0));
-    let message = Message {
-        data: &data,
-        bits,
-        key: &params.key,
-    };
-    let stimulus = skeinhw_rtl::stimulus(schedule, &[message])?;
-    let design = AnyDesign::Skein(skeinhw_rtl::generate(schedule)?);
-    let sim = simulate_design(args, design, &stimulus)?;
-    let digest = sim
-        .output
-        .digest_bytes(0)
-        .context("the simulation printed no digest")?;
-    print_digest(&digest, &data, bits)?;
+    let streams = schedule.blocks_in_flight() as usize;
+    let first = m.hex_message()?.unwrap_or((Vec::new(), 0));
+    let messages = sim_messages(args, first, streams, schedule.words() as usize * 8)?;
 
-    let job = Job {
-        message: &data,
-        msg_bits: bits,
-        out_bits: state_bits,
-        params: params.params(),
-    };
+    // The golden run first: its length bounds the simulation.
+    let mut queues: Vec<Vec<Job<'_>>> = vec![Vec::new(); streams.min(messages.len())];
+    for (i, (data, bits)) in messages.iter().enumerate() {
+        queues[skeinhw_rtl::stream_of(i, streams)].push(Job {
+            message: data,
+            msg_bits: *bits,
+            out_bits: state_bits,
+            params: params.params(),
+        });
+    }
     let mut sink = MemorySink::new();
-    simulate(schedule, &[job], &mut sink)?;
+    let golden = simulate_streams(schedule, &queues, &mut sink)?;
     let header = sink
         .header
         .as_ref()
         .context("the golden run wrote no header")?;
-    let report = skeinhw_rtl::compare_vcd(
+
+    let rtl_messages: Vec<Message<'_>> = messages
+        .iter()
+        .map(|(data, bits)| Message {
+            data,
+            bits: *bits,
+            key: &params.key,
+        })
+        .collect();
+    let stimulus = skeinhw_rtl::stimulus_back_to_back(schedule, &rtl_messages)?;
+    let design = AnyDesign::Skein(skeinhw_rtl::generate(schedule)?);
+    let sim = simulate_design(args, design, &stimulus, limits(golden.cycles))?;
+    print_digests(&sim.output, &messages, streams, |w| {
+        w.iter().flat_map(|x| x.to_le_bytes()).collect()
+    })?;
+
+    let reset = skeinhw_rtl::compare_reset(
+        &skeinhw_rtl::reset_expected(header.words, header.slots),
+        &sim.output,
+    )?;
+    let expected = skeinhw_rtl::with_idle_cycles(&sink.records, TRAIL_CYCLES);
+    let mut report = skeinhw_rtl::compare_vcd(
         header,
-        &sink.records,
+        &expected,
         &sim.vcd,
         skeinhw_rtl::SCOPE,
         sim.simulator.vcd_prefix(),
     )?;
-    verdict(schedule.name(), &sim, sink.records.len(), report)
+    if report.is_none() {
+        // in_ready, from the golden block timings and the test bench's feed rule.
+        let mut input_blocks = vec![0; streams];
+        for (i, m) in rtl_messages.iter().enumerate() {
+            input_blocks[skeinhw_rtl::stream_of(i, streams)] +=
+                skeinhw_rtl::block_count(schedule, std::slice::from_ref(m));
+        }
+        let ready = skeinhw_rtl::expected_in_ready(&golden, &input_blocks, expected.len() as u64);
+        report = skeinhw_rtl::compare_in_ready(
+            &ready,
+            &sim.vcd,
+            skeinhw_rtl::SCOPE,
+            sim.simulator.vcd_prefix(),
+        )?;
+    }
+    verdict(
+        schedule.name(),
+        &sim,
+        expected.len(),
+        messages.len(),
+        &reset,
+        report,
+    )
 }
 
 fn sim_shabal(args: &SimArgs, schedule: &ShabalSchedule) -> Result<Status> {
-    let (data, bits) = args.message.shabal_message(schedule.output_bits())?;
-    let message = Message {
-        data: &data,
-        bits,
-        key: &[],
-    };
-    let stimulus = skeinhw_rtl::shabal::stimulus(&[message])?;
-    let design = AnyDesign::Shabal(skeinhw_rtl::shabal::generate(schedule));
-    let sim = simulate_design(args, design, &stimulus)?;
-    let digest = skeinhw_rtl::shabal::digest_bytes(&sim.output, 0)
-        .context("the simulation printed no digest")?;
-    print_digest(&digest, &data, bits)?;
-
-    let job = ShabalJob {
-        message: &data,
-        msg_bits: bits,
-    };
+    let first = args.message.shabal_message(schedule.output_bits())?;
+    // One datapath: every message on it, one after the other (stream i is message i).
+    let messages = sim_messages(args, first, 1, skeinhw_shabal::constants::BLOCK_BYTES)?;
+    let jobs: Vec<ShabalJob<'_>> = messages
+        .iter()
+        .map(|(data, bits)| ShabalJob {
+            message: data,
+            msg_bits: *bits,
+        })
+        .collect();
     let mut sink = ShabalMemorySink::default();
-    skeinhw_sched::shabal::sim::simulate(schedule, &[job], &mut sink)?;
+    let golden = skeinhw_sched::shabal::sim::simulate(schedule, &jobs, &mut sink)?;
     let header = sink
         .header
         .as_ref()
         .context("the golden run wrote no header")?;
+
+    let rtl_messages: Vec<Message<'_>> = messages
+        .iter()
+        .map(|(data, bits)| Message {
+            data,
+            bits: *bits,
+            key: &[],
+        })
+        .collect();
+    let stimulus = skeinhw_rtl::shabal::stimulus(&rtl_messages)?;
+    let design = AnyDesign::Shabal(skeinhw_rtl::shabal::generate(schedule));
+    let sim = simulate_design(args, design, &stimulus, limits(golden.cycles))?;
+    // Stream i is message i: each stream has one digest.
+    for (i, (data, bits)) in messages.iter().enumerate() {
+        let Some(digest) = skeinhw_rtl::shabal::digest_bytes(&sim.output, i as u32) else {
+            break;
+        };
+        print_digest(&digest, data, *bits)?;
+    }
+
+    let reset = skeinhw_rtl::compare_reset(
+        &skeinhw_rtl::shabal::reset_expected(header.output_words()),
+        &sim.output,
+    )?;
+    let expected = skeinhw_rtl::shabal::with_idle_cycles(&sink.records, TRAIL_CYCLES);
     let report = skeinhw_rtl::shabal::compare_vcd(
         header,
-        &sink.records,
+        &expected,
         &sim.vcd,
         skeinhw_rtl::SCOPE,
         sim.simulator.vcd_prefix(),
     )?;
-    verdict(schedule.name(), &sim, sink.records.len(), report)
+    verdict(
+        schedule.name(),
+        &sim,
+        expected.len(),
+        messages.len(),
+        &reset,
+        report,
+    )
 }

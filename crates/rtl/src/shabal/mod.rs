@@ -10,7 +10,7 @@
 //! # Ok::<(), skeinhw_sched::ScheduleError>(())
 //! ```
 
-mod compare;
+pub(crate) mod compare;
 mod design;
 mod testbench;
 
@@ -19,7 +19,7 @@ use std::path::Path;
 use skeinhw_sched::shabal::ShabalSchedule;
 use skeinhw_shabal::constants::BLOCK_BYTES;
 
-pub use compare::compare_vcd;
+pub use compare::{compare_vcd, reset_expected, with_idle_cycles};
 
 use crate::stimulus::{InBlock, block_line};
 use crate::{DESIGN_FILE, MAP_FILE, Message, RtlError, RunOutput, SCHEDULE_FILE, TESTBENCH_FILE};

@@ -15,7 +15,7 @@
 
 use crate::emit::Emitter;
 use crate::shabal::design::ShabalPlan;
-use crate::testbench::{clock, count_and_collect};
+use crate::testbench::{clock, count_and_collect, reset_report};
 
 /// The Verilog text of the test bench for `plan`.
 pub(crate) fn testbench(plan: &ShabalPlan) -> String {
@@ -26,8 +26,9 @@ pub(crate) fn testbench(plan: &ShabalPlan) -> String {
     );
     v.line("// Input file (+input=PATH, default input.txt): a line \"MESSAGES BLOCKS\", then one line per padded");
     v.line("// block in order: \"stream key first last bitpad bytes data\" in hex (key and bitpad 0), data as one");
-    v.line("// packed vector (byte 63 first). Output: \"digest STREAM CYCLE WORD0 .. WORDn\" lines, then");
-    v.line("// \"cycles N\" or \"error: ...\". VCD (+vcd=PATH, default dump.vcd) from time 9: rising edge c at");
+    v.line("// packed vector (byte 63 first). Output: \"reset NAME VALUE\" lines, \"digest STREAM CYCLE WORD0 .. WORDn\"");
+    v.line("// lines, then \"cycles N\", \"timeout N\" (+max_cycles=N reached) or \"error: ...\"; +trail=N runs N idle");
+    v.line("// cycles after the last digest. VCD (+vcd=PATH, default dump.vcd) from time 9: rising edge c at");
     v.line("// time 10 c = golden cycle c.");
     v.line("`timescale 1ns/1ns");
     v.open("module skeinhw_tb;");
@@ -123,6 +124,12 @@ pub(crate) fn testbench(plan: &ShabalPlan) -> String {
         &words,
         "nmessages",
     );
+    v.line("");
+    let regs: Vec<String> = crate::shabal::compare::reset_signals(n)
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    reset_report(&mut v, &regs);
     v.close("endmodule");
     v.finish()
 }

@@ -22,9 +22,32 @@ use crate::sim::sink::TraceSink;
 /// Runs `programs` (one per stream) on `schedule`'s datapath until every stream is done.
 pub(crate) fn run<const N: usize>(
     schedule: &Schedule,
-    mut programs: Vec<Program<N>>,
+    programs: Vec<Program<N>>,
     sink: &mut dyn TraceSink,
 ) -> Result<SimReport, SimError> {
+    run_queued(
+        schedule,
+        programs.into_iter().map(|p| vec![p]).collect(),
+        sink,
+    )
+}
+
+/// Runs `queues` (per stream, its programs back to back) on `schedule`'s datapath until every
+/// stream is done. A stream starts its next program in the cycle after the previous one's last
+/// Output block left, with its block counter back at 0 (the generated design's `s<k>_blk`).
+/// The report's digests are every program's, stream by stream, each stream's in order.
+pub(crate) fn run_queued<const N: usize>(
+    schedule: &Schedule,
+    queues: Vec<Vec<Program<N>>>,
+    sink: &mut dyn TraceSink,
+) -> Result<SimReport, SimError> {
+    let mut finished: Vec<Vec<Program<N>>> = queues.iter().map(|_| Vec::new()).collect();
+    let mut queues: Vec<std::collections::VecDeque<Program<N>>> =
+        queues.into_iter().map(Into::into).collect();
+    let mut programs: Vec<Program<N>> = queues
+        .iter_mut()
+        .map(|q| q.pop_front().expect("every stream has a program"))
+        .collect();
     let dp = Datapath::new(schedule);
     let slots_len = schedule.blocks_in_flight() as usize;
     sink.begin(&TraceHeader {
@@ -112,6 +135,13 @@ pub(crate) fn run<const N: usize>(
             }
             programs[s].complete(chain);
             busy_stream[s] = false;
+            if programs[s].is_done()
+                && let Some(next) = queues[s].pop_front()
+            {
+                finished[s].push(std::mem::replace(&mut programs[s], next));
+                blocks_issued[s] = 0;
+                outputs_done[s] = 0;
+            }
         }
         sink.cycle(&CycleRecord {
             cycle,
@@ -125,7 +155,15 @@ pub(crate) fn run<const N: usize>(
     sink.finish()?;
     Ok(SimReport {
         cycles: cycle,
-        digests: programs.iter().map(Program::digest).collect(),
+        digests: finished
+            .into_iter()
+            .zip(programs)
+            .flat_map(|(mut done, last)| {
+                done.push(last);
+                done
+            })
+            .map(|p| p.digest())
+            .collect(),
         blocks: timings,
         busy: totals,
         adders: schedule.adders(),

@@ -216,6 +216,54 @@ pub fn simulate(
     }
 }
 
+/// Simulates several Skein computations per stream: `streams[s]` are the messages of stream
+/// `s`, run back to back (the next one starts when the previous one's digest has left the
+/// datapath, as a hardware stream is fed message after message). Streams interleave as in
+/// [`simulate`], which is this with one job per stream. The report's digests are every
+/// job's, `streams[0]` first.
+pub fn simulate_streams(
+    schedule: &Schedule,
+    streams: &[Vec<Job<'_>>],
+    sink: &mut dyn TraceSink,
+) -> Result<SimReport, SimError> {
+    if streams.is_empty() || streams.iter().any(Vec::is_empty) {
+        return Err(SimError::NoInput);
+    }
+    for (stream, jobs) in streams.iter().enumerate() {
+        for job in jobs {
+            job.check(stream)?;
+        }
+    }
+    fn go<const N: usize>(
+        schedule: &Schedule,
+        streams: &[Vec<Job<'_>>],
+        sink: &mut dyn TraceSink,
+    ) -> Result<SimReport, SimError> {
+        let queues = streams
+            .iter()
+            .map(|jobs| {
+                jobs.iter()
+                    .map(|j| {
+                        Program::<N>::skein(
+                            j.message,
+                            j.msg_bits,
+                            j.out_bits,
+                            &j.params,
+                            schedule.config_precomputed(),
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        controller::run_queued::<N>(schedule, queues, sink)
+    }
+    match schedule.size() {
+        StateSize::S256 => go::<4>(schedule, streams, sink),
+        StateSize::S512 => go::<8>(schedule, streams, sink),
+        StateSize::S1024 => go::<16>(schedule, streams, sink),
+    }
+}
+
 /// Simulates raw Threefish blocks with feed-forward (one stream each); each stream's digest is
 /// its output words as little-endian bytes.
 pub fn simulate_raw(
