@@ -3,6 +3,7 @@
 //! Verilog generator and the live diff of the cocotb checker ([`model`]).
 
 mod buffer;
+mod events;
 mod hash;
 mod model;
 
@@ -14,5 +15,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     hash::register(m)?;
     model::register(m)?;
+    events::register(m)?;
     Ok(())
 }

@@ -11,6 +11,7 @@ use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use skeinhw_diff::live::{LiveDiff, Step};
+use skeinhw_diff::live_event::LiveEventDiff;
 use skeinhw_diff::wave::Bits;
 use skeinhw_diff::{
     Frame, Golden, GoldenFrames, OwnedJob, OwnedShabalJob, ShabalGolden, SignalMap,
@@ -138,7 +139,7 @@ pub fn presets() -> Vec<String> {
 }
 
 /// `schedule` as a Schedule: a Schedule object, a preset name or a JSON file name.
-fn schedule_arg(obj: &Bound<'_, PyAny>) -> PyResult<AnySchedule> {
+pub(crate) fn schedule_arg(obj: &Bound<'_, PyAny>) -> PyResult<AnySchedule> {
     if let Ok(s) = obj.cast::<PySchedule>() {
         return Ok(s.get().inner.clone());
     }
@@ -152,7 +153,7 @@ fn schedule_arg(obj: &Bound<'_, PyAny>) -> PyResult<AnySchedule> {
 }
 
 /// The messages argument: one bytes-like object or a sequence of them.
-fn messages_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<u8>>> {
+pub(crate) fn messages_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<u8>>> {
     if obj.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(
             "messages: bytes-like objects are required, not 'str' (encode it first)",
@@ -181,7 +182,7 @@ fn messages_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<u8>>> {
 }
 
 /// The bits argument: None, one integer (one message) or one entry (int or None) per message.
-fn bits_arg(obj: Option<&Bound<'_, PyAny>>, messages: &[Vec<u8>]) -> PyResult<Vec<u64>> {
+pub(crate) fn bits_arg(obj: Option<&Bound<'_, PyAny>>, messages: &[Vec<u8>]) -> PyResult<Vec<u64>> {
     let whole: Vec<u64> = messages.iter().map(|m| m.len() as u64 * 8).collect();
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(whole);
@@ -236,7 +237,7 @@ pub(crate) struct RunArgs {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn run_args(
+pub(crate) fn run_args(
     key: Option<&Bound<'_, PyAny>>,
     pers: Option<&Bound<'_, PyAny>>,
     public_key: Option<&Bound<'_, PyAny>>,
@@ -270,6 +271,43 @@ fn run_args(
     })
 }
 
+/// The Skein golden run of `messages` (one stream each), simulated in its thread.
+pub(crate) fn skein_golden(
+    s: &skeinhw_sched::Schedule,
+    messages: Vec<Vec<u8>>,
+    bits: Vec<u64>,
+    args: &RunArgs,
+) -> PyResult<Golden> {
+    let out_bits = args.digest_bits.unwrap_or(u64::from(s.size().bits()));
+    let jobs = messages
+        .into_iter()
+        .zip(bits)
+        .map(|(message, msg_bits)| OwnedJob {
+            message,
+            msg_bits,
+            out_bits,
+            key: args.key.clone(),
+            personalization: args.pers.clone(),
+            public_key: args.public_key.clone(),
+            key_id: args.key_id.clone(),
+            nonce: args.nonce.clone(),
+            tree: args.tree,
+        })
+        .collect();
+    Golden::simulate(s.clone(), jobs).map_err(value_error)
+}
+
+/// The Skein schedule of an event-aligned run, or the command line's refusal of Shabal.
+pub(crate) fn event_schedule(schedule: &AnySchedule) -> PyResult<&skeinhw_sched::Schedule> {
+    match schedule {
+        AnySchedule::Skein(s) => Ok(s),
+        AnySchedule::Shabal(_) => Err(value_error(
+            "--align event compares Threefish events (subkey injections, feed-forward); a \
+             Shabal trace is compared cycle by cycle (--align cycle)",
+        )),
+    }
+}
+
 /// Runs the golden simulator in its thread; frames arrive as they are asked for.
 fn golden_frames(
     schedule: &AnySchedule,
@@ -278,27 +316,7 @@ fn golden_frames(
     args: &RunArgs,
 ) -> PyResult<GoldenFrames> {
     match schedule {
-        AnySchedule::Skein(s) => {
-            let out_bits = args.digest_bits.unwrap_or(u64::from(s.size().bits()));
-            let jobs = messages
-                .into_iter()
-                .zip(bits)
-                .map(|(message, msg_bits)| OwnedJob {
-                    message,
-                    msg_bits,
-                    out_bits,
-                    key: args.key.clone(),
-                    personalization: args.pers.clone(),
-                    public_key: args.public_key.clone(),
-                    key_id: args.key_id.clone(),
-                    nonce: args.nonce.clone(),
-                    tree: args.tree,
-                })
-                .collect();
-            Golden::simulate(s.clone(), jobs)
-                .map(Golden::into_frames)
-                .map_err(value_error)
-        }
+        AnySchedule::Skein(s) => skein_golden(s, messages, bits, args).map(Golden::into_frames),
         AnySchedule::Shabal(s) => {
             let keyed = !args.key.is_empty()
                 || args.pers.is_some()
@@ -543,21 +561,77 @@ pub fn input_blocks(
     Ok(out)
 }
 
-/// The live cycle diff behind `skeinhw.cocotb.GoldenChecker`: the golden model of `messages`
-/// on `schedule`, compared field by field with the values read from the DUT after each rising
-/// edge. `map` is the text of a signal map (as `skeinhw diff --map` reads); without one, every
-/// trace field maps to the DUT signal of the same name (the generated Verilog).
+/// The comparison a [`PyLiveDiff`] drives.
+enum Diff {
+    Cycle(LiveDiff),
+    Event(LiveEventDiff),
+}
+
+impl Diff {
+    fn compared(&self) -> u64 {
+        match self {
+            Diff::Cycle(d) => d.compared(),
+            Diff::Event(d) => d.compared(),
+        }
+    }
+
+    fn diverged(&self) -> bool {
+        match self {
+            Diff::Cycle(d) => d.diverged(),
+            // The event verdict is reached at the end, over all the edges.
+            Diff::Event(_) => false,
+        }
+    }
+
+    fn step(&mut self, edge: u64, time: u64, samples: &[Bits]) -> PyResult<bool> {
+        match self {
+            Diff::Cycle(d) => d.step(edge, time, samples),
+            Diff::Event(d) => d.step(edge, time, samples),
+        }
+        .map(|s| s == Step::More)
+        .map_err(value_error)
+    }
+
+    fn finish(self) -> PyResult<skeinhw_diff::DiffReport> {
+        match self {
+            Diff::Cycle(d) => d.finish(),
+            Diff::Event(d) => d.finish(),
+        }
+        .map_err(value_error)
+    }
+}
+
+/// The generated Verilog's registers that event alignment compares (what
+/// `skeinhw diff --align event` uses without a map).
+fn event_identity(signals: &[names::Signal]) -> SignalMap {
+    let usable = signals.iter().map(|s| s.name.as_str()).filter(|n| {
+        n.starts_with("out_data_")
+            || *n == names::OUT_VALID
+            || skeinhw_diff::map::slot_field(n)
+                .is_some_and(|(_, r, _)| ["state", "key", "tweak"].contains(&r))
+    });
+    SignalMap::identity(usable, None)
+}
+
+/// The live diff behind `skeinhw.cocotb.GoldenChecker`: the golden model of `messages` on
+/// `schedule`, compared with the values read from the DUT after each rising edge, cycle by
+/// cycle (`align="cycle"`) or at architectural events (`align="event"`), by the same Rust
+/// comparators as `skeinhw diff`. `map` is the text of a signal map (as `skeinhw diff --map`
+/// reads); without one, the generated Verilog's signals of the same names.
 #[pyclass(name = "LiveDiff", module = "skeinhw")]
 pub struct PyLiveDiff {
-    diff: Mutex<Option<LiveDiff>>,
+    diff: Mutex<Option<Diff>>,
     clock: Option<String>,
     probes: Vec<ProbeInfo>,
+    fields: usize,
+    align: &'static str,
+    golden_cycles: Option<u64>,
 }
 
 #[pymethods]
 impl PyLiveDiff {
     #[new]
-    #[pyo3(signature = (schedule, messages, *, key=None, bits=None, map=None, map_name="map", context=3))]
+    #[pyo3(signature = (schedule, messages, *, key=None, bits=None, map=None, map_name="map", context=3, align="cycle", partial=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         schedule: &Bound<'_, PyAny>,
@@ -567,37 +641,79 @@ impl PyLiveDiff {
         map: Option<&str>,
         map_name: &str,
         context: usize,
+        align: &str,
+        partial: bool,
     ) -> PyResult<Self> {
         let schedule = schedule_arg(schedule)?;
         let messages = messages_arg(messages)?;
         let bits = bits_arg(bits, &messages)?;
         let args = run_args(key, None, None, None, None, None, None)?;
-        let frames = golden_frames(&schedule, messages, bits, &args)?;
-        let map = match map {
-            Some(text) => SignalMap::from_json(text, map_name).map_err(value_error)?,
-            None => SignalMap::identity(
-                frames
-                    .signals
-                    .iter()
-                    .filter(|s| s.name != names::CLK)
-                    .map(|s| s.name.as_str()),
-                None,
-            ),
+        let map = map
+            .map(|text| SignalMap::from_json(text, map_name).map_err(value_error))
+            .transpose()?;
+        let (diff, map, align, golden_cycles) = match align {
+            "cycle" => {
+                if partial {
+                    return Err(value_error(
+                        "partial: the live cycle diff compares whole registers only",
+                    ));
+                }
+                let frames = golden_frames(&schedule, messages, bits, &args)?;
+                let map = map.unwrap_or_else(|| {
+                    SignalMap::identity(
+                        frames
+                            .signals
+                            .iter()
+                            .filter(|s| s.name != names::CLK)
+                            .map(|s| s.name.as_str()),
+                        None,
+                    )
+                });
+                let diff = LiveDiff::new(frames, &map, context.min(1000)).map_err(value_error)?;
+                (Diff::Cycle(diff), map, "cycle", None)
+            }
+            "event" => {
+                let s = event_schedule(&schedule)?;
+                let golden = skein_golden(s, messages, bits, &args)?;
+                let map = map.unwrap_or_else(|| {
+                    event_identity(&names::signals(golden.header.words, golden.header.slots))
+                });
+                let diff = LiveEventDiff::new(golden, &map, partial).map_err(value_error)?;
+                let cycles = diff.golden_cycles();
+                (Diff::Event(diff), map, "event", Some(cycles))
+            }
+            other => {
+                return Err(value_error(format!(
+                    "align: '{other}' is neither \"cycle\" nor \"event\""
+                )));
+            }
         };
-        let diff = LiveDiff::new(frames, &map, context.min(1000)).map_err(value_error)?;
-        let probes = diff
-            .probes()
-            .map(|(f, p)| (f.to_string(), p.signal.clone(), p.slice))
-            .collect();
+        let probes: Vec<ProbeInfo> = match &diff {
+            Diff::Cycle(d) => d
+                .probes()
+                .map(|(f, p)| (f.to_string(), p.signal.clone(), p.slice))
+                .collect(),
+            Diff::Event(d) => d
+                .probes()
+                .map(|(f, p)| (f.to_string(), p.signal.clone(), p.slice))
+                .collect(),
+        };
+        let fields = match &diff {
+            Diff::Cycle(d) => d.field_count(),
+            Diff::Event(d) => d.field_count(),
+        };
         Ok(PyLiveDiff {
             diff: Mutex::new(Some(diff)),
             clock: map.clock,
             probes,
+            fields,
+            align,
+            golden_cycles,
         })
     }
 
-    /// `(field, signal, (hi, lo) or None)` for each compared field, in the order `step` takes
-    /// the values.
+    /// `(label, signal, (hi, lo) or None)` for each value `step` takes, in order: the label is
+    /// the compared field (or `when` for a qualifier signal).
     #[getter]
     fn probes(&self) -> Vec<ProbeInfo> {
         self.probes.clone()
@@ -609,7 +725,19 @@ impl PyLiveDiff {
         self.clock.clone()
     }
 
-    /// Cycles compared so far.
+    /// "cycle" or "event".
+    #[getter]
+    fn align(&self) -> &'static str {
+        self.align
+    }
+
+    /// The golden run's length in cycles (known up front for event alignment only).
+    #[getter]
+    fn golden_cycles(&self) -> Option<u64> {
+        self.golden_cycles
+    }
+
+    /// Cycles (RTL edges) compared so far.
     #[getter]
     fn compared(&self) -> u64 {
         self.with(|d| Ok(d.compared())).unwrap_or(0)
@@ -618,29 +746,25 @@ impl PyLiveDiff {
     /// Fields compared per cycle.
     #[getter]
     fn fields(&self) -> usize {
-        self.probes.len()
+        self.fields
     }
 
-    /// Whether a divergence has been found.
+    /// Whether a divergence has been found (cycle alignment; event alignment decides at
+    /// `finish`).
     #[getter]
     fn diverged(&self) -> bool {
         self.with(|d| Ok(d.diverged())).unwrap_or(false)
     }
 
-    /// Compares the next golden cycle with one DUT cycle: one value per probe, each an int
-    /// (the probe's bits), a list of 64-bit ints (least significant first) for wider values,
-    /// or a one-character str naming the X/Z state that makes it unknown. True: call again;
-    /// False: done (call `finish`).
+    /// Compares one DUT cycle: one value per probe, each an int (the probe's bits), a list of
+    /// 64-bit ints (least significant first) for wider values, or a one-character str naming
+    /// the X/Z state that makes it unknown. True: call again; False: done (call `finish`).
     fn step(&self, edge: u64, time: u64, values: &Bound<'_, PyList>) -> PyResult<bool> {
         let mut samples = Vec::with_capacity(values.len());
         for v in values.iter() {
             samples.push(bits_of(&v)?);
         }
-        self.with(|d| {
-            d.step(edge, time, &samples)
-                .map(|s| s == Step::More)
-                .map_err(value_error)
-        })
+        self.with(|d| d.step(edge, time, &samples))
     }
 
     /// The report: `(verdict, text, compared_cycles, fields, golden_cycles)` with the verdict
@@ -652,7 +776,7 @@ impl PyLiveDiff {
             .unwrap_or_else(|e| e.into_inner())
             .take()
             .ok_or_else(|| PyValueError::new_err("the diff is already finished"))?;
-        let report = diff.finish().map_err(value_error)?;
+        let report = diff.finish()?;
         let verdict = serde_json::to_value(report.verdict)
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
@@ -668,7 +792,7 @@ impl PyLiveDiff {
 }
 
 impl PyLiveDiff {
-    fn with<R>(&self, f: impl FnOnce(&mut LiveDiff) -> PyResult<R>) -> PyResult<R> {
+    fn with<R>(&self, f: impl FnOnce(&mut Diff) -> PyResult<R>) -> PyResult<R> {
         let mut g = self.diff.lock().unwrap_or_else(|e| e.into_inner());
         match g.as_mut() {
             Some(d) => f(d),
