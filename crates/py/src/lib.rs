@@ -6,6 +6,7 @@ mod buffer;
 mod events;
 mod hash;
 mod model;
+mod stream;
 
 use pyo3::prelude::*;
 

@@ -13,15 +13,14 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use skeinhw_diff::live::{LiveDiff, Step};
 use skeinhw_diff::live_event::LiveEventDiff;
 use skeinhw_diff::wave::Bits;
-use skeinhw_diff::{
-    Frame, Golden, GoldenFrames, OwnedJob, OwnedShabalJob, ShabalGolden, SignalMap,
-};
+use skeinhw_diff::{Golden, GoldenFrames, OwnedJob, OwnedShabalJob, ShabalGolden, SignalMap};
 use skeinhw_sched::AnySchedule;
 use skeinhw_skein::TreeParams;
 use skeinhw_trace::names;
 
 use crate::buffer::Data;
 use crate::hash::value_error;
+use crate::stream::{Batch, OwnedRun, Stream};
 
 /// A validated Skein or Shabal schedule.
 #[pyclass(name = "Schedule", module = "skeinhw", frozen)]
@@ -271,15 +270,15 @@ pub(crate) fn run_args(
     })
 }
 
-/// The Skein golden run of `messages` (one stream each), simulated in its thread.
-pub(crate) fn skein_golden(
+/// The Skein jobs of `messages` (one stream each) with the run's parameters.
+fn skein_jobs(
     s: &skeinhw_sched::Schedule,
     messages: Vec<Vec<u8>>,
     bits: Vec<u64>,
     args: &RunArgs,
-) -> PyResult<Golden> {
+) -> Vec<OwnedJob> {
     let out_bits = args.digest_bits.unwrap_or(u64::from(s.size().bits()));
-    let jobs = messages
+    messages
         .into_iter()
         .zip(bits)
         .map(|(message, msg_bits)| OwnedJob {
@@ -293,8 +292,45 @@ pub(crate) fn skein_golden(
             nonce: args.nonce.clone(),
             tree: args.tree,
         })
-        .collect();
-    Golden::simulate(s.clone(), jobs).map_err(value_error)
+        .collect()
+}
+
+/// The Skein golden run of `messages` (one stream each), simulated in its thread.
+pub(crate) fn skein_golden(
+    s: &skeinhw_sched::Schedule,
+    messages: Vec<Vec<u8>>,
+    bits: Vec<u64>,
+    args: &RunArgs,
+) -> PyResult<Golden> {
+    Golden::simulate(s.clone(), skein_jobs(s, messages, bits, args)).map_err(value_error)
+}
+
+/// Shabal takes none of Skein's parameters, and only its own digest length.
+fn shabal_args(s: &skeinhw_sched::shabal::ShabalSchedule, args: &RunArgs) -> PyResult<()> {
+    let keyed = !args.key.is_empty()
+        || args.pers.is_some()
+        || args.public_key.is_some()
+        || args.key_id.is_some()
+        || args.nonce.is_some()
+        || args.tree.is_some();
+    if keyed {
+        return Err(value_error(format!(
+            "schedule {} is a Shabal schedule: Shabal has no key, pers, public_key, key_id, nonce or tree",
+            s.name()
+        )));
+    }
+    if args
+        .digest_bits
+        .is_some_and(|b| b != u64::from(s.output_bits()))
+    {
+        return Err(value_error(format!(
+            "schedule {} computes Shabal-{}: digest_bits must be {} or None",
+            s.name(),
+            s.output_bits(),
+            s.output_bits()
+        )));
+    }
+    Ok(())
 }
 
 /// The Skein schedule of an event-aligned run, or the command line's refusal of Shabal.
@@ -318,29 +354,7 @@ fn golden_frames(
     match schedule {
         AnySchedule::Skein(s) => skein_golden(s, messages, bits, args).map(Golden::into_frames),
         AnySchedule::Shabal(s) => {
-            let keyed = !args.key.is_empty()
-                || args.pers.is_some()
-                || args.public_key.is_some()
-                || args.key_id.is_some()
-                || args.nonce.is_some()
-                || args.tree.is_some();
-            if keyed {
-                return Err(value_error(format!(
-                    "schedule {} is a Shabal schedule: Shabal has no key, pers, public_key, key_id, nonce or tree",
-                    s.name()
-                )));
-            }
-            if args
-                .digest_bits
-                .is_some_and(|b| b != u64::from(s.output_bits()))
-            {
-                return Err(value_error(format!(
-                    "schedule {} computes Shabal-{}: digest_bits must be {} or None",
-                    s.name(),
-                    s.output_bits(),
-                    s.output_bits()
-                )));
-            }
+            shabal_args(s, args)?;
             let jobs = messages
                 .into_iter()
                 .zip(bits)
@@ -353,61 +367,98 @@ fn golden_frames(
     }
 }
 
-/// The trace's signal names and their positions, shared by every record of a run.
+/// The trace's signal names and their positions, made once per run and shared by every
+/// record (the dict keys of `fields()` included).
 struct Names {
     list: Vec<String>,
     index: HashMap<String, usize>,
+    keys: Vec<Py<PyString>>,
 }
 
-/// One clock cycle of the golden model: every register after the rising edge.
+/// A batch of cycles and the names of its values.
+struct Rows {
+    names: Arc<Names>,
+    batch: Batch,
+}
+
+/// One clock cycle of the golden model: every register after the rising edge. A view into
+/// its batch of the run (values are read when asked for).
 #[pyclass(name = "CycleRecord", module = "skeinhw", frozen)]
 pub struct Record {
-    names: Arc<Names>,
-    #[pyo3(get)]
-    cycle: u64,
-    #[pyo3(get)]
-    phase: &'static str,
-    values: Vec<u64>,
+    rows: Arc<Rows>,
+    row: usize,
+}
+
+impl Record {
+    fn values(&self) -> &[u64] {
+        let n = self.rows.names.list.len();
+        &self.rows.batch.values[self.row * n..][..n]
+    }
 }
 
 #[pymethods]
 impl Record {
+    /// Clock cycle, from 1 (the first rising edge).
+    #[getter]
+    fn cycle(&self) -> u64 {
+        self.rows.batch.cycles[self.row]
+    }
+
+    /// The controller phase.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        self.rows.batch.phases[self.row]
+    }
+
     fn __getitem__(&self, name: &str) -> PyResult<u64> {
-        self.names
+        self.rows
+            .names
             .index
             .get(name)
-            .map(|&i| self.values[i])
+            .map(|&i| self.values()[i])
             .ok_or_else(|| PyKeyError::new_err(format!("no field '{name}' in the trace")))
     }
 
     fn __contains__(&self, name: &str) -> bool {
-        self.names.index.contains_key(name)
+        self.rows.names.index.contains_key(name)
     }
 
     /// Every field name -> value (a dict, in trace order).
     fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (n, v) in self.names.list.iter().zip(&self.values) {
-            d.set_item(n, v)?;
+        for (k, v) in self.rows.names.keys.iter().zip(self.values()) {
+            d.set_item(k.bind(py), v)?;
         }
         Ok(d)
     }
 
     /// The field names, in trace order.
     fn keys(&self) -> Vec<String> {
-        self.names.list.clone()
+        self.rows.names.list.clone()
     }
 
     fn __repr__(&self) -> String {
-        format!("<CycleRecord cycle {} phase {}>", self.cycle, self.phase)
+        format!(
+            "<CycleRecord cycle {} phase {}>",
+            self.cycle(),
+            self.phase()
+        )
     }
 }
 
+/// Where a [`Simulation`] is: the batch being read and the next row.
+struct Cursor {
+    stream: Stream,
+    rows: Option<Arc<Rows>>,
+    next: usize,
+    done: bool,
+}
+
 /// The records of a simulation, computed as they are read.
-#[pyclass(name = "Simulation", module = "skeinhw")]
+#[pyclass(name = "Simulation", module = "skeinhw", frozen)]
 pub struct Simulation {
     names: Arc<Names>,
-    frames: Mutex<Box<dyn Iterator<Item = Result<Frame, String>> + Send>>,
+    cursor: Mutex<Cursor>,
 }
 
 #[pymethods]
@@ -416,17 +467,43 @@ impl Simulation {
         slf
     }
 
-    fn __next__(&self) -> PyResult<Option<Record>> {
-        let next = self.frames.lock().unwrap_or_else(|e| e.into_inner()).next();
-        match next {
-            None => Ok(None),
-            Some(Err(e)) => Err(value_error(e)),
-            Some(Ok(f)) => Ok(Some(Record {
-                names: self.names.clone(),
-                cycle: f.cycle,
-                phase: f.phase,
-                values: f.values,
-            })),
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Record>> {
+        let mut c = self.cursor.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(rows) = &c.rows
+                && c.next < rows.batch.len()
+            {
+                let record = Record {
+                    rows: rows.clone(),
+                    row: c.next,
+                };
+                c.next += 1;
+                return Ok(Some(record));
+            }
+            if c.done {
+                return Ok(None);
+            }
+            // Wait for the simulator's thread without holding the GIL.
+            let stream = &mut c.stream;
+            let next = py.detach(|| stream.next_batch());
+            match next {
+                None => {
+                    c.done = true;
+                    c.rows = None;
+                }
+                Some(Err(e)) => {
+                    c.done = true;
+                    c.rows = None;
+                    return Err(value_error(e));
+                }
+                Some(Ok(batch)) => {
+                    c.rows = Some(Arc::new(Rows {
+                        names: self.names.clone(),
+                        batch,
+                    }));
+                    c.next = 0;
+                }
+            }
         }
     }
 
@@ -443,6 +520,7 @@ impl Simulation {
 #[pyo3(signature = (schedule, messages, *, key=None, pers=None, public_key=None, key_id=None, nonce=None, tree=None, bits=None, digest_bits=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate(
+    py: Python<'_>,
     schedule: &Bound<'_, PyAny>,
     messages: &Bound<'_, PyAny>,
     key: Option<&Bound<'_, PyAny>>,
@@ -458,16 +536,37 @@ pub fn simulate(
     let messages = messages_arg(messages)?;
     let bits = bits_arg(bits, &messages)?;
     let args = run_args(key, pers, public_key, key_id, nonce, tree, digest_bits)?;
-    let frames = golden_frames(&schedule, messages, bits, &args)?;
-    let list: Vec<String> = frames.signals.iter().map(|s| s.name.clone()).collect();
+    let stream = match &schedule {
+        AnySchedule::Skein(s) => Stream::skein(s.clone(), skein_jobs(s, messages, bits, &args)),
+        AnySchedule::Shabal(s) => {
+            shabal_args(s, &args)?;
+            let jobs = messages
+                .into_iter()
+                .zip(bits)
+                .map(|(message, msg_bits)| OwnedRun { message, msg_bits })
+                .collect();
+            Stream::shabal(s.clone(), jobs)
+        }
+    }
+    .map_err(value_error)?;
+    let list: Vec<String> = stream.signals.iter().map(|s| s.name.clone()).collect();
     let index = list
         .iter()
         .enumerate()
         .map(|(i, n)| (n.clone(), i))
         .collect();
+    let keys = list
+        .iter()
+        .map(|n| PyString::intern(py, n).unbind())
+        .collect();
     Ok(Simulation {
-        names: Arc::new(Names { list, index }),
-        frames: Mutex::new(frames.frames),
+        names: Arc::new(Names { list, index, keys }),
+        cursor: Mutex::new(Cursor {
+            stream,
+            rows: None,
+            next: 0,
+            done: false,
+        }),
     })
 }
 
