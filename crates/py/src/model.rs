@@ -570,6 +570,35 @@ pub fn simulate(
     })
 }
 
+/// For the benchmark script: seconds to drain the simulation of `message` on `schedule` in
+/// Rust alone (the batches `simulate` hands to Python, no Python object made).
+#[pyfunction]
+fn _bench_rust_simulate(
+    py: Python<'_>,
+    schedule: &Bound<'_, PyAny>,
+    message: Vec<u8>,
+) -> PyResult<f64> {
+    let schedule = schedule_arg(schedule)?;
+    let bits = vec![message.len() as u64 * 8];
+    let args = RunArgs::default();
+    let AnySchedule::Skein(s) = &schedule else {
+        return Err(value_error("a Skein schedule is required"));
+    };
+    let jobs = skein_jobs(s, vec![message], bits, &args);
+    let s = s.clone();
+    py.detach(move || {
+        let start = std::time::Instant::now();
+        let mut stream = Stream::skein(s, jobs)?;
+        let mut rows = 0usize;
+        while let Some(b) = stream.next_batch() {
+            rows += std::hint::black_box(b?.len());
+        }
+        std::hint::black_box(rows);
+        Ok::<f64, String>(start.elapsed().as_secs_f64())
+    })
+    .map_err(value_error)
+}
+
 /// Writes the generated Verilog of `schedule` (design, test bench, signal map, schedule) into
 /// `dir` (created if missing) and returns the paths. Existing files are kept unless `force`.
 #[pyfunction]
@@ -929,6 +958,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyLiveDiff>()?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(_bench_rust_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(generate_verilog, m)?)?;
     m.add_function(wrap_pyfunction!(input_blocks, m)?)?;
     let _ = PyBytes::new(m.py(), b"");
