@@ -225,3 +225,50 @@ def test_event_alignment_wrong_map_fails(tmp_path):
     code, out, err = run(tmp_path, *args)
     assert code != 0, out + err
     assert "IDENTICAL" not in out
+
+
+# --- GHDL: VHDL sources of --rtl-dir ---------------------------------------------------------
+
+VHDL = __import__("pathlib").Path(__file__).resolve().parent / "data" / "vhdl"
+needs_ghdl = pytest.mark.skipif(shutil.which("ghdl") is None,
+                                reason="GHDL is not installed (scripts/test.d/30-python.sh installs it)")
+
+
+def vhdl_core(tmp_path, mutation=None):
+    """The VHDL translation of the third-party core and its bench, `mutation` applied; the
+    runner's arguments."""
+    rtl = tmp_path / "vhdl"
+    rtl.mkdir()
+    core = (VHDL / "skein256_core.vhd").read_text()
+    if mutation:
+        assert core.count(mutation[0]) == 1
+        core = core.replace(*mutation)
+    (rtl / "skein256_core.vhd").write_text(core)
+    (rtl / "skein256_tb.vhd").write_text((VHDL / "skein256_tb.vhd").read_text())
+    return [
+        "--simulator", "ghdl", "--schedule", "long-iter-256", "--rtl-dir", str(rtl),
+        "--top", "tb", "--map", str(THIRD_PARTY / "map.json"), "--align", "event",
+        "--hex", INCREMENTING.hex(),
+    ]
+
+
+@needs_ghdl
+def test_ghdl_event_alignment_passes_on_a_vhdl_core(tmp_path):
+    code, out, err = run(tmp_path, *vhdl_core(tmp_path))
+    assert code == 0, out + err
+    assert "IDENTICAL (event alignment): 231 of 231 expected events matched, 4 digest word(s)" in out, out
+
+
+@needs_ghdl
+def test_ghdl_event_alignment_catches_a_mutant_of_the_vhdl_core(tmp_path):
+    code, out, err = run(tmp_path, *vhdl_core(tmp_path, ("(x, 25, 33)", "(x, 25, 34)")))
+    assert code == 1, out + err
+    assert "DIVERGENT (event alignment): stream 0, message block 0, before subkey 2:" in out, out
+
+
+def test_ghdl_without_vhdl_sources_is_a_usage_error(tmp_path):
+    (tmp_path / "only.v").write_text("module m; endmodule\n")
+    code, out, err = run(tmp_path, "--simulator", "ghdl", "--rtl-dir", str(tmp_path),
+                         "--schedule", "ath-1r", "--hex", "00")
+    assert code == 2, out + err
+    assert "VHDL" in err or "ghdl" in err

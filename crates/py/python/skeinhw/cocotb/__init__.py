@@ -20,7 +20,8 @@ Example (the generated design ``skeinhw`` as the cocotb toplevel)::
         await drive_messages(dut, "ath-1r", messages)
         await task          # raises on a divergence, or if nothing was compared
 
-Runs on cocotb 1.9 with Icarus Verilog 11 (Debian 12) and Verilator 5.006.
+Runs on cocotb 1.9 with Icarus Verilog 11 (Debian 12) and Verilator 5.006, and with GHDL 2.0 on
+VHDL sources (the checker reads any simulator's signals; the generated design is Verilog).
 """
 
 from __future__ import annotations
