@@ -467,7 +467,7 @@ impl Simulation {
         slf
     }
 
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Record>> {
+    fn __next__(&self) -> PyResult<Option<Record>> {
         let mut c = self.cursor.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             if let Some(rows) = &c.rows
@@ -483,9 +483,10 @@ impl Simulation {
             if c.done {
                 return Ok(None);
             }
-            // Wait for the simulator's thread without holding the GIL.
-            let stream = &mut c.stream;
-            let next = py.detach(|| stream.next_batch());
+            // The wait keeps the GIL: releasing it while holding the cursor's lock would
+            // deadlock with a second Python thread reading the same simulation (it would hold
+            // the GIL, waiting for the lock). The simulator's thread never needs the GIL.
+            let next = c.stream.next_batch();
             match next {
                 None => {
                     c.done = true;
