@@ -110,6 +110,13 @@ def _run(args: argparse.Namespace) -> int:
         if not name or not name.replace("_", "a").isalnum():
             raise UsageError(f"--define '{d}': NAME=VALUE with NAME a Verilog identifier")
         defines[name] = value if eq else "1"
+    vhdl = args.simulator == "ghdl"
+    if vhdl and not args.rtl_dir:
+        raise UsageError("--simulator ghdl simulates VHDL, and the generated design is Verilog: "
+                         "give --rtl-dir with VHDL sources (*.vhd, *.vhdl), or use --simulator "
+                         "icarus or verilator")
+    if vhdl and shutil.which("ghdl") is None:
+        raise UsageError("--simulator ghdl: ghdl is not installed (Debian: apt-get install ghdl)")
     map_text = None
     if args.map:
         try:
@@ -131,13 +138,6 @@ def _run(args: argparse.Namespace) -> int:
 
     work = Path(args.build_dir) if args.build_dir else Path(tempfile.mkdtemp(prefix="skeinhw-cocotb-"))
     work.mkdir(parents=True, exist_ok=True)
-    vhdl = args.simulator == "ghdl"
-    if vhdl and not args.rtl_dir:
-        raise UsageError("--simulator ghdl simulates VHDL, and the generated design is Verilog: "
-                         "give --rtl-dir with VHDL sources (*.vhd, *.vhdl), or use --simulator "
-                         "icarus or verilator")
-    if vhdl and shutil.which("ghdl") is None:
-        raise UsageError("--simulator ghdl: ghdl is not installed (Debian: apt-get install ghdl)")
     if args.rtl_dir:
         rtl = Path(args.rtl_dir)
         if not rtl.is_dir():
