@@ -18,14 +18,23 @@ use skeinhw_trace::shabal;
 /// run's signal list.
 #[derive(Debug, Default)]
 pub struct Batch {
+    /// Each row's clock cycle.
     pub cycles: Vec<u64>,
+    /// Each row's controller phase.
     pub phases: Vec<&'static str>,
+    /// The rows' values, one row after the other.
     pub values: Vec<u64>,
 }
 
 impl Batch {
+    /// Rows (cycles) in the batch.
     pub fn len(&self) -> usize {
         self.cycles.len()
+    }
+
+    /// No rows.
+    pub fn is_empty(&self) -> bool {
+        self.cycles.is_empty()
     }
 }
 
@@ -77,7 +86,7 @@ impl BatchSink {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        if self.batch.len() == 0 {
+        if self.batch.is_empty() {
             return Ok(());
         }
         let batch = std::mem::take(&mut self.batch);
@@ -114,12 +123,15 @@ impl ShabalSink for BatchSink {
 
 /// One message of a run, owned (it crosses into the simulator's thread).
 pub struct OwnedRun {
+    /// Message bytes.
     pub message: Vec<u8>,
+    /// Message length in bits.
     pub msg_bits: u64,
 }
 
 /// A run in progress: its signals, and its batches as they are made.
 pub struct Stream {
+    /// The run's signals, in the order of every row's values.
     pub signals: Vec<Signal>,
     rx: Receiver<Msg>,
 }
