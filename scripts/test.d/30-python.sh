@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Python package skeinhw (crates/py): builds it into the virtual environment target/venv
 # with maturin and runs its pytest suite (hashing against the vectors and pyskein 1.0, the
-# golden model, and the cocotb checker on the generated Verilog in Icarus).
-# Installs what is missing: Debian's python3-venv/python3-dev/gcc (pyskein builds from source)
+# golden model, and the cocotb checker on the generated Verilog in Icarus, by cycle and by event,
+# and on an independent core in Icarus (Verilog) and GHDL (VHDL)).
+# Installs what is missing: Debian's python3-venv/python3-dev/gcc (pyskein builds from source), ghdl
 # and the simulators (scripts/install-deps.sh); from PyPI maturin, pytest, cocotb 1.9, pyskein.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,6 +17,8 @@ need=()
 "$PY" -c "import ensurepip, venv" >/dev/null 2>&1 || need+=(python3-venv)
 [ -n "$("$PY" -c 'import sysconfig; import os; print(os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")) or "")')" ] || need+=(python3-dev)
 command -v gcc >/dev/null 2>&1 || need+=(gcc)
+# GHDL 2.0 (mcode): the checker on a VHDL core (cocotb 1.9 runs it; the generated design is Verilog).
+command -v ghdl >/dev/null 2>&1 || need+=(ghdl)
 if [ ${#need[@]} -gt 0 ]; then
     echo "installing: ${need[*]}" >&2
     SUDO=""

@@ -33,6 +33,9 @@ use crate::map::{self, Alignment, Layout, Ring, SignalMap};
 use crate::report::{DiffReport, Divergence, FieldDiff, Verdict};
 use crate::wave::{Bits, Probe, WaveOptions, sample_rising_edges};
 
+mod list;
+pub use list::{GoldenDigest, GoldenEvent};
+
 /// What an event is, in the spec's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -9,6 +9,7 @@ pub mod event;
 pub mod frame;
 pub mod golden;
 pub mod live;
+pub mod live_event;
 pub mod map;
 pub mod report;
 pub mod wave;

@@ -11,16 +11,16 @@ use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use skeinhw_diff::live::{LiveDiff, Step};
+use skeinhw_diff::live_event::LiveEventDiff;
 use skeinhw_diff::wave::Bits;
-use skeinhw_diff::{
-    Frame, Golden, GoldenFrames, OwnedJob, OwnedShabalJob, ShabalGolden, SignalMap,
-};
+use skeinhw_diff::{Golden, GoldenFrames, OwnedJob, OwnedShabalJob, ShabalGolden, SignalMap};
 use skeinhw_sched::AnySchedule;
 use skeinhw_skein::TreeParams;
 use skeinhw_trace::names;
 
 use crate::buffer::Data;
 use crate::hash::value_error;
+use crate::stream::{Batch, OwnedRun, Stream};
 
 /// A validated Skein or Shabal schedule.
 #[pyclass(name = "Schedule", module = "skeinhw", frozen)]
@@ -138,7 +138,7 @@ pub fn presets() -> Vec<String> {
 }
 
 /// `schedule` as a Schedule: a Schedule object, a preset name or a JSON file name.
-fn schedule_arg(obj: &Bound<'_, PyAny>) -> PyResult<AnySchedule> {
+pub(crate) fn schedule_arg(obj: &Bound<'_, PyAny>) -> PyResult<AnySchedule> {
     if let Ok(s) = obj.cast::<PySchedule>() {
         return Ok(s.get().inner.clone());
     }
@@ -152,7 +152,7 @@ fn schedule_arg(obj: &Bound<'_, PyAny>) -> PyResult<AnySchedule> {
 }
 
 /// The messages argument: one bytes-like object or a sequence of them.
-fn messages_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<u8>>> {
+pub(crate) fn messages_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<u8>>> {
     if obj.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(
             "messages: bytes-like objects are required, not 'str' (encode it first)",
@@ -181,7 +181,7 @@ fn messages_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<u8>>> {
 }
 
 /// The bits argument: None, one integer (one message) or one entry (int or None) per message.
-fn bits_arg(obj: Option<&Bound<'_, PyAny>>, messages: &[Vec<u8>]) -> PyResult<Vec<u64>> {
+pub(crate) fn bits_arg(obj: Option<&Bound<'_, PyAny>>, messages: &[Vec<u8>]) -> PyResult<Vec<u64>> {
     let whole: Vec<u64> = messages.iter().map(|m| m.len() as u64 * 8).collect();
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(whole);
@@ -236,7 +236,7 @@ pub(crate) struct RunArgs {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn run_args(
+pub(crate) fn run_args(
     key: Option<&Bound<'_, PyAny>>,
     pers: Option<&Bound<'_, PyAny>>,
     public_key: Option<&Bound<'_, PyAny>>,
@@ -270,6 +270,80 @@ fn run_args(
     })
 }
 
+/// The Skein jobs of `messages` (one stream each) with the run's parameters.
+fn skein_jobs(
+    s: &skeinhw_sched::Schedule,
+    messages: Vec<Vec<u8>>,
+    bits: Vec<u64>,
+    args: &RunArgs,
+) -> Vec<OwnedJob> {
+    let out_bits = args.digest_bits.unwrap_or(u64::from(s.size().bits()));
+    messages
+        .into_iter()
+        .zip(bits)
+        .map(|(message, msg_bits)| OwnedJob {
+            message,
+            msg_bits,
+            out_bits,
+            key: args.key.clone(),
+            personalization: args.pers.clone(),
+            public_key: args.public_key.clone(),
+            key_id: args.key_id.clone(),
+            nonce: args.nonce.clone(),
+            tree: args.tree,
+        })
+        .collect()
+}
+
+/// The Skein golden run of `messages` (one stream each), simulated in its thread.
+pub(crate) fn skein_golden(
+    s: &skeinhw_sched::Schedule,
+    messages: Vec<Vec<u8>>,
+    bits: Vec<u64>,
+    args: &RunArgs,
+) -> PyResult<Golden> {
+    Golden::simulate(s.clone(), skein_jobs(s, messages, bits, args)).map_err(value_error)
+}
+
+/// Shabal takes none of Skein's parameters, and only its own digest length.
+fn shabal_args(s: &skeinhw_sched::shabal::ShabalSchedule, args: &RunArgs) -> PyResult<()> {
+    let keyed = !args.key.is_empty()
+        || args.pers.is_some()
+        || args.public_key.is_some()
+        || args.key_id.is_some()
+        || args.nonce.is_some()
+        || args.tree.is_some();
+    if keyed {
+        return Err(value_error(format!(
+            "schedule {} is a Shabal schedule: Shabal has no key, pers, public_key, key_id, nonce or tree",
+            s.name()
+        )));
+    }
+    if args
+        .digest_bits
+        .is_some_and(|b| b != u64::from(s.output_bits()))
+    {
+        return Err(value_error(format!(
+            "schedule {} computes Shabal-{}: digest_bits must be {} or None",
+            s.name(),
+            s.output_bits(),
+            s.output_bits()
+        )));
+    }
+    Ok(())
+}
+
+/// The Skein schedule of an event-aligned run, or the command line's refusal of Shabal.
+pub(crate) fn event_schedule(schedule: &AnySchedule) -> PyResult<&skeinhw_sched::Schedule> {
+    match schedule {
+        AnySchedule::Skein(s) => Ok(s),
+        AnySchedule::Shabal(_) => Err(value_error(
+            "--align event compares Threefish events (subkey injections, feed-forward); a \
+             Shabal trace is compared cycle by cycle (--align cycle)",
+        )),
+    }
+}
+
 /// Runs the golden simulator in its thread; frames arrive as they are asked for.
 fn golden_frames(
     schedule: &AnySchedule,
@@ -278,51 +352,9 @@ fn golden_frames(
     args: &RunArgs,
 ) -> PyResult<GoldenFrames> {
     match schedule {
-        AnySchedule::Skein(s) => {
-            let out_bits = args.digest_bits.unwrap_or(u64::from(s.size().bits()));
-            let jobs = messages
-                .into_iter()
-                .zip(bits)
-                .map(|(message, msg_bits)| OwnedJob {
-                    message,
-                    msg_bits,
-                    out_bits,
-                    key: args.key.clone(),
-                    personalization: args.pers.clone(),
-                    public_key: args.public_key.clone(),
-                    key_id: args.key_id.clone(),
-                    nonce: args.nonce.clone(),
-                    tree: args.tree,
-                })
-                .collect();
-            Golden::simulate(s.clone(), jobs)
-                .map(Golden::into_frames)
-                .map_err(value_error)
-        }
+        AnySchedule::Skein(s) => skein_golden(s, messages, bits, args).map(Golden::into_frames),
         AnySchedule::Shabal(s) => {
-            let keyed = !args.key.is_empty()
-                || args.pers.is_some()
-                || args.public_key.is_some()
-                || args.key_id.is_some()
-                || args.nonce.is_some()
-                || args.tree.is_some();
-            if keyed {
-                return Err(value_error(format!(
-                    "schedule {} is a Shabal schedule: Shabal has no key, pers, public_key, key_id, nonce or tree",
-                    s.name()
-                )));
-            }
-            if args
-                .digest_bits
-                .is_some_and(|b| b != u64::from(s.output_bits()))
-            {
-                return Err(value_error(format!(
-                    "schedule {} computes Shabal-{}: digest_bits must be {} or None",
-                    s.name(),
-                    s.output_bits(),
-                    s.output_bits()
-                )));
-            }
+            shabal_args(s, args)?;
             let jobs = messages
                 .into_iter()
                 .zip(bits)
@@ -335,61 +367,98 @@ fn golden_frames(
     }
 }
 
-/// The trace's signal names and their positions, shared by every record of a run.
+/// The trace's signal names and their positions, made once per run and shared by every
+/// record (the dict keys of `fields()` included).
 struct Names {
     list: Vec<String>,
     index: HashMap<String, usize>,
+    keys: Vec<Py<PyString>>,
 }
 
-/// One clock cycle of the golden model: every register after the rising edge.
+/// A batch of cycles and the names of its values.
+struct Rows {
+    names: Arc<Names>,
+    batch: Batch,
+}
+
+/// One clock cycle of the golden model: every register after the rising edge. A view into
+/// its batch of the run (values are read when asked for).
 #[pyclass(name = "CycleRecord", module = "skeinhw", frozen)]
 pub struct Record {
-    names: Arc<Names>,
-    #[pyo3(get)]
-    cycle: u64,
-    #[pyo3(get)]
-    phase: &'static str,
-    values: Vec<u64>,
+    rows: Arc<Rows>,
+    row: usize,
+}
+
+impl Record {
+    fn values(&self) -> &[u64] {
+        let n = self.rows.names.list.len();
+        &self.rows.batch.values[self.row * n..][..n]
+    }
 }
 
 #[pymethods]
 impl Record {
+    /// Clock cycle, from 1 (the first rising edge).
+    #[getter]
+    fn cycle(&self) -> u64 {
+        self.rows.batch.cycles[self.row]
+    }
+
+    /// The controller phase.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        self.rows.batch.phases[self.row]
+    }
+
     fn __getitem__(&self, name: &str) -> PyResult<u64> {
-        self.names
+        self.rows
+            .names
             .index
             .get(name)
-            .map(|&i| self.values[i])
+            .map(|&i| self.values()[i])
             .ok_or_else(|| PyKeyError::new_err(format!("no field '{name}' in the trace")))
     }
 
     fn __contains__(&self, name: &str) -> bool {
-        self.names.index.contains_key(name)
+        self.rows.names.index.contains_key(name)
     }
 
     /// Every field name -> value (a dict, in trace order).
     fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (n, v) in self.names.list.iter().zip(&self.values) {
-            d.set_item(n, v)?;
+        for (k, v) in self.rows.names.keys.iter().zip(self.values()) {
+            d.set_item(k.bind(py), v)?;
         }
         Ok(d)
     }
 
     /// The field names, in trace order.
     fn keys(&self) -> Vec<String> {
-        self.names.list.clone()
+        self.rows.names.list.clone()
     }
 
     fn __repr__(&self) -> String {
-        format!("<CycleRecord cycle {} phase {}>", self.cycle, self.phase)
+        format!(
+            "<CycleRecord cycle {} phase {}>",
+            self.cycle(),
+            self.phase()
+        )
     }
 }
 
+/// Where a [`Simulation`] is: the batch being read and the next row.
+struct Cursor {
+    stream: Stream,
+    rows: Option<Arc<Rows>>,
+    next: usize,
+    done: bool,
+}
+
 /// The records of a simulation, computed as they are read.
-#[pyclass(name = "Simulation", module = "skeinhw")]
+#[pyclass(name = "Simulation", module = "skeinhw", frozen)]
 pub struct Simulation {
     names: Arc<Names>,
-    frames: Mutex<Box<dyn Iterator<Item = Result<Frame, String>> + Send>>,
+    cursor: Mutex<Cursor>,
 }
 
 #[pymethods]
@@ -399,16 +468,43 @@ impl Simulation {
     }
 
     fn __next__(&self) -> PyResult<Option<Record>> {
-        let next = self.frames.lock().unwrap_or_else(|e| e.into_inner()).next();
-        match next {
-            None => Ok(None),
-            Some(Err(e)) => Err(value_error(e)),
-            Some(Ok(f)) => Ok(Some(Record {
-                names: self.names.clone(),
-                cycle: f.cycle,
-                phase: f.phase,
-                values: f.values,
-            })),
+        let mut c = self.cursor.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(rows) = &c.rows
+                && c.next < rows.batch.len()
+            {
+                let record = Record {
+                    rows: rows.clone(),
+                    row: c.next,
+                };
+                c.next += 1;
+                return Ok(Some(record));
+            }
+            if c.done {
+                return Ok(None);
+            }
+            // The wait keeps the GIL: releasing it while holding the cursor's lock would
+            // deadlock with a second Python thread reading the same simulation (it would hold
+            // the GIL, waiting for the lock). The simulator's thread never needs the GIL.
+            let next = c.stream.next_batch();
+            match next {
+                None => {
+                    c.done = true;
+                    c.rows = None;
+                }
+                Some(Err(e)) => {
+                    c.done = true;
+                    c.rows = None;
+                    return Err(value_error(e));
+                }
+                Some(Ok(batch)) => {
+                    c.rows = Some(Arc::new(Rows {
+                        names: self.names.clone(),
+                        batch,
+                    }));
+                    c.next = 0;
+                }
+            }
         }
     }
 
@@ -425,6 +521,7 @@ impl Simulation {
 #[pyo3(signature = (schedule, messages, *, key=None, pers=None, public_key=None, key_id=None, nonce=None, tree=None, bits=None, digest_bits=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate(
+    py: Python<'_>,
     schedule: &Bound<'_, PyAny>,
     messages: &Bound<'_, PyAny>,
     key: Option<&Bound<'_, PyAny>>,
@@ -440,17 +537,67 @@ pub fn simulate(
     let messages = messages_arg(messages)?;
     let bits = bits_arg(bits, &messages)?;
     let args = run_args(key, pers, public_key, key_id, nonce, tree, digest_bits)?;
-    let frames = golden_frames(&schedule, messages, bits, &args)?;
-    let list: Vec<String> = frames.signals.iter().map(|s| s.name.clone()).collect();
+    let stream = match &schedule {
+        AnySchedule::Skein(s) => Stream::skein(s.clone(), skein_jobs(s, messages, bits, &args)),
+        AnySchedule::Shabal(s) => {
+            shabal_args(s, &args)?;
+            let jobs = messages
+                .into_iter()
+                .zip(bits)
+                .map(|(message, msg_bits)| OwnedRun { message, msg_bits })
+                .collect();
+            Stream::shabal(s.clone(), jobs)
+        }
+    }
+    .map_err(value_error)?;
+    let list: Vec<String> = stream.signals.iter().map(|s| s.name.clone()).collect();
     let index = list
         .iter()
         .enumerate()
         .map(|(i, n)| (n.clone(), i))
         .collect();
+    let keys = list
+        .iter()
+        .map(|n| PyString::intern(py, n).unbind())
+        .collect();
     Ok(Simulation {
-        names: Arc::new(Names { list, index }),
-        frames: Mutex::new(frames.frames),
+        names: Arc::new(Names { list, index, keys }),
+        cursor: Mutex::new(Cursor {
+            stream,
+            rows: None,
+            next: 0,
+            done: false,
+        }),
     })
+}
+
+/// For the benchmark script: seconds to drain the simulation of `message` on `schedule` in
+/// Rust alone (the batches `simulate` hands to Python, no Python object made).
+#[pyfunction]
+fn _bench_rust_simulate(
+    py: Python<'_>,
+    schedule: &Bound<'_, PyAny>,
+    message: Vec<u8>,
+) -> PyResult<f64> {
+    let schedule = schedule_arg(schedule)?;
+    let bits = vec![message.len() as u64 * 8];
+    let args = RunArgs::default();
+    let AnySchedule::Skein(s) = &schedule else {
+        return Err(value_error("a Skein schedule is required"));
+    };
+    let jobs = skein_jobs(s, vec![message], bits, &args);
+    let s = s.clone();
+    py.detach(move || {
+        let start = std::time::Instant::now();
+        let mut stream = Stream::skein(s, jobs)?;
+        let mut rows = 0usize;
+        while let Some(b) = stream.next_batch() {
+            rows += std::hint::black_box(b?.len());
+        }
+        std::hint::black_box(rows);
+        Ok::<f64, String>(start.elapsed().as_secs_f64())
+    })
+    .map_err(value_error)
 }
 
 /// Writes the generated Verilog of `schedule` (design, test bench, signal map, schedule) into
@@ -543,21 +690,77 @@ pub fn input_blocks(
     Ok(out)
 }
 
-/// The live cycle diff behind `skeinhw.cocotb.GoldenChecker`: the golden model of `messages`
-/// on `schedule`, compared field by field with the values read from the DUT after each rising
-/// edge. `map` is the text of a signal map (as `skeinhw diff --map` reads); without one, every
-/// trace field maps to the DUT signal of the same name (the generated Verilog).
+/// The comparison a [`PyLiveDiff`] drives.
+enum Diff {
+    Cycle(LiveDiff),
+    Event(LiveEventDiff),
+}
+
+impl Diff {
+    fn compared(&self) -> u64 {
+        match self {
+            Diff::Cycle(d) => d.compared(),
+            Diff::Event(d) => d.compared(),
+        }
+    }
+
+    fn diverged(&self) -> bool {
+        match self {
+            Diff::Cycle(d) => d.diverged(),
+            // The event verdict is reached at the end, over all the edges.
+            Diff::Event(_) => false,
+        }
+    }
+
+    fn step(&mut self, edge: u64, time: u64, samples: &[Bits]) -> PyResult<bool> {
+        match self {
+            Diff::Cycle(d) => d.step(edge, time, samples),
+            Diff::Event(d) => d.step(edge, time, samples),
+        }
+        .map(|s| s == Step::More)
+        .map_err(value_error)
+    }
+
+    fn finish(self) -> PyResult<skeinhw_diff::DiffReport> {
+        match self {
+            Diff::Cycle(d) => d.finish(),
+            Diff::Event(d) => d.finish(),
+        }
+        .map_err(value_error)
+    }
+}
+
+/// The generated Verilog's registers that event alignment compares (what
+/// `skeinhw diff --align event` uses without a map).
+fn event_identity(signals: &[names::Signal]) -> SignalMap {
+    let usable = signals.iter().map(|s| s.name.as_str()).filter(|n| {
+        n.starts_with("out_data_")
+            || *n == names::OUT_VALID
+            || skeinhw_diff::map::slot_field(n)
+                .is_some_and(|(_, r, _)| ["state", "key", "tweak"].contains(&r))
+    });
+    SignalMap::identity(usable, None)
+}
+
+/// The live diff behind `skeinhw.cocotb.GoldenChecker`: the golden model of `messages` on
+/// `schedule`, compared with the values read from the DUT after each rising edge, cycle by
+/// cycle (`align="cycle"`) or at architectural events (`align="event"`), by the same Rust
+/// comparators as `skeinhw diff`. `map` is the text of a signal map (as `skeinhw diff --map`
+/// reads); without one, the generated Verilog's signals of the same names.
 #[pyclass(name = "LiveDiff", module = "skeinhw")]
 pub struct PyLiveDiff {
-    diff: Mutex<Option<LiveDiff>>,
+    diff: Mutex<Option<Diff>>,
     clock: Option<String>,
     probes: Vec<ProbeInfo>,
+    fields: usize,
+    align: &'static str,
+    golden_cycles: Option<u64>,
 }
 
 #[pymethods]
 impl PyLiveDiff {
     #[new]
-    #[pyo3(signature = (schedule, messages, *, key=None, bits=None, map=None, map_name="map", context=3))]
+    #[pyo3(signature = (schedule, messages, *, key=None, bits=None, map=None, map_name="map", context=3, align="cycle", partial=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         schedule: &Bound<'_, PyAny>,
@@ -567,37 +770,79 @@ impl PyLiveDiff {
         map: Option<&str>,
         map_name: &str,
         context: usize,
+        align: &str,
+        partial: bool,
     ) -> PyResult<Self> {
         let schedule = schedule_arg(schedule)?;
         let messages = messages_arg(messages)?;
         let bits = bits_arg(bits, &messages)?;
         let args = run_args(key, None, None, None, None, None, None)?;
-        let frames = golden_frames(&schedule, messages, bits, &args)?;
-        let map = match map {
-            Some(text) => SignalMap::from_json(text, map_name).map_err(value_error)?,
-            None => SignalMap::identity(
-                frames
-                    .signals
-                    .iter()
-                    .filter(|s| s.name != names::CLK)
-                    .map(|s| s.name.as_str()),
-                None,
-            ),
+        let map = map
+            .map(|text| SignalMap::from_json(text, map_name).map_err(value_error))
+            .transpose()?;
+        let (diff, map, align, golden_cycles) = match align {
+            "cycle" => {
+                if partial {
+                    return Err(value_error(
+                        "partial: the live cycle diff compares whole registers only",
+                    ));
+                }
+                let frames = golden_frames(&schedule, messages, bits, &args)?;
+                let map = map.unwrap_or_else(|| {
+                    SignalMap::identity(
+                        frames
+                            .signals
+                            .iter()
+                            .filter(|s| s.name != names::CLK)
+                            .map(|s| s.name.as_str()),
+                        None,
+                    )
+                });
+                let diff = LiveDiff::new(frames, &map, context.min(1000)).map_err(value_error)?;
+                (Diff::Cycle(diff), map, "cycle", None)
+            }
+            "event" => {
+                let s = event_schedule(&schedule)?;
+                let golden = skein_golden(s, messages, bits, &args)?;
+                let map = map.unwrap_or_else(|| {
+                    event_identity(&names::signals(golden.header.words, golden.header.slots))
+                });
+                let diff = LiveEventDiff::new(golden, &map, partial).map_err(value_error)?;
+                let cycles = diff.golden_cycles();
+                (Diff::Event(diff), map, "event", Some(cycles))
+            }
+            other => {
+                return Err(value_error(format!(
+                    "align: '{other}' is neither \"cycle\" nor \"event\""
+                )));
+            }
         };
-        let diff = LiveDiff::new(frames, &map, context.min(1000)).map_err(value_error)?;
-        let probes = diff
-            .probes()
-            .map(|(f, p)| (f.to_string(), p.signal.clone(), p.slice))
-            .collect();
+        let probes: Vec<ProbeInfo> = match &diff {
+            Diff::Cycle(d) => d
+                .probes()
+                .map(|(f, p)| (f.to_string(), p.signal.clone(), p.slice))
+                .collect(),
+            Diff::Event(d) => d
+                .probes()
+                .map(|(f, p)| (f.to_string(), p.signal.clone(), p.slice))
+                .collect(),
+        };
+        let fields = match &diff {
+            Diff::Cycle(d) => d.field_count(),
+            Diff::Event(d) => d.field_count(),
+        };
         Ok(PyLiveDiff {
             diff: Mutex::new(Some(diff)),
             clock: map.clock,
             probes,
+            fields,
+            align,
+            golden_cycles,
         })
     }
 
-    /// `(field, signal, (hi, lo) or None)` for each compared field, in the order `step` takes
-    /// the values.
+    /// `(label, signal, (hi, lo) or None)` for each value `step` takes, in order: the label is
+    /// the compared field (or `when` for a qualifier signal).
     #[getter]
     fn probes(&self) -> Vec<ProbeInfo> {
         self.probes.clone()
@@ -609,7 +854,19 @@ impl PyLiveDiff {
         self.clock.clone()
     }
 
-    /// Cycles compared so far.
+    /// "cycle" or "event".
+    #[getter]
+    fn align(&self) -> &'static str {
+        self.align
+    }
+
+    /// The golden run's length in cycles (known up front for event alignment only).
+    #[getter]
+    fn golden_cycles(&self) -> Option<u64> {
+        self.golden_cycles
+    }
+
+    /// Cycles (RTL edges) compared so far.
     #[getter]
     fn compared(&self) -> u64 {
         self.with(|d| Ok(d.compared())).unwrap_or(0)
@@ -618,29 +875,25 @@ impl PyLiveDiff {
     /// Fields compared per cycle.
     #[getter]
     fn fields(&self) -> usize {
-        self.probes.len()
+        self.fields
     }
 
-    /// Whether a divergence has been found.
+    /// Whether a divergence has been found (cycle alignment; event alignment decides at
+    /// `finish`).
     #[getter]
     fn diverged(&self) -> bool {
         self.with(|d| Ok(d.diverged())).unwrap_or(false)
     }
 
-    /// Compares the next golden cycle with one DUT cycle: one value per probe, each an int
-    /// (the probe's bits), a list of 64-bit ints (least significant first) for wider values,
-    /// or a one-character str naming the X/Z state that makes it unknown. True: call again;
-    /// False: done (call `finish`).
+    /// Compares one DUT cycle: one value per probe, each an int (the probe's bits), a list of
+    /// 64-bit ints (least significant first) for wider values, or a one-character str naming
+    /// the X/Z state that makes it unknown. True: call again; False: done (call `finish`).
     fn step(&self, edge: u64, time: u64, values: &Bound<'_, PyList>) -> PyResult<bool> {
         let mut samples = Vec::with_capacity(values.len());
         for v in values.iter() {
             samples.push(bits_of(&v)?);
         }
-        self.with(|d| {
-            d.step(edge, time, &samples)
-                .map(|s| s == Step::More)
-                .map_err(value_error)
-        })
+        self.with(|d| d.step(edge, time, &samples))
     }
 
     /// The report: `(verdict, text, compared_cycles, fields, golden_cycles)` with the verdict
@@ -652,7 +905,7 @@ impl PyLiveDiff {
             .unwrap_or_else(|e| e.into_inner())
             .take()
             .ok_or_else(|| PyValueError::new_err("the diff is already finished"))?;
-        let report = diff.finish().map_err(value_error)?;
+        let report = diff.finish()?;
         let verdict = serde_json::to_value(report.verdict)
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
@@ -668,7 +921,7 @@ impl PyLiveDiff {
 }
 
 impl PyLiveDiff {
-    fn with<R>(&self, f: impl FnOnce(&mut LiveDiff) -> PyResult<R>) -> PyResult<R> {
+    fn with<R>(&self, f: impl FnOnce(&mut Diff) -> PyResult<R>) -> PyResult<R> {
         let mut g = self.diff.lock().unwrap_or_else(|e| e.into_inner());
         match g.as_mut() {
             Some(d) => f(d),
@@ -706,6 +959,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyLiveDiff>()?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(_bench_rust_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(generate_verilog, m)?)?;
     m.add_function(wrap_pyfunction!(input_blocks, m)?)?;
     let _ = PyBytes::new(m.py(), b"");

@@ -129,10 +129,146 @@ def test_partial_map_is_refused(tmp_path):
         (["--schedule", "ath-1r"], "--hex"),
         (["--schedule", "ath-1r", "--hex", "00", "--hex", "01"], "stream"),
         (["--schedule", "shabal-unfold-4", "--hex", "00", "--key", "01"], "key"),
-        (["--schedule", "ath-1r", "--hex", "00", "--align", "event"], "cycle"),
+        (["--schedule", "shabal-unfold-4", "--hex", "00", "--align", "event"], "Shabal"),
+        (["--schedule", "ath-1r", "--hex", "00", "--simulator", "ghdl"], "VHDL"),
+        (["--schedule", "ath-1r", "--hex", "00", "--define", "1x y=2"], "--define"),
     ],
 )
 def test_usage_errors_exit_2(tmp_path, args, message):
     code, out, err = run(tmp_path, *args)
     assert code == 2, out + err
     assert message in err
+
+
+# --- event alignment -------------------------------------------------------------------------
+
+THIRD_PARTY = __import__("pathlib").Path(__file__).resolve().parents[2] / "diff/tests/data/third_party"
+# The official vector "Skein-256: 256-bit hash, msgLen = 512 bits, data = 'incrementing'".
+INCREMENTING = bytes(0xFF - i for i in range(64))
+
+
+def kat_256_incrementing(vectors):
+    text = (vectors / "skein" / "skein_golden_kat.txt").read_text()
+    at = text.index(":Skein-256:   256-bit hash, msgLen =   512 bits, data = 'incrementing'")
+    rest = text[at:]
+    lines = rest[rest.index("Result:") + 7 :].splitlines()[1:3]
+    return bytes(int(b, 16) for line in lines for b in line.split())
+
+
+def third_party(tmp_path, mutation=None):
+    """The independent Skein-256 core of crates/diff's tests (state registered before
+    injection, rotating key and tweak rings, serial digest, hard-coded IV) and its test bench
+    in a directory, with `mutation` (from, to) applied to the core; the runner's arguments."""
+    rtl = tmp_path / "rtl"
+    rtl.mkdir()
+    core = (THIRD_PARTY / "skein256_core.v").read_text()
+    if mutation:
+        assert core.count(mutation[0]) == 1
+        core = core.replace(*mutation)
+    (rtl / "skein256_core.v").write_text(core)
+    (rtl / "skein256_tb.v").write_text((THIRD_PARTY / "skein256_tb.v").read_text())
+    lines = []
+    for b in range(0, len(INCREMENTING), 32):
+        block = INCREMENTING[b : b + 32].ljust(32, b"\0")
+        words = [block[8 * w : 8 * w + 8][::-1].hex() for w in range(3, -1, -1)]
+        lines.append("".join(words))
+    (tmp_path / "msg.hex").write_text("\n".join(lines) + "\n")
+    return [
+        "--schedule", "long-iter-256", "--rtl-dir", str(rtl), "--top", "tb",
+        "--map", str(THIRD_PARTY / "map.json"), "--align", "event",
+        "--hex", INCREMENTING.hex(),
+        "--define", "NB=2", "--define", "LASTBYTES=8'd32",
+        "--define", f'HEX="{tmp_path / "msg.hex"}"', "--define", f'VCD="{tmp_path / "core.vcd"}"',
+    ]
+
+
+def test_event_alignment_passes_on_a_third_party_core(tmp_path, vectors):
+    # The golden digest is the official vector (so a pass is a pass against the spec).
+    digest = next(e for e in skeinhw.events("long-iter-256", [INCREMENTING]) if e.kind == "digest")
+    assert b"".join(w.to_bytes(8, "little") for w in digest.words) == kat_256_incrementing(vectors)
+    code, out, err = run(tmp_path, *third_party(tmp_path))
+    assert code == 0, out + err
+    # Two message blocks and the output block, each 19 states before and after injection,
+    # 19 key and 19 tweak ring positions and the feed-forward; the digest's four words.
+    assert "IDENTICAL (event alignment): 231 of 231 expected events matched, 4 digest word(s)" in out, out
+
+
+@pytest.mark.parametrize(
+    "mutation, at",
+    [
+        (("x, 25, 33)", "x, 25, 34)"), "message block 0, before subkey 2"),
+        (("{59'd0, sc}", "{59'd0, sc ^ 5'd1}"), "message block 0, after subkey 0"),
+    ],
+)
+def test_event_alignment_catches_a_mutant_of_the_third_party_core(tmp_path, mutation, at):
+    code, out, err = run(tmp_path, *third_party(tmp_path, mutation))
+    assert code == 1, out + err
+    assert f"DIVERGENT (event alignment): stream 0, {at}:" in out, out
+
+
+def test_event_alignment_on_generated_verilog(tmp_path):
+    args = ["--schedule", "ath-1r", "--align", "event", "--hex", LONG.hex(), "--key", KEY.hex()]
+    code, out, err = run(tmp_path, *args)
+    assert code == 0, out + err
+    assert re.search(r"IDENTICAL \(event alignment\): (\d+) of \1 expected events matched, "
+                     r"1 digest block\(s\)", out), out
+
+
+def test_event_alignment_wrong_map_fails(tmp_path):
+    m = tmp_path / "wrong.json"
+    # The third-party map's state words reversed.
+    text = (THIRD_PARTY / "map.json").read_text()
+    text = text.replace("st[63:0]", "ST_A").replace("st[255:192]", "st[63:0]").replace("ST_A", "st[255:192]")
+    m.write_text(text)
+    args = third_party(tmp_path)
+    args[args.index("--map") + 1] = str(m)
+    code, out, err = run(tmp_path, *args)
+    assert code != 0, out + err
+    assert "IDENTICAL" not in out
+
+
+# --- GHDL: VHDL sources of --rtl-dir ---------------------------------------------------------
+
+VHDL = __import__("pathlib").Path(__file__).resolve().parent / "data" / "vhdl"
+needs_ghdl = pytest.mark.skipif(shutil.which("ghdl") is None,
+                                reason="GHDL is not installed (scripts/test.d/30-python.sh installs it)")
+
+
+def vhdl_core(tmp_path, mutation=None):
+    """The VHDL translation of the third-party core and its bench, `mutation` applied; the
+    runner's arguments."""
+    rtl = tmp_path / "vhdl"
+    rtl.mkdir()
+    core = (VHDL / "skein256_core.vhd").read_text()
+    if mutation:
+        assert core.count(mutation[0]) == 1
+        core = core.replace(*mutation)
+    (rtl / "skein256_core.vhd").write_text(core)
+    (rtl / "skein256_tb.vhd").write_text((VHDL / "skein256_tb.vhd").read_text())
+    return [
+        "--simulator", "ghdl", "--schedule", "long-iter-256", "--rtl-dir", str(rtl),
+        "--top", "tb", "--map", str(THIRD_PARTY / "map.json"), "--align", "event",
+        "--hex", INCREMENTING.hex(),
+    ]
+
+
+@needs_ghdl
+def test_ghdl_event_alignment_passes_on_a_vhdl_core(tmp_path):
+    code, out, err = run(tmp_path, *vhdl_core(tmp_path))
+    assert code == 0, out + err
+    assert "IDENTICAL (event alignment): 231 of 231 expected events matched, 4 digest word(s)" in out, out
+
+
+@needs_ghdl
+def test_ghdl_event_alignment_catches_a_mutant_of_the_vhdl_core(tmp_path):
+    code, out, err = run(tmp_path, *vhdl_core(tmp_path, ("(x, 25, 33)", "(x, 25, 34)")))
+    assert code == 1, out + err
+    assert "DIVERGENT (event alignment): stream 0, message block 0, before subkey 2:" in out, out
+
+
+def test_ghdl_without_vhdl_sources_is_a_usage_error(tmp_path):
+    (tmp_path / "only.v").write_text("module m; endmodule\n")
+    code, out, err = run(tmp_path, "--simulator", "ghdl", "--rtl-dir", str(tmp_path),
+                         "--schedule", "ath-1r", "--hex", "00")
+    assert code == 2, out + err
+    assert "VHDL" in err or "ghdl" in err

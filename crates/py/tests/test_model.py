@@ -124,3 +124,79 @@ def test_live_diff_refuses_empty_or_unknown_maps():
     d = skeinhw.LiveDiff("ath-1r", [b"abc"])
     with pytest.raises(ValueError, match="nothing compared"):
         d.finish()
+
+
+def test_records_kept_across_batches_keep_their_values():
+    # Records are views into batches of cycles; ones kept past many batches must still read
+    # their own cycle (checked against the records' cycles and a second, separate run).
+    msg = bytes(range(256)) * 40
+    kept = list(skeinhw.simulate("ath-8r-2fp", [msg]))
+    assert [r.cycle for r in kept] == list(range(1, len(kept) + 1))
+    assert len(kept) > 3000
+    again = skeinhw.simulate("ath-8r-2fp", [msg])
+    for r in again:
+        k = kept[r.cycle - 1]
+        if r.cycle % 97 == 0 or r.cycle == len(kept):
+            assert k.fields() == r.fields() and k.phase == r.phase
+
+
+def test_two_threads_reading_one_simulation_share_its_cycles():
+    import threading
+
+    sim = skeinhw.simulate("ath-1r", [bytes(20000)])
+    seen = [[], []]
+
+    def read(i):
+        for r in sim:
+            seen[i].append(r.cycle)
+
+    threads = [threading.Thread(target=read, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads)
+    cycles = sorted(seen[0] + seen[1])
+    assert cycles == list(range(1, len(cycles) + 1)) and len(cycles) > 20000
+
+
+def test_live_diff_by_event_on_the_golden_values():
+    # The golden model's own registers as the DUT: every event is found, in order; one state
+    # word changed on the cycle of an event breaks it. (The events come from Threefish on each block's
+    # key, tweak and output, not from the simulator's datapath.)
+    msgs = [b"abc", bytes(100)]
+    records = list(skeinhw.simulate("ath-1r", msgs, key=b"k"))
+    # The cycle the state register shows the first block after subkey 2 (one round a cycle).
+    event_cycle = next(r.cycle for r in records if r["slot0_valid"] and r["slot0_round"] == 8)
+    for flip in (None, event_cycle):
+        diff = skeinhw.LiveDiff("ath-1r", msgs, key=b"k", align="event")
+        assert diff.align == "event" and diff.golden_cycles == len(records)
+        labels = [p[0] for p in diff.probes]
+        more = True
+        for r in records:
+            values = [r[f] ^ (1 if r.cycle == flip and f == "slot0_state_2" else 0) for f in labels]
+            more = diff.step(r.cycle - 1, r.cycle * 10, values)
+            if not more:
+                break
+        assert not more, "the digests end the run"
+        verdict, text, compared, fields, golden = diff.finish()
+        if flip is None:
+            assert verdict == "identical", text
+            assert "IDENTICAL (event alignment)" in text and "2 digest block(s)" in text
+        else:
+            assert verdict == "divergent", text
+            assert "after subkey 2: never seen in slot0_state_*" in text, text
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(align="sideways"), "align"),
+        (dict(align="event", map='{"fields": {"phase": "phase"}}'), "phase"),
+        (dict(partial=True), "partial"),
+    ],
+)
+def test_live_diff_argument_errors(kwargs, message):
+    with pytest.raises(ValueError) as e:
+        skeinhw.LiveDiff("ath-1r", [b"abc"], **kwargs)
+    assert message in str(e.value) and "\n" not in str(e.value)

@@ -1,16 +1,19 @@
 """skeinhw: Skein/Threefish and Shabal (a drop-in for pyskein 1.0) and the skeinhw golden model.
 
 ``import skeinhw as skein`` runs pyskein code. The golden model: :class:`Schedule`,
-:func:`simulate` (a lazy iterator of cycle records), :func:`generate_verilog`, and the cocotb
+:func:`simulate` (a lazy iterator of cycle records), :func:`events` (the architectural
+events ``skeinhw diff --align event`` matches), :func:`generate_verilog`, and the cocotb
 checker in :mod:`skeinhw.cocotb`. Everything calls the Rust crates of skeinhw.
 """
 
 from ._native import (  # noqa: F401
     CycleRecord,
+    Event,
     LiveDiff,
     Schedule,
     Simulation,
     __version__,
+    events,
     generate_verilog,
     input_blocks,
     presets,
@@ -28,9 +31,11 @@ from ._native import (  # noqa: F401
 
 __all__ = [
     "CycleRecord",
+    "Event",
     "LiveDiff",
     "Schedule",
     "Simulation",
+    "events",
     "generate_verilog",
     "input_blocks",
     "presets",

@@ -123,6 +123,35 @@ def simulate(
     bits: Union[None, int, Sequence[int]] = ...,
     digest_bits: Optional[int] = ...,
 ) -> Simulation: ...
+
+class Event:
+    """An architectural event of a golden run (the list ``skeinhw diff --align event`` matches)."""
+
+    stream: int
+    block: int
+    type: str
+    index: int
+    kind: str
+    subkey: Optional[int]
+    register: str
+    @property
+    def words(self) -> Tuple[int, ...]: ...
+
+def events(
+    schedule: Union[Schedule, str],
+    messages: Messages,
+    *,
+    key: Optional[Buffer] = ...,
+    pers: Optional[Buffer] = ...,
+    public_key: Optional[Buffer] = ...,
+    key_id: Optional[Buffer] = ...,
+    nonce: Optional[Buffer] = ...,
+    tree: Optional[Tree] = ...,
+    bits: Union[None, int, Sequence[int]] = ...,
+    digest_bits: Optional[int] = ...,
+    key_ring: str = ...,
+    tweak_ring: str = ...,
+) -> List[Event]: ...
 def generate_verilog(
     schedule: Union[Schedule, str], dir: Union[str, os.PathLike], *, force: bool = ...
 ) -> List[pathlib.Path]: ...
@@ -145,7 +174,13 @@ class LiveDiff:
         map: Optional[str] = ...,
         map_name: str = ...,
         context: int = ...,
+        align: str = ...,
+        partial: bool = ...,
     ) -> None: ...
+    @property
+    def align(self) -> str: ...
+    @property
+    def golden_cycles(self) -> Optional[int]: ...
     @property
     def probes(self) -> List[Tuple[str, str, Optional[Tuple[int, int]]]]: ...
     @property

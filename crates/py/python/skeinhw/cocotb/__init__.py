@@ -1,9 +1,10 @@
 """The skeinhw golden model inside a cocotb test bench.
 
 :class:`GoldenChecker` compares the DUT with the golden model at every rising clock edge,
-through the same Rust comparison as ``skeinhw diff`` (:class:`skeinhw.LiveDiff`), and fails
-the test at the first divergence with the same report: golden cycle, field, both values,
-context. :func:`drive_messages` feeds the generated Verilog's input port exactly as its own
+through the same Rust comparison as ``skeinhw diff`` (:class:`skeinhw.LiveDiff`), cycle by
+cycle or at architectural events (``align="event"``, for RTL of another schedule), and fails
+the test at the first divergence with the same report: golden cycle (or RTL edge and event),
+field, both values, context. :func:`drive_messages` feeds the generated Verilog's input port exactly as its own
 test bench does, so that the golden cycles line up with the DUT's.
 
 Example (the generated design ``skeinhw`` as the cocotb toplevel)::
@@ -19,7 +20,8 @@ Example (the generated design ``skeinhw`` as the cocotb toplevel)::
         await drive_messages(dut, "ath-1r", messages)
         await task          # raises on a divergence, or if nothing was compared
 
-Runs on cocotb 1.9 with Icarus Verilog 11 (Debian 12) and Verilator 5.006.
+Runs on cocotb 1.9 with Icarus Verilog 11 (Debian 12) and Verilator 5.006, and with GHDL 2.0 on
+VHDL sources (the checker reads any simulator's signals; the generated design is Verilog).
 """
 
 from __future__ import annotations
@@ -101,17 +103,25 @@ def _read(handle: Any, width_hint: Optional[Tuple[int, int]]) -> Any:
 
 
 class GoldenChecker:
-    """Compares the DUT with the golden model of `messages` on `schedule`, cycle by cycle.
+    """Compares the DUT with the golden model of `messages` on `schedule` at every rising edge.
 
     - `map`: a signal map (a file name, its JSON text, or a dict: the format of
       ``skeinhw diff --map``); None for the generated Verilog (every trace field is the DUT
       signal of the same name).
-    - `align`: "cycle" (golden cycle c against the c-th compared rising edge).
+    - `align`: "cycle" (golden cycle c against the c-th compared rising edge) or "event" (the
+      mapped registers must take the golden model's architectural events in order, as
+      ``skeinhw diff --align event`` checks a waveform: for RTL of another schedule or
+      latency; see :func:`skeinhw.events`). Event alignment ends once the mapped digest port
+      has shown every digest, or after `max_edges` rising edges.
     - `clock`: the clock's name (the map's ``clock`` wins when it names one).
     - `reset`: the active-high reset (None: no reset); edges while it is 1 are not counted.
-    - `skip`: rising edges after reset before the golden trace's first cycle (1 for the
-      generated Verilog driven by :func:`drive_messages`: the edge that loads the first block).
+    - `skip`: rising edges after reset before the golden trace's first cycle (default 1 for
+      cycle alignment, the generated Verilog driven by :func:`drive_messages`: the edge that
+      loads the first block; 0 for event alignment).
     - `key`, `bits`: the MAC key and message bit lengths, as in :func:`skeinhw.simulate`.
+    - `partial`: event alignment accepts a register mapped in part (``--partial``).
+    - `max_edges`: event alignment stops after this many edges after reset (default ten
+      times the golden run's cycles plus 10,000).
 
     ``checker.compared`` gives ``{"cycles": n, "fields": f}``; ``checker.report`` the text.
     """
@@ -126,20 +136,22 @@ class GoldenChecker:
         align: str = "cycle",
         clock: str = "clk",
         reset: Optional[str] = "rst",
-        skip: int = 1,
+        skip: Optional[int] = None,
         key: bytes = b"",
         bits: Any = None,
         context: int = 3,
+        partial: bool = False,
+        max_edges: Optional[int] = None,
     ):
-        if align != "cycle":
-            raise ValueError(
-                f"align={align!r}: the live checker aligns by cycle only "
-                "(use skeinhw diff --align event on a waveform)"
-            )
+        if align not in ("cycle", "event"):
+            raise ValueError(f"align={align!r}: \"cycle\" or \"event\"")
+        if skip is None:
+            skip = 1 if align == "cycle" else 0
         if skip < 0:
             raise ValueError(f"skip must not be negative, got {skip}")
         self.dut = dut
         self.schedule = _schedule(schedule)
+        self.align = align
         map_text, map_name = _map_text(map)
         self._diff = skeinhw.LiveDiff(
             self.schedule,
@@ -149,7 +161,14 @@ class GoldenChecker:
             map=map_text,
             map_name=map_name,
             context=context,
+            align=align,
+            partial=partial,
         )
+        if max_edges is None and align == "event":
+            max_edges = 10 * (self._diff.golden_cycles or 0) + 10000
+        if max_edges is not None and max_edges < 1:
+            raise ValueError(f"max_edges must be at least 1, got {max_edges}")
+        self._max_edges = max_edges
         clock_name = self._diff.clock or clock
         self._clock = resolve(dut, clock_name)
         self._reset = resolve(dut, reset) if reset else None
@@ -194,6 +213,8 @@ class GoldenChecker:
                 values = [_read(h, s) for _, h, s in self._probes]
                 time = cocotb.utils.get_sim_time("ns")
                 if not self._diff.step(edge - 1, int(time), values):
+                    break
+                if self._max_edges is not None and after_reset - self._skip >= self._max_edges:
                     break
         finally:
             if self.verdict is None:

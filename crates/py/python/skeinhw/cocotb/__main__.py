@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -39,16 +40,25 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--map", metavar="FILE",
                    help="signal map (as skeinhw diff --map); none needed for the generated design")
     p.add_argument("--align", choices=("cycle", "event"), default="cycle",
-                   help="alignment (the live checker supports cycle)")
+                   help="cycle: golden cycle by cycle (the generated design, or RTL of the same "
+                   "schedule); event: the architectural events in order (RTL of another "
+                   "schedule or latency, as skeinhw diff --align event)")
+    p.add_argument("--partial", action="store_true",
+                   help="event alignment: accept a register mapped in part")
     p.add_argument("--simulator", choices=SIMULATORS, default="icarus",
-                   help="cocotb simulator (default icarus)")
+                   help="cocotb simulator (default icarus); ghdl simulates VHDL sources "
+                   "(*.vhd, *.vhdl) in --rtl-dir only: the generated design is Verilog")
+    p.add_argument("--define", action="append", metavar="NAME=VALUE", default=[],
+                   help="a Verilog define (or VHDL generic with ghdl) for the sources "
+                   "(repeatable)")
     p.add_argument("--hex", action="append", metavar="MSG", default=[], dest="messages",
                    help="a message in hex (repeat for several streams; '' for the empty one)")
     p.add_argument("--key", metavar="HEX", default="", help="Skein-MAC key in hex")
     p.add_argument("--build-dir", metavar="DIR",
                    help="where cocotb builds (default: a new temporary directory)")
-    p.add_argument("--skip", type=int, default=1, metavar="N",
-                   help="rising edges after reset before golden cycle 1 (default 1)")
+    p.add_argument("--skip", type=int, default=None, metavar="N",
+                   help="rising edges after reset before golden cycle 1 (default 1 with "
+                   "--align cycle, 0 with --align event)")
     return p
 
 
@@ -92,9 +102,21 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError("give at least one message with --hex")
     messages = [_hex(m, "--hex") for m in args.messages]
     key = _hex(args.key, "--key")
-    if args.align != "cycle":
-        raise UsageError("--align event: the live checker aligns by cycle only "
-                         "(use skeinhw diff --align event on a waveform)")
+    if args.skip is not None and args.skip < 0:
+        raise UsageError(f"--skip {args.skip}: must not be negative")
+    defines = {}
+    for d in args.define:
+        name, eq, value = d.partition("=")
+        if not name or not name.replace("_", "a").isalnum():
+            raise UsageError(f"--define '{d}': NAME=VALUE with NAME a Verilog identifier")
+        defines[name] = value if eq else "1"
+    vhdl = args.simulator == "ghdl"
+    if vhdl and not args.rtl_dir:
+        raise UsageError("--simulator ghdl simulates VHDL, and the generated design is Verilog: "
+                         "give --rtl-dir with VHDL sources (*.vhd, *.vhdl), or use --simulator "
+                         "icarus or verilator")
+    if vhdl and shutil.which("ghdl") is None:
+        raise UsageError("--simulator ghdl: ghdl is not installed (Debian: apt-get install ghdl)")
     map_text = None
     if args.map:
         try:
@@ -104,7 +126,7 @@ def _run(args: argparse.Namespace) -> int:
     # Everything the checker needs, validated before any simulator runs.
     try:
         skeinhw.LiveDiff(schedule, messages, key=key, map=map_text,
-                         map_name=args.map or "map")
+                         map_name=args.map or "map", align=args.align, partial=args.partial)
         skeinhw.input_blocks(schedule, messages, key=key)
     except (ValueError, TypeError) as e:
         raise UsageError(str(e)) from None
@@ -120,10 +142,12 @@ def _run(args: argparse.Namespace) -> int:
         rtl = Path(args.rtl_dir)
         if not rtl.is_dir():
             raise UsageError(f"--rtl-dir {rtl}: not a directory")
-        sources = sorted(p for p in rtl.iterdir() if p.suffix in (".v", ".sv")
+        kinds = (".vhd", ".vhdl") if vhdl else (".v", ".sv")
+        sources = sorted(p for p in rtl.iterdir() if p.suffix in kinds
                          and p.name != "skeinhw_tb.v")
         if not sources:
-            raise UsageError(f"--rtl-dir {rtl}: no Verilog sources (*.v, *.sv)")
+            what = "VHDL sources (*.vhd, *.vhdl)" if vhdl else "Verilog sources (*.v, *.sv)"
+            raise UsageError(f"--rtl-dir {rtl}: no {what}")
     else:
         rtl = work / "rtl"
         try:
@@ -141,6 +165,8 @@ def _run(args: argparse.Namespace) -> int:
         "key": key.hex(),
         "map": map_text,
         "skip": args.skip,
+        "align": args.align,
+        "partial": args.partial,
         "drive": args.top == "skeinhw" or not args.rtl_dir,
     }
     sys.stdout.flush()
@@ -148,14 +174,24 @@ def _run(args: argparse.Namespace) -> int:
     build_args = []
     if args.simulator == "verilator":
         build_args = ["-Wno-fatal", "-Wno-WIDTH"]
-    runner.build(
-        verilog_sources=[str(s) for s in sources],
-        hdl_toplevel=args.top,
-        build_dir=str(work / "build"),
-        build_args=build_args,
-        timescale=("1ns", "1ps"),
-        always=True,
-    )
+    if vhdl:
+        runner.build(
+            vhdl_sources=[str(s) for s in sources],
+            hdl_toplevel=args.top,
+            build_dir=str(work / "build"),
+            parameters=defines,
+            always=True,
+        )
+    else:
+        runner.build(
+            verilog_sources=[str(s) for s in sources],
+            hdl_toplevel=args.top,
+            build_dir=str(work / "build"),
+            build_args=build_args,
+            defines=defines,
+            timescale=("1ns", "1ps"),
+            always=True,
+        )
     env = {
         "SKEINHW_COCOTB_CONFIG": json.dumps(config),
         "SKEINHW_COCOTB_REPORT": str(report_path),

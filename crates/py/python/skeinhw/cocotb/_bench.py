@@ -12,7 +12,7 @@ from skeinhw.cocotb import GoldenChecker, drive_messages
 
 @cocotb.test()
 async def golden_model(dut):
-    """The DUT against the skeinhw golden model, cycle by cycle."""
+    """The DUT against the skeinhw golden model, by cycle or by event."""
     config = json.loads(os.environ["SKEINHW_COCOTB_CONFIG"])
     schedule = skeinhw.Schedule.from_json(config["schedule"])
     messages = [bytes.fromhex(m) for m in config["messages"]]
@@ -25,7 +25,8 @@ async def golden_model(dut):
         map=config.get("map"),
         align=config.get("align", "cycle"),
         clock=config.get("clock", "clk"),
-        skip=config.get("skip", 1),
+        skip=config.get("skip"),
+        partial=config.get("partial", False),
     )
     task = cocotb.start_soon(checker.run())
     if config.get("drive", True):

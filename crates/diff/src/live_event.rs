@@ -1,0 +1,241 @@
+//! The event diff fed one RTL cycle at a time, for a checker that runs inside the simulation
+//! (the cocotb `GoldenChecker` with `align="event"`): the same map check, golden event list
+//! ([`Expected`]), comparator ([`EventComparator`]) and [`DiffReport`] as
+//! [`crate::compare_events`], without a waveform file.
+
+use crate::error::DiffError;
+use crate::event::{EventComparator, EventLayout, Expected};
+use crate::golden::Golden;
+use crate::live::Step;
+use crate::map::{self, Alignment, Layout, SignalMap};
+use crate::report::DiffReport;
+use crate::wave::{Bits, Probe};
+
+/// An event diff in progress.
+pub struct LiveEventDiff {
+    comparator: EventComparator,
+    /// What each sample is: a map field, or `when` for a qualifier signal.
+    labels: Vec<String>,
+    probes: Vec<Probe>,
+    fields: usize,
+    golden_cycles: u64,
+    reset_cycles: u64,
+    compared: u64,
+}
+
+impl LiveEventDiff {
+    /// A diff of `golden`'s events against the RTL signals `map` names; the map is checked
+    /// for event alignment first (`partial` accepts a register mapped in part). The golden run
+    /// is read whole here: its events are what the RTL's values are looked up in.
+    pub fn new(golden: Golden, map: &SignalMap, partial: bool) -> Result<Self, DiffError> {
+        let header = golden.header;
+        let signals = skeinhw_trace::names::signals(header.words, header.slots);
+        let names: Vec<&str> = signals.iter().map(|s| s.name.as_str()).collect();
+        let layout = Layout {
+            signals: &names,
+            words: header.words,
+            slots: header.slots.max(1),
+        };
+        let left_out = map::validate(map, Alignment::Event, &layout, partial)?;
+        let (ex, golden_cycles) =
+            Expected::from_records(&header, golden.records, map.key_ring, map.tweak_ring)?;
+        let (event_layout, probes) = EventLayout::of_map(map, header.words, left_out);
+        if event_layout.views.is_empty()
+            && event_layout.digest.is_none()
+            && event_layout.serial.is_none()
+        {
+            return Err(DiffError::Invalid(format!(
+                "event alignment needs the state words (slot0_state_0..slot0_state_{}), the \
+                 state before injection, the key or tweak, or the digest in the map",
+                header.words - 1
+            )));
+        }
+        let labels = labels(&event_layout, probes.len());
+        let fields = labels.iter().filter(|l| *l != "when").count();
+        Ok(LiveEventDiff {
+            comparator: EventComparator::new(ex, event_layout),
+            labels,
+            probes,
+            fields,
+            golden_cycles,
+            reset_cycles: map.reset_cycles.unwrap_or(0),
+            compared: 0,
+        })
+    }
+
+    /// What [`LiveEventDiff::step`] takes, in order: each sample's map field (or `when` for a
+    /// qualifier) and its RTL signal.
+    pub fn probes(&self) -> impl Iterator<Item = (&str, &Probe)> {
+        self.labels
+            .iter()
+            .map(String::as_str)
+            .zip(self.probes.iter())
+    }
+
+    /// RTL edges compared so far.
+    pub fn compared(&self) -> u64 {
+        self.compared
+    }
+
+    /// Signals compared (qualifiers not counted).
+    pub fn field_count(&self) -> usize {
+        self.fields
+    }
+
+    /// The golden run's length in cycles.
+    pub fn golden_cycles(&self) -> u64 {
+        self.golden_cycles
+    }
+
+    /// One RTL rising edge: `samples` are the values of [`LiveEventDiff::probes`] after edge
+    /// `edge` (counted from the first, reset included) at simulation time `time`. Done once the
+    /// mapped digest port has shown every digest (or a wrong one); without a digest port the
+    /// caller decides when the run is over.
+    pub fn step(&mut self, edge: u64, time: u64, samples: &[Bits]) -> Result<Step, DiffError> {
+        if samples.len() != self.probes.len() {
+            return Err(DiffError::Invalid(format!(
+                "{} values given for {} probed signals",
+                samples.len(),
+                self.probes.len()
+            )));
+        }
+        if edge >= self.reset_cycles {
+            self.comparator.edge(edge, time, samples);
+            self.compared += 1;
+        }
+        Ok(if self.comparator.digests_settled() {
+            Step::Done
+        } else {
+            Step::More
+        })
+    }
+
+    /// The report; an error when nothing was compared.
+    pub fn finish(self) -> Result<DiffReport, DiffError> {
+        self.comparator.finish(self.golden_cycles)
+    }
+}
+
+/// The map field each sample position stands for.
+fn labels(layout: &EventLayout, n: usize) -> Vec<String> {
+    let mut labels = vec!["when".to_string(); n];
+    for view in &layout.views {
+        for (k, &(_, pos)) in view.words.iter().enumerate() {
+            labels[pos] = view.fields[k].clone();
+        }
+    }
+    if let Some((valid, words)) = &layout.digest {
+        labels[*valid] = "out_valid".into();
+        for &(w, pos) in words {
+            labels[pos] = format!("out_data_{w}");
+        }
+    }
+    if let Some((valid, data)) = layout.serial {
+        labels[valid] = "digest_serial.valid".into();
+        labels[data] = "digest_serial.data".into();
+    }
+    labels
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::golden::OwnedJob;
+    use crate::report::Verdict;
+    use skeinhw_sched::sim::{MemorySink, simulate};
+    use skeinhw_trace::names;
+
+    fn job() -> OwnedJob {
+        OwnedJob {
+            message: b"abc".repeat(30),
+            msg_bits: 8 * 90,
+            out_bits: 512,
+            ..Default::default()
+        }
+    }
+
+    fn golden() -> Golden {
+        let schedule = skeinhw_sched::preset("ath-1r").expect("preset");
+        Golden::simulate(schedule, vec![job()]).expect("simulates")
+    }
+
+    /// The state and the digest port of the generated design.
+    fn map() -> SignalMap {
+        let mut fields: Vec<String> = (0..8)
+            .map(|w| names::slot(0, &format!("state_{w}")))
+            .collect();
+        fields.extend((0..8).map(names::out_data));
+        fields.push(names::OUT_VALID.to_string());
+        SignalMap::identity(fields.iter().map(String::as_str), None)
+    }
+
+    /// The RTL is the golden trace itself, read independently from a memory sink: the
+    /// events are all matched, then a flipped state bit is found.
+    #[test]
+    fn the_golden_trace_as_rtl_is_identical_then_a_flip_divergent() {
+        let schedule = skeinhw_sched::preset("ath-1r").expect("preset");
+        let mut sink = MemorySink::new();
+        let j = job();
+        let borrowed = [skeinhw_sched::sim::Job::bytes(
+            &j.message,
+            512,
+            Default::default(),
+        )];
+        simulate(&schedule, &borrowed, &mut sink).expect("simulates");
+        let header = sink.header.clone().expect("header");
+        let signals = names::signals(header.words, header.slots);
+        let rows: Vec<Vec<u64>> = sink
+            .records
+            .iter()
+            .map(|r| {
+                let mut v = Vec::new();
+                names::values(&r.as_record(), &mut v);
+                v
+            })
+            .collect();
+        for flip in [false, true] {
+            let mut live = LiveEventDiff::new(golden(), &map(), false).expect("live");
+            let at: Vec<usize> = live
+                .probes()
+                .map(|(f, _)| signals.iter().position(|s| s.name == f).expect("field"))
+                .collect();
+            let mut done = false;
+            for (edge, row) in rows.iter().enumerate() {
+                let samples: Vec<Bits> = at
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &i)| {
+                        let v = row[i] ^ u64::from(flip && edge == 20 && k == 0);
+                        Bits::known(vec![v], 64)
+                    })
+                    .collect();
+                if live.step(edge as u64, 0, &samples).expect("step") == Step::Done {
+                    done = true;
+                    break;
+                }
+            }
+            assert!(done, "the digest ends the run");
+            let r = live.finish().expect("report");
+            let want = if flip {
+                Verdict::Divergent
+            } else {
+                Verdict::Identical
+            };
+            assert_eq!(r.verdict, want, "{r}");
+            assert!(r.events_matched > 0, "{r}");
+        }
+    }
+
+    #[test]
+    fn a_map_without_event_fields_is_refused() {
+        let map = SignalMap::identity(["phase"], None);
+        assert!(LiveEventDiff::new(golden(), &map, false).is_err());
+        assert!(LiveEventDiff::new(golden(), &SignalMap::default(), false).is_err());
+    }
+
+    #[test]
+    fn nothing_compared_is_an_error() {
+        let live = LiveEventDiff::new(golden(), &map(), false).expect("live");
+        assert!(live.finish().is_err());
+    }
+}
