@@ -206,6 +206,20 @@ fn map_finds_an_independent_core_laid_out_unlike_ours() {
     assert!(out.contains("kr: a key ring that rotates"), "{out}");
     assert!(out.contains("tr: a tweak ring that rotates"), "{out}");
     assert!(out.contains("serial digest"), "{out}");
+    // The rings are written by position, as the core's comment lays them out: ring word i in
+    // bits 64i+63:64i (key words 0..8, tweak words 0..2).
+    assert_eq!(found["key_ring"], "rotating", "{found}");
+    assert_eq!(found["tweak_ring"], "rotating", "{found}");
+    for (what, n) in [("key", 9), ("tweak", 3)] {
+        let ring = if what == "key" { "kr" } else { "tr" };
+        for i in 0..n {
+            assert_eq!(
+                found["fields"][format!("slot0_{what}_{i}")],
+                format!("{ring}[{}:{}]", 64 * i + 63, 64 * i),
+                "{found}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -331,6 +331,11 @@ pub struct Discovery {
     pub missing: Vec<String>,
     /// Remarks: byte-swapped words, rotating key rings, ...
     pub notes: Vec<String>,
+    /// The key register is a ring rotating one word per subkey (`"key_ring": "rotating"`):
+    /// `slot0_key_<p>` is ring position p.
+    pub key_ring_rotating: bool,
+    /// The tweak register is such a ring (`"tweak_ring": "rotating"`).
+    pub tweak_ring_rotating: bool,
     /// Rising clock edges in the waveform.
     pub edges: u64,
     /// Golden cycles simulated.
@@ -352,6 +357,12 @@ impl Discovery {
                 "digest_serial".into(),
                 serde_json::json!({ "data": data, "valid": valid }),
             );
+        }
+        if self.key_ring_rotating {
+            map.insert("key_ring".into(), "rotating".into());
+        }
+        if self.tweak_ring_rotating {
+            map.insert("tweak_ring".into(), "rotating".into());
         }
         map.insert(
             "fields".into(),
@@ -747,6 +758,8 @@ pub fn discover<E: std::fmt::Display>(
     debug_assert!(!any_state || !best.keys().any(|k| k.0 == Role::AfterSubkey));
     let mut full: BTreeMap<String, String> = BTreeMap::new();
     let mut serial: Option<Place> = None;
+    let mut key_rings: BTreeSet<(u32, bool)> = BTreeSet::new();
+    let mut tweak_rings: BTreeSet<(u32, bool)> = BTreeSet::new();
     for (key, (_, place, votes)) in &best {
         let (role, slot, word) = *key;
         let c = &candidates[place];
@@ -784,6 +797,7 @@ pub fn discover<E: std::fmt::Display>(
                     if !d.notes.contains(&note) {
                         d.notes.push(note);
                     }
+                    key_rings.insert((place.signal, place.swapped));
                     continue;
                 }
                 names::slot(slot.into(), &format!("key_{word}"))
@@ -803,6 +817,7 @@ pub fn discover<E: std::fmt::Display>(
                     if !d.notes.contains(&note) {
                         d.notes.push(note);
                     }
+                    tweak_rings.insert((place.signal, place.swapped));
                     continue;
                 }
                 names::slot(slot.into(), &format!("tweak_{word}"))
@@ -829,6 +844,53 @@ pub fn discover<E: std::fmt::Display>(
             expected,
         });
         full.insert(field, probe_text(place));
+    }
+
+    // A rotating ring's words, written by ring position (what the diff's `"rotating"` rings
+    // compare): position p holds word p when the block's key (tweak) is loaded.
+    for (role, rings, len, what) in [
+        (Role::Key, &key_rings, nw + 1, "key"),
+        (Role::Tweak, &tweak_rings, 3, "tweak"),
+    ] {
+        let Some(&ring) = rings.iter().next() else {
+            continue;
+        };
+        let name = name_of(ring.0);
+        match ring_places(&candidates, tracks[ring.0 as usize].width, role, ring, len) {
+            Some(places) if rings.len() == 1 => {
+                for (p, place) in places.iter().enumerate() {
+                    let field = names::slot(0, &format!("{what}_{p}"));
+                    let c = &candidates.get(place);
+                    let expected: u32 = table
+                        .expected
+                        .iter()
+                        .filter(|(k, _)| k.0 == role && k.1 == 0)
+                        .map(|(_, n)| *n)
+                        .sum();
+                    let matched = c.map_or(0, |c| {
+                        c.votes
+                            .iter()
+                            .filter(|(k, _)| k.0 == role)
+                            .map(|(_, v)| *v)
+                            .sum()
+                    });
+                    d.found.push(Found {
+                        field: field.clone(),
+                        probe: probe_text(place),
+                        matched: matched.min(expected),
+                        expected,
+                    });
+                    full.insert(field, probe_text(place));
+                }
+                match role {
+                    Role::Key => d.key_ring_rotating = true,
+                    _ => d.tweak_ring_rotating = true,
+                }
+            }
+            _ => d.notes.push(format!(
+                "{name}: the {what} ring's word positions are unclear: not written"
+            )),
+        }
     }
 
     // The digest's valid bit: high at every edge a digest word was seen, and at as few
@@ -1040,6 +1102,51 @@ pub fn discover<E: std::fmt::Display>(
 
 /// Rising edges: every change to 1 (a clock starting at 1 rises at its first time, as the
 /// diff's reader counts it).
+/// The places of a rotating ring's positions 0..len in signal `ring`: the slices that took
+/// their first word of `role` at the earliest time (the load, when position p holds word p)
+/// fix where position 0 sits; the positions follow it 64 bits apart. `None` when they
+/// disagree or the ring leaves the signal (a swapped ring is not written either).
+fn ring_places<S: std::hash::BuildHasher>(
+    candidates: &HashMap<Place, Candidate, S>,
+    width: u32,
+    role: Role,
+    (signal, swapped): (u32, bool),
+    len: usize,
+) -> Option<Vec<Place>> {
+    if swapped {
+        return None;
+    }
+    let first: Vec<(u64, u8, u32)> = candidates
+        .iter()
+        .filter(|(p, _)| p.signal == signal && p.swapped == swapped)
+        .filter_map(|(p, c)| {
+            c.hits
+                .iter()
+                .find(|(_, t)| t.role == role)
+                .map(|(time, t)| (*time, t.word, p.offset))
+        })
+        .collect();
+    let load = first.iter().map(|f| f.0).min()?;
+    let bases: BTreeSet<i64> = first
+        .iter()
+        .filter(|f| f.0 == load)
+        .map(|f| i64::from(f.2) - 64 * i64::from(f.1))
+        .collect();
+    let &[base] = bases.iter().copied().collect::<Vec<_>>().as_slice() else {
+        return None;
+    };
+    (0..len as i64)
+        .map(|p| {
+            let offset = u32::try_from(base + 64 * p).ok()?;
+            (u64::from(offset) + 64 <= u64::from(width)).then_some(Place {
+                signal,
+                offset,
+                swapped,
+            })
+        })
+        .collect()
+}
+
 fn rises(bits: &[(u64, bool)]) -> impl Iterator<Item = u64> + '_ {
     bits.iter().filter_map(|&(t, b)| b.then_some(t))
 }
