@@ -331,6 +331,8 @@ pub struct Discovery {
     pub missing: Vec<String>,
     /// Remarks: byte-swapped words, rotating key rings, ...
     pub notes: Vec<String>,
+    /// Fields whose word the RTL holds byte-swapped (written with `"byteswap": true`).
+    pub byteswap: BTreeSet<String>,
     /// The key register is a ring rotating one word per subkey (`"key_ring": "rotating"`):
     /// `slot0_key_<p>` is ring position p.
     pub key_ring_rotating: bool,
@@ -369,7 +371,14 @@ impl Discovery {
             serde_json::Value::Object(
                 self.fields
                     .iter()
-                    .map(|(k, v)| (k.clone(), v.clone().into()))
+                    .map(|(k, v)| {
+                        let entry = if self.byteswap.contains(k) {
+                            serde_json::json!({ "signal": v, "byteswap": true })
+                        } else {
+                            v.clone().into()
+                        };
+                        (k.clone(), entry)
+                    })
                     .collect(),
             ),
         );
@@ -831,10 +840,10 @@ pub fn discover<E: std::fmt::Display>(
         };
         if place.swapped {
             d.notes.push(format!(
-                "{field}: found byte-swapped in {} (a map cannot express that; not written)",
+                "{field}: found byte-swapped in {} (written with \"byteswap\": true)",
                 probe_text(place)
             ));
-            continue;
+            d.byteswap.insert(field.clone());
         }
         let expected = table.expected.get(key).copied().unwrap_or(0);
         d.found.push(Found {
@@ -927,7 +936,6 @@ pub fn discover<E: std::fmt::Display>(
         .iter()
         .filter(|(k, _)| k.0 == Role::Digest && k.2 != SERIAL)
         .map(|(_, (_, p, _))| *p)
-        .filter(|p| !p.swapped)
         .collect();
     if !parallel.is_empty() {
         match valid_of(&parallel) {
@@ -945,7 +953,16 @@ pub fn discover<E: std::fmt::Display>(
             }
         }
     }
-    if let Some(serial) = serial {
+    if let Some(serial) = serial.filter(|s| {
+        if s.swapped {
+            d.notes.push(format!(
+                "{}: carries the digest byte-swapped one word at a time (a serial digest \
+                 cannot be marked so; not written)",
+                probe_text(s)
+            ));
+        }
+        !s.swapped
+    }) {
         match valid_of(&[serial]) {
             Some(v) => d.digest_serial = Some((probe_text(&serial), name_of(v).to_string())),
             None => d.notes.push(format!(

@@ -62,6 +62,9 @@ pub struct Probe {
     pub signal: String,
     /// Bit slice `[hi:lo]`, or the whole signal.
     pub slice: Option<(u32, u32)>,
+    /// The 64-bit value holds its eight bytes in the other order (map `"byteswap": true`):
+    /// samples are given swapped back, in the trace's order.
+    pub byteswap: bool,
 }
 
 impl Probe {
@@ -72,6 +75,7 @@ impl Probe {
             return Ok(Probe {
                 signal: text.to_string(),
                 slice: None,
+                byteswap: false,
             });
         };
         let inner = text[open + 1..]
@@ -92,7 +96,24 @@ impl Probe {
         Ok(Probe {
             signal: text[..open].to_string(),
             slice: Some((hi, lo)),
+            byteswap: false,
         })
+    }
+
+    /// The width of the samples of this probe on a signal of `width` bits.
+    pub fn width(&self, width: u32) -> u32 {
+        self.slice.map_or(width, |(hi, lo)| hi - lo + 1)
+    }
+
+    /// Puts a sample of this probe in the trace's byte order (swaps a `byteswap` probe's
+    /// known 64-bit value; anything else is left as it is).
+    pub fn unswap(&self, b: &mut Bits) {
+        if self.byteswap
+            && b.unknown.is_none()
+            && let Some(w) = b.words.first_mut()
+        {
+            *w = w.swap_bytes();
+        }
     }
 }
 
@@ -448,6 +469,16 @@ fn stream_edges<R: BufRead + Seek>(
                 });
             }
         }
+        if p.byteswap && p.width(width) != 64 {
+            return Err(DiffError::Wave {
+                file: file.clone(),
+                message: format!(
+                    "'{}' is marked byteswap but holds {} bits, not 64",
+                    p.signal,
+                    p.width(width)
+                ),
+            });
+        }
         if !refs.contains(&r) {
             refs.push(r);
         }
@@ -606,6 +637,7 @@ fn emit(probes: &[Probe], slots: &[usize], current: &[Bits], out: &mut [Bits]) {
             None => o.clone_from(&current[slot]),
             Some(range) => slice_into(&current[slot], range, o),
         }
+        p.unswap(o);
     }
 }
 
