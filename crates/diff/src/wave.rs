@@ -246,7 +246,17 @@ fn check_vcd_times(input: &mut impl BufRead) -> Result<(), String> {
             break;
         }
         let n = chunk.len();
-        for &b in chunk {
+        let mut i = 0;
+        while i < n {
+            if in_body && stamp.is_none() && !line_start {
+                // Inside a line that is not a time stamp: only its newline matters.
+                match memchr::memchr(b'\n', &chunk[i..]) {
+                    Some(k) => i += k,
+                    None => break,
+                }
+            }
+            let b = chunk[i];
+            i += 1;
             if !in_body {
                 matched = if b == END_DEFS[matched] {
                     matched + 1
