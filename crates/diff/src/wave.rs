@@ -793,6 +793,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn time_going_backwards_is_found_on_its_line() {
+        let head = "$var wire 1 ! clk $end\n$enddefinitions $end\n";
+        let check = |body: &str| check_vcd_times(&mut format!("{head}{body}").as_bytes());
+        assert_eq!(check("#0\n1!\n#10\nb101 #5\n  #20\n0!\n"), Ok(()));
+        assert_eq!(
+            check("#0\n1!\n#10\nb1 !\n\t#5\n"),
+            Err("line 7: time goes backwards: #5 after #10".into())
+        );
+        assert!(
+            check("#99999999999999999999\n")
+                .unwrap_err()
+                .contains("line 3")
+        );
+    }
+
+    #[test]
     fn slicing_into_a_buffer_agrees_with_bit_by_bit() {
         let v = Bits::known(
             vec![
