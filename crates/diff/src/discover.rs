@@ -106,6 +106,10 @@ struct Table {
     expected: BTreeMap<FieldKey, u32>,
     words: usize,
     cycles: u64,
+    /// Per slot, the values its tweak word 0 (the position, small numbers that are no
+    /// fingerprint alone) changes to, in order, zeros left out: a slice that takes them in
+    /// this order, and no other of them, holds it.
+    positions: Vec<Vec<u64>>,
 }
 
 /// The architectural events of one block (the state before and after each subkey injection
@@ -153,6 +157,7 @@ impl Table {
         let mut previous: Vec<Vec<u64>> = Vec::new();
         let mut seen_blocks = std::collections::HashSet::new();
         let mut cycles = 0u64;
+        let mut positions = Vec::new();
         for (i, r) in golden.enumerate() {
             let r = r.map_err(|e| DiffError::Invalid(format!("golden trace: {e}")))?;
             cycles += 1;
@@ -185,6 +190,12 @@ impl Table {
                 for (j, v) in now.iter().enumerate() {
                     if previous[s].get(j) == Some(v) {
                         continue;
+                    }
+                    if j == 2 * nw + 1 && *v != 0 {
+                        positions.resize(positions.len().max(s + 1), Vec::new());
+                        if positions[s].last() != Some(v) {
+                            positions[s].push(*v);
+                        }
                     }
                     let (role, word) = if j < nw {
                         (Role::State, j)
@@ -233,6 +244,7 @@ impl Table {
             expected,
             words: nw,
             cycles,
+            positions,
         })
     }
 
@@ -546,6 +558,12 @@ pub fn discover<E: std::fmt::Display>(
     }
     let mut candidates: HashMap<Place, Candidate, BuildHasherDefault<WordHasher>> =
         HashMap::default();
+    // The tweak's position word: its values in order, and how far each slice followed them.
+    let position_of: std::collections::HashSet<u64> =
+        table.positions.iter().flatten().copied().collect();
+    // Per slot and slice: when it took each position so far, or `None` once it took one out
+    // of order.
+    let mut position_seen: HashMap<(usize, Place), Option<Vec<u64>>> = HashMap::new();
     let mut words = Vec::new();
     let mut offsets: Vec<u32> = Vec::new();
     let filter = Filter::include_signals(&refs);
@@ -578,6 +596,30 @@ pub fn discover<E: std::fmt::Display>(
             offsets.extend(0..=last);
         } else {
             offsets.extend(grid.chain(track.odd_offsets.iter().copied()));
+        }
+        for &offset in offsets.iter().filter(|o| o.is_multiple_of(64)) {
+            let v = slice64(&words, offset);
+            if position_of.contains(&v) {
+                let place = Place {
+                    signal: t,
+                    offset,
+                    swapped: false,
+                };
+                for (slot, positions) in table.positions.iter().enumerate() {
+                    let seen = position_seen
+                        .entry((slot, place))
+                        .or_insert(Some(Vec::new()));
+                    let n = seen.as_ref().map_or(0, Vec::len);
+                    if n < positions.len() && positions[n] == v {
+                        if let Some(times) = seen.as_mut() {
+                            times.push(time);
+                        }
+                    } else if n == 0 || positions[n - 1] != v {
+                        // Another position than the next: not the position word.
+                        *seen = None;
+                    }
+                }
+            }
         }
         for &offset in &offsets {
             let v = slice64(&words, offset);
@@ -864,6 +906,11 @@ pub fn discover<E: std::fmt::Display>(
         let Some(&ring) = rings.iter().next() else {
             continue;
         };
+        // The key and tweak of another message of the same length can be the same: a ring
+        // is written only beside a state found.
+        if !full.keys().any(|f| f.contains("_state_")) {
+            continue;
+        }
         let name = name_of(ring.0);
         match ring_places(&candidates, tracks[ring.0 as usize].width, role, ring, len) {
             Some(places) if rings.len() == 1 => {
@@ -969,6 +1016,84 @@ pub fn discover<E: std::fmt::Display>(
                 "{}: carries the digest one word at a time, but no valid bit was found",
                 probe_text(&serial)
             )),
+        }
+    }
+
+    // The tweak's position word: the slice that followed every position of the golden run in
+    // order (at least two), a register in the scope of the tweak's word 1 if several did
+    // (ports and test-bench copies carry it too). Only beside a state and a tweak word found:
+    // the positions of another message of the same length are the same.
+    for (slot, positions) in table.positions.iter().enumerate() {
+        let tweak_0 = names::slot(slot, "tweak_0");
+        let beside = best
+            .get(&(Role::Tweak, slot as u8, 1))
+            .map(|b| b.1)
+            .filter(|t1| !t1.swapped);
+        let any_state_found = full.keys().any(|f| f.contains("_state_"));
+        if let (Some(t1), true, false, false, true) = (
+            beside,
+            any_state_found,
+            d.tweak_ring_rotating,
+            full.contains_key(&tweak_0),
+            positions.len() >= 2,
+        ) {
+            // Loaded with the tweak's word 1: the most of its changes at times word 1 changed.
+            let t1_times: BTreeSet<u64> = candidates[&t1].hits.iter().map(|h| h.0).collect();
+            let mut followed: Vec<(usize, Place)> = position_seen
+                .iter()
+                .filter(|((s, _), _)| *s == slot)
+                .filter_map(|((_, p), times)| {
+                    let times = times.as_ref().filter(|t| t.len() == positions.len())?;
+                    Some((times.iter().filter(|t| t1_times.contains(t)).count(), *p))
+                })
+                .collect();
+            let most = followed.iter().map(|f| f.0).max().unwrap_or(0);
+            followed.retain(|f| f.0 == most);
+            let mut followed: Vec<Place> = followed.into_iter().map(|f| f.1).collect();
+            followed.sort();
+            let near: Vec<Place> = followed
+                .iter()
+                .filter(|p| {
+                    let track = &tracks[p.signal as usize];
+                    !track.net
+                        && track.width == tracks[t1.signal as usize].width
+                        && parent(name_of(p.signal)) == parent(name_of(t1.signal))
+                })
+                .copied()
+                .collect();
+            let chosen = match (followed.as_slice(), near.as_slice()) {
+                ([one], _) => Some(*one),
+                _ => followed
+                    .iter()
+                    .find(|p| p.signal == t1.signal && p.offset + 64 == t1.offset)
+                    .copied()
+                    .or(match near.as_slice() {
+                        [one] => Some(*one),
+                        _ => None,
+                    }),
+            };
+            match chosen {
+                Some(place) => {
+                    let n = positions.len() as u32;
+                    d.found.push(Found {
+                        field: tweak_0.clone(),
+                        probe: probe_text(&place),
+                        matched: n,
+                        expected: n,
+                    });
+                    full.insert(tweak_0, probe_text(&place));
+                }
+                None if followed.len() > 1 => d.notes.push(format!(
+                    "{tweak_0}: {} slices take the tweak positions in order ({}); not written",
+                    followed.len(),
+                    followed
+                        .iter()
+                        .map(&probe_text)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+                None => {}
+            }
         }
     }
 
