@@ -71,7 +71,9 @@ fn check_against_generator(preset: &str, written: &Value, found: &Value) {
         );
     }
     assert!(fields.contains_key("out_valid"), "{preset}");
+    // Word 1 by its values; word 0 (the position: small numbers) by their order.
     assert!(fields.contains_key("slot0_tweak_1"), "{preset}");
+    assert!(fields.contains_key("slot0_tweak_0"), "{preset}");
     for k in ["scope", "clock", "reset_cycles"] {
         assert_eq!(found[k], written[k], "{preset}: {k}");
     }
@@ -89,10 +91,8 @@ fn diff_identical(preset: &str, vcd: &Path, found: &Value, tmp: &Path) {
             .arg("diff")
             .arg(vcd)
             .args(["--schedule", preset, "--hex", HEX, "--align", align])
-            // `map` leaves slot0_tweak_0 out (its small values are ambiguous); `sim` runs 4
-            // idle cycles after the last digest.
-            .args(["--reset-cycles", &reset.to_string(), "--partial"])
-            .args(["--allow-trailing", "--map"])
+            // A whole map: no --partial; `sim` runs 4 idle cycles after the last digest.
+            .args(["--reset-cycles", &reset.to_string(), "--allow-trailing", "--map"])
             .arg(&path)
             .assert()
             .success();
@@ -126,9 +126,8 @@ fn map_recovers_the_generated_maps() {
     }
 }
 
-/// The map file as `map` wrote it (with `reset_cycles`), read by `diff`. `map` leaves
-/// `slot0_tweak_0` out (its small values are ambiguous), so the diff needs `--partial` and says
-/// what it did not compare.
+/// The map file as `map` wrote it (with `reset_cycles`), read by `diff`: a whole map (the
+/// tweak's position word found by the order of its values), so no `--partial` is needed.
 #[test]
 fn the_map_found_is_read_by_diff_as_written() {
     let tmp = tempfile::tempdir().unwrap();
@@ -136,20 +135,39 @@ fn the_map_found_is_read_by_diff_as_written() {
     let out = skeinhw()
         .arg("diff")
         .arg(&vcd)
-        .args(["--schedule", "ath-8r", "--hex", HEX, "--partial"])
+        .args(["--schedule", "ath-8r", "--hex", HEX])
         .args(["--allow-trailing", "--map"]) // `sim` runs 4 idle cycles after the last digest
         .arg(tmp.path().join("ath-8r.map.json"))
         .assert()
         .success();
     let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(stdout.contains("IDENTICAL"), "{stdout}");
-    assert!(stdout.contains("slot0_tweak_0"), "{stdout}");
+    assert!(!stdout.contains("partial"), "{stdout}");
 }
 
 const CORE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../diff/tests/data/map");
 
 /// Simulates the independent core on "abc" in `dir`; returns its VCD.
 fn run_core(dir: &Path) -> PathBuf {
+    run_core_with(dir, &format!("{CORE}/mapcore512_tb.v"))
+}
+
+/// The core's test bench dumping only its own level, where `xs` holds the core's state
+/// register `x` with the eight bytes of every word in the other order.
+fn byteswapping_bench(dir: &Path) -> PathBuf {
+    let tb = std::fs::read_to_string(format!("{CORE}/mapcore512_tb.v")).unwrap();
+    let swap = "    wire [511:0] xs;\n    genvar g;\n    generate for (g = 0; g < 64; g = g + 1) \
+                begin : sw\n        assign xs[8 * g +: 8] = core.x[8 * ((g / 8) * 8 + 7 - g % 8) +: 8];\n    \
+                end endgenerate\n";
+    let tb = tb
+        .replace("$dumpvars(0, mapcore512_tb)", "$dumpvars(1, mapcore512_tb)")
+        .replace("    always #5", &format!("{swap}    always #5"));
+    let path = dir.join("swapped_tb.v");
+    std::fs::write(&path, tb).unwrap();
+    path
+}
+
+fn run_core_with(dir: &Path, tb: &str) -> PathBuf {
     let mut hex = String::from("0000000000000003\n0000000000636261\n");
     hex.push_str(&"0000000000000000\n".repeat(7));
     std::fs::write(dir.join("msg.hex"), hex).unwrap();
@@ -157,7 +175,7 @@ fn run_core(dir: &Path) -> PathBuf {
         .current_dir(dir)
         .args(["-o", "core"])
         .arg(format!("{CORE}/mapcore512.v"))
-        .arg(format!("{CORE}/mapcore512_tb.v"))
+        .arg(tb)
         .status()
         .unwrap();
     assert!(ok.success());
@@ -209,6 +227,20 @@ fn map_finds_an_independent_core_laid_out_unlike_ours() {
     assert!(out.contains("kr: a key ring that rotates"), "{out}");
     assert!(out.contains("tr: a tweak ring that rotates"), "{out}");
     assert!(out.contains("serial digest"), "{out}");
+    // The rings are written by position, as the core's comment lays them out: ring word i in
+    // bits 64i+63:64i (key words 0..8, tweak words 0..2).
+    assert_eq!(found["key_ring"], "rotating", "{found}");
+    assert_eq!(found["tweak_ring"], "rotating", "{found}");
+    for (what, n) in [("key", 9), ("tweak", 3)] {
+        let ring = if what == "key" { "kr" } else { "tr" };
+        for i in 0..n {
+            assert_eq!(
+                found["fields"][format!("slot0_{what}_{i}")],
+                format!("{ring}[{}:{}]", 64 * i + 63, 64 * i),
+                "{found}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -231,6 +263,53 @@ fn the_independent_core_diffs_identical_with_the_map_found() {
         .arg(&map)
         .assert()
         .success();
+}
+
+/// A word held byte-swapped is written with `"byteswap": true`; the diff reads it so
+/// (IDENTICAL against the library's Threefish) and, told the bytes are in order, diverges.
+#[test]
+fn byte_swapped_words_are_mapped_and_compared() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tb = byteswapping_bench(tmp.path());
+    let vcd = run_core_with(tmp.path(), tb.to_str().unwrap());
+    let map = tmp.path().join("core.map.json");
+    skeinhw()
+        .arg("map")
+        .arg(&vcd)
+        .args(["--schedule", "long-unroll4-512", "--hex", HEX, "-o"])
+        .arg(&map)
+        .assert()
+        .success();
+    let mut found = json(&map);
+    for w in 0..8 {
+        let field = &found["fields"][format!("slot0_state_before_{w}")];
+        assert_eq!(
+            field["signal"],
+            format!("xs[{}:{}]", 64 * w + 63, 64 * w),
+            "{found}"
+        );
+        assert_eq!(field["byteswap"], true, "{found}");
+    }
+    let diff = |map: &Path| {
+        skeinhw()
+            .arg("diff")
+            .arg(&vcd)
+            .args(["--schedule", "long-unroll4-512", "--hex", HEX])
+            .args(["--align", "event", "--map"])
+            .arg(map)
+            .assert()
+    };
+    let out = diff(&map).success();
+    let out = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(out.contains("IDENTICAL"), "{out}");
+    for w in 0..8 {
+        found["fields"][format!("slot0_state_before_{w}")]["byteswap"] = false.into();
+    }
+    let unswapped = tmp.path().join("unswapped.json");
+    std::fs::write(&unswapped, found.to_string()).unwrap();
+    let out = diff(&unswapped).code(1);
+    let out = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(out.contains("state_before"), "{out}");
 }
 
 #[test]

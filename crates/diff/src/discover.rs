@@ -106,6 +106,10 @@ struct Table {
     expected: BTreeMap<FieldKey, u32>,
     words: usize,
     cycles: u64,
+    /// Per slot, the values its tweak word 0 (the position, small numbers that are no
+    /// fingerprint alone) changes to, in order, zeros left out: a slice that takes them in
+    /// this order, and no other of them, holds it.
+    positions: Vec<Vec<u64>>,
 }
 
 /// The architectural events of one block (the state before and after each subkey injection
@@ -153,6 +157,7 @@ impl Table {
         let mut previous: Vec<Vec<u64>> = Vec::new();
         let mut seen_blocks = std::collections::HashSet::new();
         let mut cycles = 0u64;
+        let mut positions = Vec::new();
         for (i, r) in golden.enumerate() {
             let r = r.map_err(|e| DiffError::Invalid(format!("golden trace: {e}")))?;
             cycles += 1;
@@ -185,6 +190,12 @@ impl Table {
                 for (j, v) in now.iter().enumerate() {
                     if previous[s].get(j) == Some(v) {
                         continue;
+                    }
+                    if j == 2 * nw + 1 && *v != 0 {
+                        positions.resize(positions.len().max(s + 1), Vec::new());
+                        if positions[s].last() != Some(v) {
+                            positions[s].push(*v);
+                        }
                     }
                     let (role, word) = if j < nw {
                         (Role::State, j)
@@ -233,6 +244,7 @@ impl Table {
             expected,
             words: nw,
             cycles,
+            positions,
         })
     }
 
@@ -331,6 +343,13 @@ pub struct Discovery {
     pub missing: Vec<String>,
     /// Remarks: byte-swapped words, rotating key rings, ...
     pub notes: Vec<String>,
+    /// Fields whose word the RTL holds byte-swapped (written with `"byteswap": true`).
+    pub byteswap: BTreeSet<String>,
+    /// The key register is a ring rotating one word per subkey (`"key_ring": "rotating"`):
+    /// `slot0_key_<p>` is ring position p.
+    pub key_ring_rotating: bool,
+    /// The tweak register is such a ring (`"tweak_ring": "rotating"`).
+    pub tweak_ring_rotating: bool,
     /// Rising clock edges in the waveform.
     pub edges: u64,
     /// Golden cycles simulated.
@@ -353,12 +372,25 @@ impl Discovery {
                 serde_json::json!({ "data": data, "valid": valid }),
             );
         }
+        if self.key_ring_rotating {
+            map.insert("key_ring".into(), "rotating".into());
+        }
+        if self.tweak_ring_rotating {
+            map.insert("tweak_ring".into(), "rotating".into());
+        }
         map.insert(
             "fields".into(),
             serde_json::Value::Object(
                 self.fields
                     .iter()
-                    .map(|(k, v)| (k.clone(), v.clone().into()))
+                    .map(|(k, v)| {
+                        let entry = if self.byteswap.contains(k) {
+                            serde_json::json!({ "signal": v, "byteswap": true })
+                        } else {
+                            v.clone().into()
+                        };
+                        (k.clone(), entry)
+                    })
                     .collect(),
             ),
         );
@@ -526,6 +558,12 @@ pub fn discover<E: std::fmt::Display>(
     }
     let mut candidates: HashMap<Place, Candidate, BuildHasherDefault<WordHasher>> =
         HashMap::default();
+    // The tweak's position word: its values in order, and how far each slice followed them.
+    let position_of: std::collections::HashSet<u64> =
+        table.positions.iter().flatten().copied().collect();
+    // Per slot and slice: when it took each position so far, or `None` once it took one out
+    // of order.
+    let mut position_seen: HashMap<(usize, Place), Option<Vec<u64>>> = HashMap::new();
     let mut words = Vec::new();
     let mut offsets: Vec<u32> = Vec::new();
     let filter = Filter::include_signals(&refs);
@@ -558,6 +596,30 @@ pub fn discover<E: std::fmt::Display>(
             offsets.extend(0..=last);
         } else {
             offsets.extend(grid.chain(track.odd_offsets.iter().copied()));
+        }
+        for &offset in offsets.iter().filter(|o| o.is_multiple_of(64)) {
+            let v = slice64(&words, offset);
+            if position_of.contains(&v) {
+                let place = Place {
+                    signal: t,
+                    offset,
+                    swapped: false,
+                };
+                for (slot, positions) in table.positions.iter().enumerate() {
+                    let seen = position_seen
+                        .entry((slot, place))
+                        .or_insert(Some(Vec::new()));
+                    let n = seen.as_ref().map_or(0, Vec::len);
+                    if n < positions.len() && positions[n] == v {
+                        if let Some(times) = seen.as_mut() {
+                            times.push(time);
+                        }
+                    } else if n == 0 || positions[n - 1] != v {
+                        // Another position than the next: not the position word.
+                        *seen = None;
+                    }
+                }
+            }
         }
         for &offset in &offsets {
             let v = slice64(&words, offset);
@@ -747,6 +809,8 @@ pub fn discover<E: std::fmt::Display>(
     debug_assert!(!any_state || !best.keys().any(|k| k.0 == Role::AfterSubkey));
     let mut full: BTreeMap<String, String> = BTreeMap::new();
     let mut serial: Option<Place> = None;
+    let mut key_rings: BTreeSet<(u32, bool)> = BTreeSet::new();
+    let mut tweak_rings: BTreeSet<(u32, bool)> = BTreeSet::new();
     for (key, (_, place, votes)) in &best {
         let (role, slot, word) = *key;
         let c = &candidates[place];
@@ -784,6 +848,7 @@ pub fn discover<E: std::fmt::Display>(
                     if !d.notes.contains(&note) {
                         d.notes.push(note);
                     }
+                    key_rings.insert((place.signal, place.swapped));
                     continue;
                 }
                 names::slot(slot.into(), &format!("key_{word}"))
@@ -803,6 +868,7 @@ pub fn discover<E: std::fmt::Display>(
                     if !d.notes.contains(&note) {
                         d.notes.push(note);
                     }
+                    tweak_rings.insert((place.signal, place.swapped));
                     continue;
                 }
                 names::slot(slot.into(), &format!("tweak_{word}"))
@@ -816,10 +882,10 @@ pub fn discover<E: std::fmt::Display>(
         };
         if place.swapped {
             d.notes.push(format!(
-                "{field}: found byte-swapped in {} (a map cannot express that; not written)",
+                "{field}: found byte-swapped in {} (written with \"byteswap\": true)",
                 probe_text(place)
             ));
-            continue;
+            d.byteswap.insert(field.clone());
         }
         let expected = table.expected.get(key).copied().unwrap_or(0);
         d.found.push(Found {
@@ -829,6 +895,58 @@ pub fn discover<E: std::fmt::Display>(
             expected,
         });
         full.insert(field, probe_text(place));
+    }
+
+    // A rotating ring's words, written by ring position (what the diff's `"rotating"` rings
+    // compare): position p holds word p when the block's key (tweak) is loaded.
+    for (role, rings, len, what) in [
+        (Role::Key, &key_rings, nw + 1, "key"),
+        (Role::Tweak, &tweak_rings, 3, "tweak"),
+    ] {
+        let Some(&ring) = rings.iter().next() else {
+            continue;
+        };
+        // The key and tweak of another message of the same length can be the same: a ring
+        // is written only beside a state found.
+        if !full.keys().any(|f| f.contains("_state_")) {
+            continue;
+        }
+        let name = name_of(ring.0);
+        match ring_places(&candidates, tracks[ring.0 as usize].width, role, ring, len) {
+            Some(places) if rings.len() == 1 => {
+                for (p, place) in places.iter().enumerate() {
+                    let field = names::slot(0, &format!("{what}_{p}"));
+                    let c = &candidates.get(place);
+                    let expected: u32 = table
+                        .expected
+                        .iter()
+                        .filter(|(k, _)| k.0 == role && k.1 == 0)
+                        .map(|(_, n)| *n)
+                        .sum();
+                    let matched = c.map_or(0, |c| {
+                        c.votes
+                            .iter()
+                            .filter(|(k, _)| k.0 == role)
+                            .map(|(_, v)| *v)
+                            .sum()
+                    });
+                    d.found.push(Found {
+                        field: field.clone(),
+                        probe: probe_text(place),
+                        matched: matched.min(expected),
+                        expected,
+                    });
+                    full.insert(field, probe_text(place));
+                }
+                match role {
+                    Role::Key => d.key_ring_rotating = true,
+                    _ => d.tweak_ring_rotating = true,
+                }
+            }
+            _ => d.notes.push(format!(
+                "{name}: the {what} ring's word positions are unclear: not written"
+            )),
+        }
     }
 
     // The digest's valid bit: high at every edge a digest word was seen, and at as few
@@ -865,7 +983,6 @@ pub fn discover<E: std::fmt::Display>(
         .iter()
         .filter(|(k, _)| k.0 == Role::Digest && k.2 != SERIAL)
         .map(|(_, (_, p, _))| *p)
-        .filter(|p| !p.swapped)
         .collect();
     if !parallel.is_empty() {
         match valid_of(&parallel) {
@@ -883,13 +1000,100 @@ pub fn discover<E: std::fmt::Display>(
             }
         }
     }
-    if let Some(serial) = serial {
+    if let Some(serial) = serial.filter(|s| {
+        if s.swapped {
+            d.notes.push(format!(
+                "{}: carries the digest byte-swapped one word at a time (a serial digest \
+                 cannot be marked so; not written)",
+                probe_text(s)
+            ));
+        }
+        !s.swapped
+    }) {
         match valid_of(&[serial]) {
             Some(v) => d.digest_serial = Some((probe_text(&serial), name_of(v).to_string())),
             None => d.notes.push(format!(
                 "{}: carries the digest one word at a time, but no valid bit was found",
                 probe_text(&serial)
             )),
+        }
+    }
+
+    // The tweak's position word: the slice that followed every position of the golden run in
+    // order (at least two), a register in the scope of the tweak's word 1 if several did
+    // (ports and test-bench copies carry it too). Only beside a state and a tweak word found:
+    // the positions of another message of the same length are the same.
+    for (slot, positions) in table.positions.iter().enumerate() {
+        let tweak_0 = names::slot(slot, "tweak_0");
+        let beside = best
+            .get(&(Role::Tweak, slot as u8, 1))
+            .map(|b| b.1)
+            .filter(|t1| !t1.swapped);
+        let any_state_found = full.keys().any(|f| f.contains("_state_"));
+        if let (Some(t1), true, false, false, true) = (
+            beside,
+            any_state_found,
+            d.tweak_ring_rotating,
+            full.contains_key(&tweak_0),
+            positions.len() >= 2,
+        ) {
+            // Loaded with the tweak's word 1: the most of its changes at times word 1 changed.
+            let t1_times: BTreeSet<u64> = candidates[&t1].hits.iter().map(|h| h.0).collect();
+            let mut followed: Vec<(usize, Place)> = position_seen
+                .iter()
+                .filter(|((s, _), _)| *s == slot)
+                .filter_map(|((_, p), times)| {
+                    let times = times.as_ref().filter(|t| t.len() == positions.len())?;
+                    Some((times.iter().filter(|t| t1_times.contains(t)).count(), *p))
+                })
+                .collect();
+            let most = followed.iter().map(|f| f.0).max().unwrap_or(0);
+            followed.retain(|f| f.0 == most);
+            let mut followed: Vec<Place> = followed.into_iter().map(|f| f.1).collect();
+            followed.sort();
+            let near: Vec<Place> = followed
+                .iter()
+                .filter(|p| {
+                    let track = &tracks[p.signal as usize];
+                    !track.net
+                        && track.width == tracks[t1.signal as usize].width
+                        && parent(name_of(p.signal)) == parent(name_of(t1.signal))
+                })
+                .copied()
+                .collect();
+            let chosen = match (followed.as_slice(), near.as_slice()) {
+                ([one], _) => Some(*one),
+                _ => followed
+                    .iter()
+                    .find(|p| p.signal == t1.signal && p.offset + 64 == t1.offset)
+                    .copied()
+                    .or(match near.as_slice() {
+                        [one] => Some(*one),
+                        _ => None,
+                    }),
+            };
+            match chosen {
+                Some(place) => {
+                    let n = positions.len() as u32;
+                    d.found.push(Found {
+                        field: tweak_0.clone(),
+                        probe: probe_text(&place),
+                        matched: n,
+                        expected: n,
+                    });
+                    full.insert(tweak_0, probe_text(&place));
+                }
+                None if followed.len() > 1 => d.notes.push(format!(
+                    "{tweak_0}: {} slices take the tweak positions in order ({}); not written",
+                    followed.len(),
+                    followed
+                        .iter()
+                        .map(&probe_text)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+                None => {}
+            }
         }
     }
 
@@ -1040,6 +1244,51 @@ pub fn discover<E: std::fmt::Display>(
 
 /// Rising edges: every change to 1 (a clock starting at 1 rises at its first time, as the
 /// diff's reader counts it).
+/// The places of a rotating ring's positions 0..len in signal `ring`: the slices that took
+/// their first word of `role` at the earliest time (the load, when position p holds word p)
+/// fix where position 0 sits; the positions follow it 64 bits apart. `None` when they
+/// disagree or the ring leaves the signal (a swapped ring is not written either).
+fn ring_places<S: std::hash::BuildHasher>(
+    candidates: &HashMap<Place, Candidate, S>,
+    width: u32,
+    role: Role,
+    (signal, swapped): (u32, bool),
+    len: usize,
+) -> Option<Vec<Place>> {
+    if swapped {
+        return None;
+    }
+    let first: Vec<(u64, u8, u32)> = candidates
+        .iter()
+        .filter(|(p, _)| p.signal == signal && p.swapped == swapped)
+        .filter_map(|(p, c)| {
+            c.hits
+                .iter()
+                .find(|(_, t)| t.role == role)
+                .map(|(time, t)| (*time, t.word, p.offset))
+        })
+        .collect();
+    let load = first.iter().map(|f| f.0).min()?;
+    let bases: BTreeSet<i64> = first
+        .iter()
+        .filter(|f| f.0 == load)
+        .map(|f| i64::from(f.2) - 64 * i64::from(f.1))
+        .collect();
+    let &[base] = bases.iter().copied().collect::<Vec<_>>().as_slice() else {
+        return None;
+    };
+    (0..len as i64)
+        .map(|p| {
+            let offset = u32::try_from(base + 64 * p).ok()?;
+            (u64::from(offset) + 64 <= u64::from(width)).then_some(Place {
+                signal,
+                offset,
+                swapped,
+            })
+        })
+        .collect()
+}
+
 fn rises(bits: &[(u64, bool)]) -> impl Iterator<Item = u64> + '_ {
     bits.iter().filter_map(|&(t, b)| b.then_some(t))
 }

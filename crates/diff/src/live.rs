@@ -94,6 +94,21 @@ impl LiveDiff {
                 self.probes.len()
             )));
         }
+        let swapped: Vec<Bits>;
+        let samples = if self.probes.iter().any(|p| p.byteswap) {
+            swapped = samples
+                .iter()
+                .zip(&self.probes)
+                .map(|(b, p)| {
+                    let mut b = b.clone();
+                    p.unswap(&mut b);
+                    b
+                })
+                .collect();
+            &swapped
+        } else {
+            samples
+        };
         self.edges += 1;
         let more = match self.golden.next() {
             None => {

@@ -11,7 +11,9 @@
 //! ```
 //! `scope` is put in front of every signal name (and the clock's) with a dot. A field is a
 //! signal (`"name[hi:lo]"`) or an object with the signal and a qualifier `when`: the field is
-//! compared only on edges where that 1-bit signal is 1. See the crate README for every field.
+//! compared only on edges where that 1-bit signal is 1, and `"byteswap": true` for a 64-bit
+//! word whose eight bytes the RTL holds in the other order. See the crate README for every
+//! field.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -76,6 +78,9 @@ struct QualifiedField {
     signal: String,
     #[serde(default)]
     when: Option<String>,
+    /// The word's eight bytes are in the other order in the RTL (a 64-bit slice).
+    #[serde(default)]
+    byteswap: bool,
 }
 
 #[derive(Deserialize)]
@@ -126,7 +131,8 @@ impl SignalMap {
             line: e.line(),
             message: format!(
                 "{e} (expected {{\"clock\": ..., \"scope\": ..., \"reset_cycles\": N, \
-                 \"fields\": {{FIELD: \"SIGNAL[hi:lo]\" or {{\"signal\": ..., \"when\": ...}}}}, \
+                 \"fields\": {{FIELD: \"SIGNAL[hi:lo]\" or {{\"signal\": ..., \"when\": ..., \
+                 \"byteswap\": true}}}}, \
                  \"digest_serial\": {{\"data\": ..., \"valid\": ...}}, \"key_ring\": \
                  \"fixed\"|\"rotating\", \"tweak_ring\": ...}})"
             ),
@@ -153,7 +159,21 @@ impl SignalMap {
                     fields.insert(field.clone(), probe(&what, s)?);
                 }
                 FieldEntry::Qualified(q) => {
-                    fields.insert(field.clone(), probe(&what, &q.signal)?);
+                    let mut p = probe(&what, &q.signal)?;
+                    if q.byteswap {
+                        if p.slice.is_some_and(|_| p.width(0) != 64) {
+                            return Err(DiffError::Parse {
+                                file: file.to_string(),
+                                line: 0,
+                                message: format!(
+                                    "{what}: byteswap needs a 64-bit slice, not {} bits",
+                                    p.width(0)
+                                ),
+                            });
+                        }
+                        p.byteswap = true;
+                    }
+                    fields.insert(field.clone(), p);
                     if let Some(w) = &q.when {
                         when.insert(field.clone(), probe(&format!("{what} (when)"), w)?);
                     }
@@ -207,6 +227,7 @@ impl SignalMap {
                     Probe {
                         signal,
                         slice: None,
+                        byteswap: false,
                     },
                 )
             })
@@ -480,4 +501,41 @@ pub fn validate(
 
 fn names_out(w: usize) -> String {
     format!("out_data_{w}")
+}
+
+#[cfg(test)]
+mod byteswap_tests {
+    use super::*;
+
+    #[test]
+    fn byteswap_is_read_and_needs_a_64_bit_slice() {
+        let map = SignalMap::from_json(
+            r#"{"fields": {"slot0_state_0": {"signal": "x[127:64]", "byteswap": true},
+                           "slot0_state_1": "x[63:0]"}}"#,
+            "m.json",
+        )
+        .unwrap();
+        assert!(map.fields["slot0_state_0"].byteswap);
+        assert!(!map.fields["slot0_state_1"].byteswap);
+        let err = SignalMap::from_json(
+            r#"{"fields": {"slot0_state_0": {"signal": "x[31:0]", "byteswap": true}}}"#,
+            "m.json",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("m.json") && err.contains("slot0_state_0"),
+            "{err}"
+        );
+        assert!(err.contains("64-bit"), "{err}");
+    }
+
+    #[test]
+    fn a_swapped_sample_is_given_back_in_trace_order() {
+        let mut p = Probe::parse("x[63:0]").unwrap();
+        p.byteswap = true;
+        let mut b = crate::wave::Bits::known(vec![0x0102_0304_0506_0708], 64);
+        p.unswap(&mut b);
+        assert_eq!(b.words, [0x0807_0605_0403_0201]);
+    }
 }

@@ -62,6 +62,9 @@ pub struct Probe {
     pub signal: String,
     /// Bit slice `[hi:lo]`, or the whole signal.
     pub slice: Option<(u32, u32)>,
+    /// The 64-bit value holds its eight bytes in the other order (map `"byteswap": true`):
+    /// samples are given swapped back, in the trace's order.
+    pub byteswap: bool,
 }
 
 impl Probe {
@@ -72,6 +75,7 @@ impl Probe {
             return Ok(Probe {
                 signal: text.to_string(),
                 slice: None,
+                byteswap: false,
             });
         };
         let inner = text[open + 1..]
@@ -92,7 +96,24 @@ impl Probe {
         Ok(Probe {
             signal: text[..open].to_string(),
             slice: Some((hi, lo)),
+            byteswap: false,
         })
+    }
+
+    /// The width of the samples of this probe on a signal of `width` bits.
+    pub fn width(&self, width: u32) -> u32 {
+        self.slice.map_or(width, |(hi, lo)| hi - lo + 1)
+    }
+
+    /// Puts a sample of this probe in the trace's byte order (swaps a `byteswap` probe's
+    /// known 64-bit value; anything else is left as it is).
+    pub fn unswap(&self, b: &mut Bits) {
+        if self.byteswap
+            && b.unknown.is_none()
+            && let Some(w) = b.words.first_mut()
+        {
+            *w = w.swap_bytes();
+        }
     }
 }
 
@@ -225,7 +246,17 @@ fn check_vcd_times(input: &mut impl BufRead) -> Result<(), String> {
             break;
         }
         let n = chunk.len();
-        for &b in chunk {
+        let mut i = 0;
+        while i < n {
+            if in_body && stamp.is_none() && !line_start {
+                // Inside a line that is not a time stamp: only its newline matters.
+                match memchr::memchr(b'\n', &chunk[i..]) {
+                    Some(k) => i += k,
+                    None => break,
+                }
+            }
+            let b = chunk[i];
+            i += 1;
             if !in_body {
                 matched = if b == END_DEFS[matched] {
                     matched + 1
@@ -448,6 +479,16 @@ fn stream_edges<R: BufRead + Seek>(
                 });
             }
         }
+        if p.byteswap && p.width(width) != 64 {
+            return Err(DiffError::Wave {
+                file: file.clone(),
+                message: format!(
+                    "'{}' is marked byteswap but holds {} bits, not 64",
+                    p.signal,
+                    p.width(width)
+                ),
+            });
+        }
         if !refs.contains(&r) {
             refs.push(r);
         }
@@ -606,6 +647,7 @@ fn emit(probes: &[Probe], slots: &[usize], current: &[Bits], out: &mut [Bits]) {
             None => o.clone_from(&current[slot]),
             Some(range) => slice_into(&current[slot], range, o),
         }
+        p.unswap(o);
     }
 }
 
@@ -749,6 +791,22 @@ fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_going_backwards_is_found_on_its_line() {
+        let head = "$var wire 1 ! clk $end\n$enddefinitions $end\n";
+        let check = |body: &str| check_vcd_times(&mut format!("{head}{body}").as_bytes());
+        assert_eq!(check("#0\n1!\n#10\nb101 #5\n  #20\n0!\n"), Ok(()));
+        assert_eq!(
+            check("#0\n1!\n#10\nb1 !\n\t#5\n"),
+            Err("line 7: time goes backwards: #5 after #10".into())
+        );
+        assert!(
+            check("#99999999999999999999\n")
+                .unwrap_err()
+                .contains("line 3")
+        );
+    }
 
     #[test]
     fn slicing_into_a_buffer_agrees_with_bit_by_bit() {
