@@ -37,6 +37,14 @@ pub struct RtlArgs {
     /// refused, and nothing in it is touched).
     #[arg(long)]
     pub force: bool,
+    /// Build the Skein core for this output length in bits (default: the state size); more
+    /// than the state size runs several Output UBI blocks.
+    #[arg(long, value_name = "N")]
+    pub out_bits: Option<u64>,
+    /// Build a Skein core for tree hashing (Yl,Yf,Ym): the host arranges the tree through the
+    /// port (see the design's header).
+    #[arg(long, value_name = "LEAF,FANOUT,MAXHEIGHT", value_parser = skeinhw_trace::args::parse_tree)]
+    pub tree: Option<skeinhw_skein::TreeParams>,
 }
 
 /// Arguments of `sim`.
@@ -65,7 +73,21 @@ pub struct SimArgs {
 /// `skeinhw rtl`.
 pub fn run_rtl(args: RtlArgs) -> Result<Status> {
     let schedule = args.schedule.build_any(args.size)?;
-    let design = skeinhw_rtl::generate_any(&schedule)?;
+    let design = match &schedule {
+        AnySchedule::Skein(s) if args.out_bits.is_some() || args.tree.is_some() => {
+            let features = Features {
+                out_bits: args.out_bits.unwrap_or_else(|| u64::from(s.size().bits())),
+                tree: args.tree,
+            };
+            AnyDesign::Skein(skeinhw_rtl::generate_for(s, features)?)
+        }
+        AnySchedule::Shabal(_) if args.out_bits.is_some() || args.tree.is_some() => {
+            bail!(
+                "--out-bits and --tree build Skein cores; a Shabal schedule takes --set output_bits=N"
+            )
+        }
+        _ => skeinhw_rtl::generate_any(&schedule)?,
+    };
     skeinhw_rtl::write_dir(&args.output, &design.files(), args.force)?;
     println!(
         "{}: {}, {}, {} in {}",
