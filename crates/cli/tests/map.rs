@@ -92,7 +92,12 @@ fn diff_identical(preset: &str, vcd: &Path, found: &Value, tmp: &Path) {
             .arg(vcd)
             .args(["--schedule", preset, "--hex", HEX, "--align", align])
             // A whole map: no --partial; `sim` runs 4 idle cycles after the last digest.
-            .args(["--reset-cycles", &reset.to_string(), "--allow-trailing", "--map"])
+            .args([
+                "--reset-cycles",
+                &reset.to_string(),
+                "--allow-trailing",
+                "--map",
+            ])
             .arg(&path)
             .assert()
             .success();

@@ -100,23 +100,100 @@ fn sim_prints_the_digest_like_hash_and_diverges_on_an_edited_design() {
 }
 
 #[test]
-fn unsupported_options_are_one_line_errors() {
+fn sim_takes_the_optional_arguments_and_the_output_length() {
     let out = skeinhw()
         .args([
             "sim",
             "--schedule",
+            "long-iter-256",
+            "--nonce",
+            "00",
+            "--out-bits",
+            "264",
+            "--hex",
+            "616263",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("identical to the golden trace"), "{err}");
+    let params = skeinhw_skein::Params {
+        nonce: Some(&[0]),
+        ..Default::default()
+    };
+    let want = skeinhw_skein::hash(256, 264, b"abc", 24, &params).unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.split_whitespace().next(),
+        Some(hex::encode(want).as_str()),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_combinations_are_one_line_errors() {
+    for args in [
+        &[
+            "sim",
+            "--schedule",
             "ath-1r",
+            "--out-bits",
+            "0",
+            "--hex",
+            "00",
+        ][..],
+        &[
+            "sim",
+            "--schedule",
+            "ath-1r",
+            "--out-bits",
+            "2000000",
+            "--hex",
+            "00",
+        ],
+        &[
+            "sim",
+            "--schedule",
+            "ath-1r",
+            "--tree",
+            "1,1,1",
+            "--hex",
+            "00",
+        ],
+        &[
+            "sim",
+            "--schedule",
+            "shabal-unfold-1",
             "--nonce",
             "00",
             "--hex",
             "00",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("not supported by the generator yet"), "{err}");
-    assert_eq!(err.lines().count(), 1);
+        ],
+        &[
+            "rtl",
+            "--schedule",
+            "shabal-unfold-1",
+            "--tree",
+            "1,1,2",
+            "-o",
+            "/nonexistent/x",
+        ],
+        &[
+            "rtl",
+            "--schedule",
+            "ath-1r",
+            "--out-bits",
+            "0",
+            "-o",
+            "/nonexistent/x",
+        ],
+    ] {
+        let out = skeinhw().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
 }
 
 #[test]

@@ -676,7 +676,9 @@ pub fn input_blocks(
     for line in text.lines().skip(1) {
         let f: Vec<&str> = line.split(' ').collect();
         let num = |i: usize| u32::from_str_radix(f[i], 16).unwrap_or(0);
-        let data = int.call1((f[6], 16))?.unbind();
+        // The data is the last field (a Skein core's lines carry the UBI type, tree level,
+        // root, offset and result index before it; this API's messages use none of them).
+        let data = int.call1((f[f.len() - 1], 16))?.unbind();
         out.push((
             num(0),
             num(1) == 1,

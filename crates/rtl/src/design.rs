@@ -16,6 +16,7 @@
 
 use skeinhw_sched::Schedule;
 use skeinhw_sched::sim::{Datapath, MicroOp, Phase, Placement, Unit};
+use skeinhw_skein::TreeParams;
 use skeinhw_skein::constants::{BlockType, C240, permutation, rotation};
 use skeinhw_skein::threefish::{KeySchedule, words_from_bytes};
 use skeinhw_skein::tweak::{BIT_PAD_BIT, FINAL_BIT, FIRST_BIT, TREE_LEVEL_SHIFT, TYPE_SHIFT};
@@ -30,8 +31,36 @@ pub(crate) const ELAPSED_BITS: u32 = 8;
 /// Width of a subkey index (0..=20).
 const SUBKEY_BITS: u32 = 5;
 
+/// What a core is built for besides its schedule: the output length and the tree parameters,
+/// the two fields of the Config string (Skein 1.3, 3.5.2). A design that precomputes the Config
+/// UBI holds its result as a constant, so they are fixed when the core is generated; the
+/// optional arguments (personalization, public key, key id, nonce) and the MAC key are per
+/// message, on the port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Output length in bits (at least 1): ceil(out_bits / 8 / Nb) Output UBI blocks.
+    pub out_bits: u64,
+    /// Tree hashing (Yl, Yf, Ym): the host arranges the tree through the port.
+    pub tree: Option<TreeParams>,
+}
+
+impl Features {
+    /// Plain Skein: output of the state size, no tree (the checked-in designs).
+    pub fn plain(schedule: &Schedule) -> Self {
+        Features {
+            out_bits: u64::from(schedule.words()) * 64,
+            tree: None,
+        }
+    }
+}
+
+/// The longest output a generated core is built for: the golden simulator's limit, so that every
+/// core can be checked against it.
+pub const MAX_CORE_OUT_BITS: u64 = skeinhw_sched::sim::MAX_OUT_BITS;
+
 /// The design's sizes and tables, derived once.
 pub(crate) struct Plan {
+    pub(crate) features: Features,
     pub(crate) schedule: Schedule,
     pub(crate) dp: Datapath,
     pub(crate) words: u32,
@@ -42,7 +71,17 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    pub(crate) fn new(schedule: &Schedule) -> Result<Plan, RtlError> {
+    pub(crate) fn new(schedule: &Schedule, features: Features) -> Result<Plan, RtlError> {
+        if features.out_bits == 0 || features.out_bits > MAX_CORE_OUT_BITS {
+            return Err(RtlError::Input(format!(
+                "output length {} bits: a core is built for 1 to {MAX_CORE_OUT_BITS} bits",
+                features.out_bits
+            )));
+        }
+        if let Some(t) = features.tree {
+            TreeParams::new(t.leaf, t.fan_out, t.max_height)
+                .map_err(|e| RtlError::Input(format!("tree parameters: {e}")))?;
+        }
         let unsupported = |what: &str| RtlError::Unsupported {
             schedule: schedule.name().to_owned(),
             what: what.to_owned(),
@@ -65,6 +104,7 @@ impl Plan {
             )));
         }
         Ok(Plan {
+            features,
             schedule: schedule.clone(),
             dp,
             words,
@@ -117,6 +157,24 @@ impl Plan {
     fn kybits(&self) -> u32 {
         (self.words + 1) * 64
     }
+
+    /// Whether the core hashes trees (tree ports and the chain G of the leaves).
+    pub(crate) fn tree(&self) -> bool {
+        self.features.tree.is_some()
+    }
+
+    /// Output UBI blocks per message: ceil(out_bits / 8 / Nb).
+    pub(crate) fn out_blocks(&self) -> u64 {
+        self.features
+            .out_bits
+            .div_ceil(8)
+            .div_ceil(u64::from(self.words) * 8)
+    }
+
+    /// Width of the per-stream Output counter (several Output blocks only).
+    fn out_counter_bits(&self) -> u32 {
+        (64 - (self.out_blocks() - 1).leading_zeros()).max(1)
+    }
 }
 
 /// Which key word, tweak word and counter make subkey word `i` of subkey `s`, read off the
@@ -144,10 +202,9 @@ fn subkey_sources_n(words: u32, s: usize, i: usize) -> (usize, Option<usize>, u6
 }
 
 /// The configuration block (32-byte config string, zero padded) and the chaining value after
-/// the Config UBI (the IV of a precomputed design), for an output of the state size.
-fn config_words(words: u32) -> (Vec<u64>, Vec<u64>) {
-    let bits = u64::from(words) * 64;
-    let config = skeinhw_skein::config_string(bits, None);
+/// the Config UBI (the IV of a precomputed design), for the core's output length and tree.
+fn config_words(words: u32, features: Features) -> (Vec<u64>, Vec<u64>) {
+    let config = skeinhw_skein::config_string(features.out_bits, features.tree);
     fn go<const N: usize>(config: &[u8]) -> (Vec<u64>, Vec<u64>) {
         let mut block = vec![0u8; N * 8];
         block[..config.len()].copy_from_slice(config);
@@ -207,10 +264,44 @@ fn header(v: &mut Emitter, plan: &Plan) {
     v.line(
         "// Config UBI (or starts from its precomputed value), the message and the Output UBI and",
     );
-    v.line("// presents the digest (state size) on out_data_* with out_valid for one cycle.");
+    v.line("// presents each Output block on out_data_* with out_valid for one cycle (out_index counts them).");
+    header_features(v, plan);
     v.line("// Registers named like the golden trace's signals (skeinhw_trace::names) hold the same values");
     v.line("// after every rising edge.");
     v.line("");
+}
+
+/// The header's account of the Skein features: the Config string the core was built for, the
+/// optional arguments and (tree cores) the tree protocol on the port.
+fn header_features(v: &mut Emitter, plan: &Plan) {
+    let f = plan.features;
+    let tree = match f.tree {
+        Some(t) => format!(
+            "tree Yl = {}, Yf = {}, Ym = {}",
+            t.leaf, t.fan_out, t.max_height
+        ),
+        None => "no tree".to_owned(),
+    };
+    v.line("//");
+    v.line(format!(
+        "// Built for an output of {} bits ({} Output UBI block(s), counter 0..{}) and {tree}: the Config",
+        f.out_bits,
+        plan.out_blocks(),
+        plan.out_blocks() - 1
+    ));
+    v.line("// string carries both, so a core that precomputes the Config UBI holds its result as a constant.");
+    v.line("// in_type: the UBI type of a block with in_key = 0 (Skein 1.3, Table 6: 8 personalization,");
+    v.line("// 12 public key, 16 key identifier, 20 nonce, 48 message; 0 also means message). The host sends");
+    v.line("// the optional arguments after the Key UBI and before the message, in type order, as Key blocks");
+    v.line("// are sent: in_first/in_last/in_bytes/in_bitpad per UBI call.");
+    if plan.tree() {
+        v.line("// Tree hashing (the host arranges the tree): in_level is the block's tree level (1: a leaf,");
+        v.line("// 2..: a node; 0 outside the tree), in_offset the Position before the call's first block (the");
+        v.line("// leaf's or the node's byte offset in its level). Every leaf and node call starts from the chain");
+        v.line("// before the message (G); its result comes back on res_data with res_valid/res_stream, and the");
+        v.line("// host sends it as a block of the node above (one child result is one block). in_root marks");
+        v.line("// the call whose result is the root: the core then runs the Output UBI from it.");
+    }
 }
 
 fn ports(v: &mut Emitter, plan: &Plan) {
@@ -227,6 +318,15 @@ fn ports(v: &mut Emitter, plan: &Plan) {
     v.line("input  wire [7:0] in_bytes,");
     v.line("input  wire in_bitpad,");
     v.line(format!("input  wire [{}:0] in_data,", nbits - 1));
+    v.line("input  wire [5:0] in_type,");
+    if plan.tree() {
+        v.line("input  wire [6:0] in_level,");
+        v.line("input  wire in_root,");
+        v.line("input  wire [63:0] in_offset,");
+        v.line("output reg  res_valid,");
+        v.line("output reg  [31:0] res_stream,");
+        v.line(format!("output reg  [{}:0] res_data,", nbits - 1));
+    }
     v.line(format!("output wire [{}:0] in_ready,", ns - 1));
     v.line(format!(
         "output reg  [{}:0] {},",
@@ -372,7 +472,7 @@ fn functions(v: &mut Emitter, plan: &Plan) {
     v.close("end");
     v.close("endfunction");
     v.line("");
-    tweak_words(v);
+    tweak_words(v, plan.tree());
     if plan.slots > 1 {
         v.line("// The pipeline register a block is in during its cycle e (the simulator's Datapath::slot).");
         v.open("function [7:0] slot_of;");
@@ -398,11 +498,21 @@ fn functions(v: &mut Emitter, plan: &Plan) {
 /// Writing the bits that are always 0 here as constants (Position above bit 64, the reserved
 /// bits, tree level 0) and t2 as t0 ^ t1 lets synthesis drop them in one pass; carried from
 /// register to register, they would cost Yosys one `opt` pass per pipeline slot.
-fn tweak_words(v: &mut Emitter) {
-    let flags = BIT_PAD_BIT - 64; // t1's lowest carried bit
+fn tweak_words(v: &mut Emitter, tree: bool) {
+    // t1's lowest carried bit: the tree level's in a tree core, else BitPad's
+    let flags = if tree {
+        TREE_LEVEL_SHIFT - 64
+    } else {
+        BIT_PAD_BIT - 64
+    };
     v.line("// The tweak words {t2, t1, t0} (Skein 1.3, Table 5 and 3.3.2): t0 is Position (64 bits here), t1");
     v.line(format!(
-        "// carries only its flags (bits {flags} and up: BitPad, Type, First, Final; tree level 0), t2 = t0 ^ t1."
+        "// carries only bits {flags} and up ({}BitPad, Type, First, Final), t2 = t0 ^ t1.",
+        if tree {
+            "tree level, "
+        } else {
+            "tree level 0; "
+        }
     ));
     v.line("/* verilator lint_off UNUSEDSIGNAL */ // t1's other bits are 0");
     v.open("function [191:0] tweak_words;");
@@ -482,16 +592,31 @@ fn streams(v: &mut Emitter, plan: &Plan) {
     let nbits = plan.nbits();
     let ns = plan.streams;
     let sb = plan.stream_bits();
+    let tree = plan.tree();
+    let multi = plan.out_blocks() > 1;
+    let ocb = plan.out_counter_bits();
     v.line("// ---- per stream: the input register (b<k>_*) and the controller context (s<k>_*)");
     for k in 0..ns {
         v.line(format!(
-            "reg b{k}_full, b{k}_key, b{k}_first, b{k}_last, b{k}_bitpad; reg [7:0] b{k}_bytes; reg [{}:0] b{k}_data;",
+            "reg b{k}_full, b{k}_key, b{k}_first, b{k}_last, b{k}_bitpad; reg [7:0] b{k}_bytes; reg [5:0] b{k}_type; reg [{}:0] b{k}_data;",
             nbits - 1
         ));
         v.line(format!(
             "reg [2:0] s{k}_sq; reg s{k}_busy; reg [{}:0] s{k}_chain; reg [63:0] s{k}_pos; reg [63:0] s{k}_blk; reg [2:0] s{k}_kind; reg s{k}_last;",
             nbits - 1
         ));
+        if multi {
+            v.line(format!(
+                "reg [{}:0] s{k}_oc; // the Output UBI counter of the next Output block",
+                ocb - 1
+            ));
+        }
+        if tree {
+            v.line(format!(
+                "reg [6:0] b{k}_level; reg b{k}_root; reg [63:0] b{k}_offset; reg [{}:0] s{k}_g; reg s{k}_tl, s{k}_ret; // G, the block in flight is a tree block, its result goes back",
+                nbits - 1
+            ));
+        }
         v.line(format!(
             "wire s{k}_ready = !s{k}_busy && (s{k}_sq == SQ_CONFIG || s{k}_sq == SQ_OUTPUT || b{k}_full);"
         ));
@@ -526,75 +651,146 @@ fn streams(v: &mut Emitter, plan: &Plan) {
         nbits - 1
     ));
     v.line(format!(
-        "reg [2:0] g_sq; reg [{nb}:0] g_chain, g_bdata; reg [63:0] g_pos, g_blk; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes;",
+        "reg [2:0] g_sq; reg [{nb}:0] g_chain, g_bdata; reg [63:0] g_pos, g_blk; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes; reg [5:0] g_btype; reg [2:0] host_kind;",
         nb = nbits - 1
     ));
+    if multi {
+        v.line(format!("reg [{}:0] g_oc;", ocb - 1));
+    }
+    if tree {
+        v.line(format!(
+            "reg [6:0] g_blevel, iss_level; reg g_broot, iss_root; reg [63:0] g_boffset; reg [{}:0] g_g;",
+            nbits - 1
+        ));
+    }
     v.line(format!(
         "reg c_valid; reg [31:0] c_stream; reg [2:0] c_phase; reg [{}:0] c_chain;",
         nbits - 1
     ));
     v.line("");
     for k in 0..ns {
-        v.line(format!("// stream {k}"));
-        v.open(format!("always @(posedge clk) begin : stream{k}"));
-        v.open("if (rst) begin");
-        v.line(format!(
-            "b{k}_full <= 1'b0; b{k}_key <= 1'b0; b{k}_first <= 1'b0; b{k}_last <= 1'b0; b{k}_bitpad <= 1'b0; b{k}_bytes <= 8'd0; b{k}_data <= {{{nbits}{{1'b0}}}};"
-        ));
-        v.line(format!(
-            "s{k}_sq <= SQ_IDLE; s{k}_busy <= 1'b0; s{k}_chain <= {{{nbits}{{1'b0}}}}; s{k}_pos <= 64'd0; s{k}_blk <= 64'd0; s{k}_kind <= PH_IDLE; s{k}_last <= 1'b0;"
-        ));
-        v.close("end else begin");
-        v.indent_more();
-        v.open(format!(
-            "if (in_valid && in_ready[{k}] && in_stream == {}) begin",
-            dec(32, u64::from(k))
-        ));
-        v.line(format!(
-            "b{k}_full <= 1'b1; b{k}_key <= in_key; b{k}_first <= in_first; b{k}_last <= in_last; b{k}_bitpad <= in_bitpad; b{k}_bytes <= in_bytes; b{k}_data <= in_data;"
-        ));
-        v.close("end");
-        v.open(format!(
-            "if (iss_valid && iss_stream[{}:0] == {}) begin",
-            sb - 1,
-            dec(sb, u64::from(k))
-        ));
-        v.line(format!(
-            "s{k}_busy <= 1'b1; s{k}_blk <= s{k}_blk + 64'd1; s{k}_kind <= iss_kind; s{k}_last <= iss_last;"
-        ));
-        v.open("if (iss_from_buf) begin");
-        v.line(format!("b{k}_full <= 1'b0; s{k}_pos <= iss_pos;"));
-        v.close("end");
-        v.close("end");
-        v.open(format!(
-            "if (c_valid && c_stream[{}:0] == {}) begin",
-            sb - 1,
-            dec(sb, u64::from(k))
-        ));
-        v.line(format!("s{k}_busy <= 1'b0; s{k}_chain <= c_chain;"));
-        v.open(format!("case (s{k}_kind)"));
-        v.line(format!(
-            "PH_KEY: s{k}_sq <= s{k}_last ? SQ_CONFIG : SQ_KEY;"
-        ));
-        v.line(format!("PH_CONFIG: s{k}_sq <= SQ_MESSAGE;"));
-        v.line(format!(
-            "PH_MESSAGE: s{k}_sq <= s{k}_last ? SQ_OUTPUT : SQ_MESSAGE;"
-        ));
-        v.open("default: begin // the Output UBI: the stream is done and may start again");
-        v.line(format!("s{k}_sq <= SQ_IDLE; s{k}_blk <= 64'd0;"));
-        v.close("end");
-        v.close("endcase");
-        v.close("end");
-        v.close("end");
-        v.close("end");
+        stream(v, plan, k, sb);
     }
     v.line("");
+}
+
+/// The registers of stream `k`: its input register and its place in Skein's UBI sequence.
+fn stream(v: &mut Emitter, plan: &Plan, k: u32, sb: u32) {
+    let nbits = plan.nbits();
+    let tree = plan.tree();
+    let multi = plan.out_blocks() > 1;
+    let ocb = plan.out_counter_bits();
+    v.line(format!("// stream {k}"));
+    v.open(format!("always @(posedge clk) begin : stream{k}"));
+    v.open("if (rst) begin");
+    v.line(format!(
+        "b{k}_full <= 1'b0; b{k}_key <= 1'b0; b{k}_first <= 1'b0; b{k}_last <= 1'b0; b{k}_bitpad <= 1'b0; b{k}_bytes <= 8'd0; b{k}_type <= 6'd0; b{k}_data <= {{{nbits}{{1'b0}}}};"
+    ));
+    v.line(format!(
+        "s{k}_sq <= SQ_IDLE; s{k}_busy <= 1'b0; s{k}_chain <= {{{nbits}{{1'b0}}}}; s{k}_pos <= 64'd0; s{k}_blk <= 64'd0; s{k}_kind <= PH_IDLE; s{k}_last <= 1'b0;"
+    ));
+    if multi {
+        v.line(format!("s{k}_oc <= {};", dec(ocb, 0)));
+    }
+    if tree {
+        v.line(format!(
+            "b{k}_level <= 7'd0; b{k}_root <= 1'b0; b{k}_offset <= 64'd0; s{k}_g <= {{{nbits}{{1'b0}}}}; s{k}_tl <= 1'b0; s{k}_ret <= 1'b0;"
+        ));
+    }
+    v.close("end else begin");
+    v.indent_more();
+    v.open(format!(
+        "if (in_valid && in_ready[{k}] && in_stream == {}) begin",
+        dec(32, u64::from(k))
+    ));
+    v.line(format!(
+        "b{k}_full <= 1'b1; b{k}_key <= in_key; b{k}_first <= in_first; b{k}_last <= in_last; b{k}_bitpad <= in_bitpad; b{k}_bytes <= in_bytes; b{k}_type <= in_type; b{k}_data <= in_data;"
+    ));
+    if tree {
+        v.line(format!(
+            "b{k}_level <= in_level; b{k}_root <= in_root; b{k}_offset <= in_offset;"
+        ));
+    }
+    v.close("end");
+    v.open(format!(
+        "if (iss_valid && iss_stream[{}:0] == {}) begin",
+        sb - 1,
+        dec(sb, u64::from(k))
+    ));
+    v.line(format!(
+        "s{k}_busy <= 1'b1; s{k}_blk <= s{k}_blk + 64'd1; s{k}_kind <= iss_kind; s{k}_last <= iss_last;"
+    ));
+    if tree {
+        v.line(format!(
+            "s{k}_tl <= iss_level != 7'd0; s{k}_ret <= iss_last && iss_level != 7'd0 && !iss_root;"
+        ));
+        v.line(format!(
+            "if (iss_from_buf && iss_first && iss_level != 7'd0) s{k}_g <= iss_chain;"
+        ));
+    }
+    v.open("if (iss_from_buf) begin");
+    v.line(format!("b{k}_full <= 1'b0; s{k}_pos <= iss_pos;"));
+    v.close("end");
+    v.close("end");
+    v.open(format!(
+        "if (c_valid && c_stream[{}:0] == {}) begin",
+        sb - 1,
+        dec(sb, u64::from(k))
+    ));
+    v.line(format!("s{k}_busy <= 1'b0;"));
+    v.line(format!(
+        "if (s{k}_kind != PH_OUTPUT) s{k}_chain <= c_chain; // an Output block leaves the chain for the next"
+    ));
+    if tree {
+        v.line(format!(
+            "if (!s{k}_tl) s{k}_g <= c_chain; // G: the chain before the message, where every leaf and node starts"
+        ));
+    }
+    v.open(format!("case (s{k}_kind)"));
+    v.line(format!(
+        "PH_KEY: s{k}_sq <= s{k}_last ? SQ_CONFIG : SQ_KEY;"
+    ));
+    v.line(format!(
+        "PH_CONFIG: s{k}_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument"
+    ));
+    let ret = if tree {
+        format!(" && !s{k}_ret")
+    } else {
+        String::new()
+    };
+    v.line(format!(
+        "PH_MESSAGE: s{k}_sq <= (s{k}_last{ret}) ? SQ_OUTPUT : SQ_MESSAGE;"
+    ));
+    v.open(
+        "default: begin // an Output block: after the last, the stream is done and may start again",
+    );
+    if multi {
+        v.open(format!(
+            "if (s{k}_oc != {}) begin",
+            dec(ocb, plan.out_blocks() - 1)
+        ));
+        v.line(format!("s{k}_oc <= s{k}_oc + {};", dec(ocb, 1)));
+        v.close("end else begin");
+        v.indent_more();
+        v.line(format!(
+            "s{k}_sq <= SQ_IDLE; s{k}_blk <= 64'd0; s{k}_oc <= {};",
+            dec(ocb, 0)
+        ));
+        v.close("end");
+    } else {
+        v.line(format!("s{k}_sq <= SQ_IDLE; s{k}_blk <= 64'd0;"));
+    }
+    v.close("end");
+    v.close("endcase");
+    v.close("end");
+    v.close("end");
+    v.close("end");
 }
 
 fn issue(v: &mut Emitter, plan: &Plan) {
     let nbits = plan.nbits();
     let n = plan.words as usize;
-    let (config, iv) = config_words(plan.words);
+    let (config, iv) = config_words(plan.words, plan.features);
     let precomputed = plan.schedule.config_precomputed();
     v.line("// ---- the issue rule (the simulator's controller): a block enters slot 0 when no block in flight");
     v.line("// is about to use it; the lowest-numbered ready stream goes first.");
@@ -643,7 +839,7 @@ fn issue(v: &mut Emitter, plan: &Plan) {
         balanced(&streams, "|", "32'd0")
     ));
     // (field, width, register of stream k: `{prefix}{k}_{name}`)
-    let fields = [
+    let mut fields = vec![
         ("g_sq", 3, "s", "sq"),
         ("g_chain", nbits, "s", "chain"),
         ("g_pos", 64, "s", "pos"),
@@ -654,7 +850,19 @@ fn issue(v: &mut Emitter, plan: &Plan) {
         ("g_bbitpad", 1, "b", "bitpad"),
         ("g_bbytes", 8, "b", "bytes"),
         ("g_bdata", nbits, "b", "data"),
+        ("g_btype", 6, "b", "type"),
     ];
+    if plan.out_blocks() > 1 {
+        fields.push(("g_oc", plan.out_counter_bits(), "s", "oc"));
+    }
+    if plan.tree() {
+        fields.extend([
+            ("g_blevel", 7, "b", "level"),
+            ("g_broot", 1, "b", "root"),
+            ("g_boffset", 64, "b", "offset"),
+            ("g_g", nbits, "s", "g"),
+        ]);
+    }
     for (field, width, prefix, name) in fields {
         let reg = |k: u32| format!("{prefix}{k}_{name}");
         v.line(format!("{field} = {};", pick(width, &reg)));
@@ -663,7 +871,7 @@ fn issue(v: &mut Emitter, plan: &Plan) {
     v.line("");
     v.line("// The block the granted stream issues next, in Skein's order: Key UBI blocks (MAC), the Config");
     v.line(format!(
-        "// UBI ({}), the message blocks, the Output UBI.",
+        "// UBI ({}), the optional arguments and the message blocks (from the port), the Output UBI.",
         if precomputed {
             "precomputed: a plain hash starts from its result, the IV"
         } else {
@@ -672,6 +880,14 @@ fn issue(v: &mut Emitter, plan: &Plan) {
     ));
     v.open("always @* begin : issue_block");
     v.line("iss_from_buf = 1'b0; iss_kind = PH_OUTPUT; iss_chain = g_chain;");
+    v.line(format!(
+        "// a block from the port: type 0 or {msg} is the message, another type an optional argument (Config phase)",
+        msg = BlockType::Message.value()
+    ));
+    v.line(format!(
+        "host_kind = (g_btype == 6'd0 || g_btype == 6'd{}) ? PH_MESSAGE : PH_CONFIG;",
+        BlockType::Message.value()
+    ));
     v.open("case (g_sq)");
     v.open("SQ_IDLE: begin");
     v.line(format!("iss_chain = {{{nbits}{{1'b0}}}};"));
@@ -680,7 +896,7 @@ fn issue(v: &mut Emitter, plan: &Plan) {
     if precomputed {
         v.close("end else begin");
         v.indent_more();
-        v.line("iss_kind = PH_MESSAGE; iss_from_buf = 1'b1;");
+        v.line("iss_kind = host_kind; iss_from_buf = 1'b1;");
         v.line(format!(
             "iss_chain = {}; // IV: the Config UBI's output",
             words_const(&iv)
@@ -694,18 +910,25 @@ fn issue(v: &mut Emitter, plan: &Plan) {
     v.close("end");
     v.line("SQ_KEY: begin iss_kind = PH_KEY; iss_from_buf = 1'b1; end");
     v.line("SQ_CONFIG: iss_kind = PH_CONFIG;");
-    v.line("SQ_MESSAGE: begin iss_kind = PH_MESSAGE; iss_from_buf = 1'b1; end");
+    v.line("SQ_MESSAGE: begin iss_kind = host_kind; iss_from_buf = 1'b1; end");
     v.line("default: iss_kind = PH_OUTPUT;");
     v.close("endcase");
     v.open("if (iss_from_buf) begin");
     v.line("iss_data = g_bdata; iss_first = g_bfirst; iss_last = g_blast; iss_bitpad = g_bbitpad;");
-    v.line("iss_pos = (g_bfirst ? 64'd0 : g_pos) + {56'd0, g_bbytes};");
+    let base = if plan.tree() { "g_boffset" } else { "64'd0" };
+    v.line(format!(
+        "iss_pos = (g_bfirst ? {base} : g_pos) + {{56'd0, g_bbytes}};"
+    ));
     v.close("end else if (iss_kind == PH_CONFIG) begin");
     v.indent_more();
     v.line(format!(
-        "iss_data = {}; // the config string: \"SHA3\", version 1, output {} bits",
+        "iss_data = {}; // the config string: \"SHA3\", version 1, output {} bits{}",
         words_const(&config),
-        n * 64
+        plan.features.out_bits,
+        plan.features
+            .tree
+            .map(|t| format!(", tree {} {} {}", t.leaf, t.fan_out, t.max_height))
+            .unwrap_or_default()
     ));
     v.line(format!(
         "iss_first = 1'b1; iss_last = 1'b1; iss_bitpad = 1'b0; iss_pos = {};",
@@ -713,15 +936,22 @@ fn issue(v: &mut Emitter, plan: &Plan) {
     ));
     v.close("end else begin");
     v.indent_more();
-    v.line(format!(
-        "iss_data = {{{nbits}{{1'b0}}}}; // the output counter 0 as 8 bytes, zero padded"
-    ));
+    if plan.out_blocks() > 1 {
+        v.line(format!(
+            "iss_data = {{{}'d0, g_oc}}; // the output counter as 8 bytes, zero padded",
+            nbits - plan.out_counter_bits()
+        ));
+    } else {
+        v.line(format!(
+            "iss_data = {{{nbits}{{1'b0}}}}; // the output counter 0 as 8 bytes, zero padded"
+        ));
+    }
     v.line("iss_first = 1'b1; iss_last = 1'b1; iss_bitpad = 1'b0; iss_pos = 64'd8;");
     v.close("end");
     v.open("case (iss_kind)");
     v.line(format!("PH_KEY: iss_type = 6'd{};", BlockType::Key.value()));
     v.line(format!(
-        "PH_CONFIG: iss_type = 6'd{};",
+        "PH_CONFIG: iss_type = iss_from_buf ? g_btype : 6'd{};",
         BlockType::Config.value()
     ));
     v.line(format!(
@@ -733,13 +963,27 @@ fn issue(v: &mut Emitter, plan: &Plan) {
         BlockType::Output.value()
     ));
     v.close("endcase");
+    if plan.tree() {
+        v.line("// tree blocks: the level from the port; the first block of a leaf or a node starts from G");
+        v.line("iss_level = 7'd0; iss_root = 1'b0;");
+        v.open("if (iss_from_buf && !g_bkey) begin");
+        v.line("iss_level = g_blevel; iss_root = g_broot;");
+        v.line("if (g_bfirst && g_blevel != 7'd0 && g_sq != SQ_IDLE) iss_chain = g_g;");
+        v.close("end");
+    }
     v.line("// The tweak (Skein 1.3, Table 5): Position in t0 (and the low 32 bits of t1, always 0 here),");
     v.line(format!(
-        "// tree level 0 at bit {}, then BitPad, Type, First, Final.",
+        "// the tree level at bit {}, then BitPad, Type, First, Final.",
         TREE_LEVEL_SHIFT
     ));
     v.line("iss_t0 = iss_pos;");
     v.line("iss_t1 = 64'd0;");
+    if plan.tree() {
+        v.line(format!(
+            "iss_t1[{} +: 7] = iss_level; // TWEAK TreeLevel",
+            TREE_LEVEL_SHIFT - 64
+        ));
+    }
     v.line(format!(
         "iss_t1[{}] = iss_bitpad; // TWEAK BitPad",
         BIT_PAD_BIT - 64
@@ -1122,6 +1366,7 @@ fn completion(v: &mut Emitter, plan: &Plan) {
     }
     v.close("end");
     v.line("");
+    completing_stream(v, plan);
     phase_next(v, plan);
     let sum = |field: &str| -> String {
         let terms: Vec<String> = (0..plan.slots)
@@ -1152,11 +1397,20 @@ fn completion(v: &mut Emitter, plan: &Plan) {
         names::OUT_VALID
     ));
     v.open("if (c_valid && c_phase == PH_OUTPUT) begin");
-    v.line(format!(
-        "{} <= c_stream; {} <= 64'd0; // output counter 0: the digest is one block",
-        names::OUT_STREAM,
-        names::OUT_INDEX
-    ));
+    if plan.out_blocks() > 1 {
+        v.line(format!(
+            "{} <= c_stream; {} <= {{{}'d0, c_oc}}; // the Output block's counter",
+            names::OUT_STREAM,
+            names::OUT_INDEX,
+            64 - plan.out_counter_bits()
+        ));
+    } else {
+        v.line(format!(
+            "{} <= c_stream; {} <= 64'd0; // output counter 0: the digest is one block",
+            names::OUT_STREAM,
+            names::OUT_INDEX
+        ));
+    }
     for w in 0..n {
         v.line(format!(
             "{} <= c_chain[{} +: 64];",
@@ -1171,6 +1425,47 @@ fn completion(v: &mut Emitter, plan: &Plan) {
     v.close("end");
     v.close("end");
     v.line("");
+    if plan.tree() {
+        let nbits = plan.nbits();
+        v.line("// a leaf's or a node's result (not the root's) goes back to the host, one cycle after its last round");
+        v.open("always @(posedge clk) begin : results");
+        v.open("if (rst) begin");
+        v.line(format!(
+            "res_valid <= 1'b0; res_stream <= 32'd0; res_data <= {{{nbits}{{1'b0}}}};"
+        ));
+        v.close("end else begin");
+        v.indent_more();
+        v.line("res_valid <= c_valid && c_ret;");
+        v.line("if (c_valid && c_ret) begin res_stream <= c_stream; res_data <= c_chain; end");
+        v.close("end");
+        v.close("end");
+        v.line("");
+    }
+}
+
+/// What the completing block's stream knows that the block does not carry: its Output counter
+/// (several Output blocks) and whether its result goes back to the host (tree cores). A stream
+/// has one block in flight, so this is the completing stream's register, an AND-OR over them.
+fn completing_stream(v: &mut Emitter, plan: &Plan) {
+    let sb = plan.stream_bits();
+    let is = |k: u32| format!("c_stream[{}:0] == {}", sb - 1, dec(sb, u64::from(k)));
+    if plan.out_blocks() > 1 {
+        let w = plan.out_counter_bits();
+        let terms: Vec<String> = (0..plan.streams)
+            .map(|k| format!("(({}) ? s{k}_oc : {})", is(k), dec(w, 0)))
+            .collect();
+        v.line(format!(
+            "wire [{}:0] c_oc = {};",
+            w - 1,
+            balanced(&terms, "|", &dec(w, 0))
+        ));
+    }
+    if plan.tree() {
+        let terms: Vec<String> = (0..plan.streams)
+            .map(|k| format!("(({}) && s{k}_ret)", is(k)))
+            .collect();
+        v.line(format!("wire c_ret = {};", balanced(&terms, "||", "1'b0")));
+    }
 }
 
 /// The controller phase: that of the lowest-numbered stream with a block stepping this cycle.

@@ -20,11 +20,14 @@ pub use compare::{
     ResetDiff, compare_in_ready, compare_reset, compare_vcd, expected_in_ready, reset_expected,
     with_idle_cycles,
 };
+pub use design::{Features, MAX_CORE_OUT_BITS};
 pub use error::RtlError;
 pub use run::{
     Built, RunLimits, RunOutput, Simulator, build, build_cached, lint, run, run_limited,
 };
-pub use stimulus::{Message, block_count, stimulus, stimulus_back_to_back, stream_of};
+pub use stimulus::{
+    Message, block_count, stimulus, stimulus_back_to_back, stimulus_jobs, stream_of,
+};
 
 /// File name of the design (module `skeinhw`; Verilator wants the file named after it).
 pub const DESIGN_FILE: &str = "skeinhw.v";
@@ -63,7 +66,13 @@ pub struct Design {
 /// Generates the design of `schedule`. Schedules with features the generator does not build
 /// are rejected with [`RtlError::Unsupported`], never generated wrong.
 pub fn generate(schedule: &Schedule) -> Result<Design, RtlError> {
-    let plan = design::Plan::new(schedule)?;
+    generate_for(schedule, Features::plain(schedule))
+}
+
+/// Generates the design of `schedule` built for `features` (output length, tree): the Config
+/// string it carries and the Output blocks it runs ([`Features`]).
+pub fn generate_for(schedule: &Schedule, features: Features) -> Result<Design, RtlError> {
+    let plan = design::Plan::new(schedule, features)?;
     Ok(Design {
         schedule: schedule.clone(),
         verilog: design::design(&plan),

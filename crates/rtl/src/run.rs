@@ -102,6 +102,29 @@ impl RunOutput {
     }
 }
 
+impl RunOutput {
+    /// The digest of `stream` of `out_bits` bits: its Output blocks in the order printed, cut to
+    /// ceil(out_bits / 8) bytes, a partial last byte's unused low bits zeroed (as the library
+    /// returns it); `None` if the run printed fewer Output blocks than that takes.
+    pub fn output_bytes(&self, stream: u32, out_bits: u64) -> Option<Vec<u8>> {
+        let mut out: Vec<u8> = self
+            .digests
+            .iter()
+            .filter(|(s, _, _)| *s == stream)
+            .flat_map(|(_, _, w)| w.iter().flat_map(|x| x.to_le_bytes()))
+            .collect();
+        let len = usize::try_from(out_bits.div_ceil(8)).ok()?;
+        if out.len() < len {
+            return None;
+        }
+        out.truncate(len);
+        if let Some(last) = out.last_mut().filter(|_| !out_bits.is_multiple_of(8)) {
+            *last &= 0xFF << (8 - out_bits % 8);
+        }
+        Some(out)
+    }
+}
+
 fn tool(cmd: &mut Command, name: &str) -> Result<String, RtlError> {
     let out = cmd.output().map_err(|e| RtlError::Tool {
         tool: name.into(),

@@ -1,13 +1,22 @@
-//! The test bench's input file, written from Rust: every stream's Key UBI blocks (for a MAC)
-//! and message blocks, padded as Skein 1.3 section 3.4 says (the bit-pad of a partial last byte
-//! is done here, by the sender; the design puts the BitPad flag in the tweak).
+//! The test bench's input file, written from Rust: every stream's blocks that come from the
+//! host (Key UBI blocks for a MAC, the optional arguments, the message: the leaves and nodes of
+//! a tree), in the order Skein 1.3 section 3.5 gives them. The sequence is the golden
+//! simulator's own (`skeinhw_sched::sim::Program`, walked with the library's Threefish), so
+//! padding, Position and tree arrangement have one source; the Config and Output blocks are the
+//! core's. A tree node's block is one child result: the line names which result of its stream
+//! (the test bench feeds back what the core returned on `res_data`), never the value.
 
+use std::collections::VecDeque;
 use std::fmt::Write as _;
 
 use skeinhw_sched::Schedule;
-use skeinhw_skein::pad_partial_byte;
+use skeinhw_sched::sim::{Job, Program};
+use skeinhw_skein::constants::BlockType;
+use skeinhw_skein::threefish::{encrypt, words_to_bytes};
+use skeinhw_skein::{Params, Tweak};
 
 use crate::RtlError;
+use crate::design::Features;
 
 /// One message for the design: data, its length in bits, and a MAC key (empty: plain hash).
 #[derive(Clone, Copy, Debug)]
@@ -42,31 +51,26 @@ pub(crate) struct InBlock {
     pub(crate) data: Vec<u8>,
 }
 
-/// The blocks of one UBI call over the first `bits` bits of `bytes`.
-fn ubi_blocks(bytes: &[u8], bits: u64, nb: usize, key: bool) -> Vec<InBlock> {
-    let mut padded = bytes[..bits.div_ceil(8) as usize].to_vec();
-    let bitpad = !bits.is_multiple_of(8);
-    if bitpad {
-        let last = padded.len() - 1;
-        padded[last] = pad_partial_byte(padded[last], (bits % 8) as u32);
-    }
-    let len = padded.len();
-    let count = len.div_ceil(nb).max(1);
-    padded.resize(count * nb, 0);
-    (0..count)
-        .map(|i| InBlock {
-            key,
-            first: i == 0,
-            last: i + 1 == count,
-            bitpad: bitpad && i + 1 == count,
-            bytes: len.min((i + 1) * nb) - i * nb,
-            data: padded[i * nb..(i + 1) * nb].to_vec(),
-        })
-        .collect()
+/// One block on a Skein core's port: the fields of [`InBlock`] and those of the optional
+/// arguments and the tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct HostBlock {
+    base: InBlock,
+    /// UBI type value (Table 6).
+    block_type: u8,
+    /// Tree level (0 outside a tree).
+    level: u8,
+    /// The call's result is the tree's root.
+    root: bool,
+    /// Position before the call's first block.
+    offset: u64,
+    /// 1 + the index of the stream's returned result that is this block's data (0: `data`).
+    src: usize,
 }
 
-/// The test bench input for `messages` (one stream each) on `schedule`'s design; more
-/// messages than streams are refused (see [`stimulus_back_to_back`]).
+/// The test bench input for `messages` (one stream each) on `schedule`'s design of plain Skein
+/// (output of the state size, no tree); more messages than streams are refused (see
+/// [`stimulus_back_to_back`]).
 pub fn stimulus(schedule: &Schedule, messages: &[Message<'_>]) -> Result<String, RtlError> {
     let streams = schedule.blocks_in_flight() as usize;
     if messages.len() > streams {
@@ -79,45 +83,65 @@ pub fn stimulus(schedule: &Schedule, messages: &[Message<'_>]) -> Result<String,
     stimulus_back_to_back(schedule, messages)
 }
 
-/// The test bench input for any number of `messages` on `schedule`'s design: message i on
-/// stream [`stream_of`]`(i)`, after the messages of that stream before it (back to back: the
-/// design starts a stream's next message when its digest is out; the golden model of the same
-/// run is `skeinhw_sched::sim::simulate_streams`).
+/// The test bench input for any number of `messages` on `schedule`'s design of plain Skein:
+/// message i on stream [`stream_of`]`(i)`, after the messages of that stream before it (back to
+/// back: the design starts a stream's next message when its digest is out; the golden model of
+/// the same run is `skeinhw_sched::sim::simulate_streams`).
 pub fn stimulus_back_to_back(
     schedule: &Schedule,
     messages: &[Message<'_>],
 ) -> Result<String, RtlError> {
+    let features = Features::plain(schedule);
+    let jobs: Vec<Job<'_>> = messages
+        .iter()
+        .map(|m| Job {
+            message: m.data,
+            msg_bits: m.bits,
+            out_bits: features.out_bits,
+            params: Params {
+                key: m.key,
+                ..Params::default()
+            },
+        })
+        .collect();
+    stimulus_jobs(schedule, features, &jobs)
+}
+
+/// The test bench input for `jobs` (any Skein computations) on the design of `schedule` built
+/// for `features`: job i on stream [`stream_of`]`(i)`, back to back as in
+/// [`stimulus_back_to_back`]; a job whose output length or tree differs from the core's is
+/// refused.
+pub fn stimulus_jobs(
+    schedule: &Schedule,
+    features: Features,
+    jobs: &[Job<'_>],
+) -> Result<String, RtlError> {
     let streams = schedule.blocks_in_flight() as usize;
-    if messages.is_empty() {
+    if jobs.is_empty() {
         return Err(RtlError::Input(
             "no input: give at least one message".into(),
         ));
     }
-    let nb = schedule.words() as usize * 8;
+    let precomputed = schedule.config_precomputed();
     let mut blocks = Vec::new();
-    for (i, m) in messages.iter().enumerate() {
+    // The results each stream has returned so far (tree nodes name them by number).
+    let mut results = vec![0usize; streams.max(1)];
+    for (i, job) in jobs.iter().enumerate() {
         let s = stream_of(i, streams);
-        let available = m.data.len() as u64 * 8;
-        if m.bits > available {
-            return Err(RtlError::Input(format!(
-                "message {i}: {} bits asked, {available} given",
-                m.bits
-            )));
+        check(i, job, features)?;
+        let list = match schedule.words() {
+            4 => host_blocks::<4>(job, precomputed, &mut results[s]),
+            8 => host_blocks::<8>(job, precomputed, &mut results[s]),
+            _ => host_blocks::<16>(job, precomputed, &mut results[s]),
         }
-        if !m.key.is_empty() {
-            for b in ubi_blocks(m.key, m.key.len() as u64 * 8, nb, true) {
-                blocks.push((s, b));
-            }
-        }
-        for b in ubi_blocks(m.data, m.bits, nb, false) {
-            blocks.push((s, b));
-        }
+        .map_err(|e| RtlError::Input(format!("message {i}: {e}")))?;
+        blocks.extend(list.into_iter().map(|b| (s, b)));
     }
     // The test bench wants each stream's blocks together, in order (a stable sort).
     blocks.sort_by_key(|(s, _)| *s);
-    let mut out = format!("{} {}\n", messages.len().min(streams), blocks.len());
+    let mut out = format!("{} {}\n", jobs.len().min(streams), blocks.len());
     for (s, b) in &blocks {
-        block_line(&mut out, *s, b);
+        host_line(&mut out, *s, b);
     }
     Ok(out)
 }
@@ -126,6 +150,147 @@ pub fn stimulus_back_to_back(
 /// one per stream, then round again).
 pub fn stream_of(i: usize, streams: usize) -> usize {
     i % streams.max(1)
+}
+
+/// What the core cannot do for `job`: another output length or tree than it was built for, or
+/// an input the library refuses.
+fn check(s: usize, job: &Job<'_>, features: Features) -> Result<(), RtlError> {
+    let available = job.message.len() as u64 * 8;
+    if job.msg_bits > available {
+        return Err(RtlError::Input(format!(
+            "message {s}: {} bits asked, {available} given",
+            job.msg_bits
+        )));
+    }
+    if job.out_bits != features.out_bits {
+        return Err(RtlError::Input(format!(
+            "message {s}: {} output bits, but the core was built for {} (the Config string carries it)",
+            job.out_bits, features.out_bits
+        )));
+    }
+    if job.params.tree != features.tree {
+        return Err(RtlError::Input(format!(
+            "message {s}: tree {}, but the core was built for tree {} (the Config string carries it)",
+            tree_name(job.params.tree),
+            tree_name(features.tree)
+        )));
+    }
+    Ok(())
+}
+
+fn tree_name(t: Option<skeinhw_skein::TreeParams>) -> String {
+    match t {
+        Some(t) => format!("{},{},{}", t.leaf, t.fan_out, t.max_height),
+        None => "none".to_owned(),
+    }
+}
+
+/// The blocks the host sends for `job`: the golden program's blocks without the Config and
+/// Output UBI, each with its port fields; node blocks name the child result they carry.
+fn host_blocks<const N: usize>(
+    job: &Job<'_>,
+    precomputed: bool,
+    results: &mut usize,
+) -> Result<Vec<HostBlock>, String> {
+    let nb = N * 8;
+    let mut program = Program::<N>::skein(
+        job.message,
+        job.msg_bits,
+        job.out_bits,
+        &job.params,
+        precomputed,
+    );
+    // Walk the program with the library's cipher: (tweak, block, result) of every block.
+    let mut walk = Vec::new();
+    while let Some(b) = program.next_block() {
+        let tweak = Tweak::from_words(b.tweak).ok_or("a block of no known type")?;
+        let mut out = encrypt(&b.chain, b.tweak, &b.block);
+        for (o, p) in out.iter_mut().zip(b.block) {
+            *o ^= p;
+        }
+        walk.push((tweak, b.block, out));
+        program.complete(out);
+    }
+    let mut blocks = Vec::new();
+    let mut returned: VecDeque<(usize, [u64; N])> = VecDeque::new();
+    let mut prev_pos = 0u128;
+    for (i, (t, block, out)) in walk.iter().enumerate() {
+        if matches!(t.block_type, BlockType::Config | BlockType::Output) {
+            continue;
+        }
+        if t.position >= 1 << 64 {
+            return Err("a Position beyond 2^64 bytes".into());
+        }
+        let (bytes, offset) = if !t.first {
+            ((t.position - prev_pos) as usize, 0)
+        } else if t.position == 0 {
+            (0, 0)
+        } else {
+            let bytes = ((t.position - 1) % nb as u128) as usize + 1;
+            (bytes, (t.position - bytes as u128) as u64)
+        };
+        prev_pos = t.position;
+        let tree = t.tree_level != 0;
+        let root = tree
+            && t.last
+            && walk
+                .get(i + 1)
+                .is_some_and(|(n, _, _)| n.block_type == BlockType::Output);
+        let src = if t.tree_level >= 2 {
+            let (id, value) = returned
+                .pop_front()
+                .ok_or("a node without a child result")?;
+            if value != *block {
+                return Err("a node block is not the child result it should carry".into());
+            }
+            id + 1
+        } else {
+            0
+        };
+        if tree && t.last && !root {
+            returned.push_back((*results, *out));
+            *results += 1;
+        }
+        let mut data = vec![0u8; nb];
+        words_to_bytes(block, &mut data);
+        blocks.push(HostBlock {
+            base: InBlock {
+                key: t.block_type == BlockType::Key,
+                first: t.first,
+                last: t.last,
+                bitpad: t.bit_pad,
+                bytes,
+                data,
+            },
+            block_type: t.block_type.value(),
+            level: t.tree_level,
+            root,
+            offset,
+            src,
+        });
+    }
+    Ok(blocks)
+}
+
+/// One line of a Skein core's input file: `stream key first last bitpad bytes type level root
+/// offset src data` in hex (data as in [`block_line`]).
+fn host_line(out: &mut String, stream: usize, h: &HostBlock) {
+    let b = &h.base;
+    let _ = write!(
+        out,
+        "{stream:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} {:x} ",
+        u8::from(b.key),
+        u8::from(b.first),
+        u8::from(b.last),
+        u8::from(b.bitpad),
+        b.bytes,
+        h.block_type,
+        h.level,
+        u8::from(h.root),
+        h.offset,
+        h.src
+    );
+    data_hex(out, &b.data);
 }
 
 /// One line of the input file: `stream key first last bitpad bytes data` in hex, the data as
@@ -142,7 +307,11 @@ pub(crate) fn block_line(out: &mut String, stream: usize, b: &InBlock) {
         u8::from(b.bitpad),
         b.bytes
     );
-    for byte in b.data.iter().rev() {
+    data_hex(out, &b.data);
+}
+
+fn data_hex(out: &mut String, data: &[u8]) {
+    for byte in data.iter().rev() {
         let _ = write!(out, "{byte:02x}");
     }
     out.push('\n');

@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use skeinhw_diff::DiffReport;
 use skeinhw_outfile::OutFile;
-use skeinhw_rtl::{AnyDesign, Message, ResetDiff, RunLimits, RunOutput, Simulator};
+use skeinhw_rtl::{AnyDesign, Features, Message, ResetDiff, RunLimits, RunOutput, Simulator};
 use skeinhw_sched::shabal::ShabalSchedule;
 use skeinhw_sched::shabal::sim::{ShabalJob, ShabalMemorySink};
 use skeinhw_sched::sim::{Job, MemorySink, simulate_streams};
@@ -37,6 +37,14 @@ pub struct RtlArgs {
     /// refused, and nothing in it is touched).
     #[arg(long)]
     pub force: bool,
+    /// Build the Skein core for this output length in bits (default: the state size); more
+    /// than the state size runs several Output UBI blocks.
+    #[arg(long, value_name = "N")]
+    pub out_bits: Option<u64>,
+    /// Build a Skein core for tree hashing (Yl,Yf,Ym): the host arranges the tree through the
+    /// port (see the design's header).
+    #[arg(long, value_name = "LEAF,FANOUT,MAXHEIGHT", value_parser = skeinhw_trace::args::parse_tree)]
+    pub tree: Option<skeinhw_skein::TreeParams>,
 }
 
 /// Arguments of `sim`.
@@ -95,7 +103,21 @@ pub const TRAIL_CYCLES: u64 = 4;
 /// `skeinhw rtl`.
 pub fn run_rtl(args: RtlArgs) -> Result<Status> {
     let schedule = args.schedule.build_any(args.size)?;
-    let design = skeinhw_rtl::generate_any(&schedule)?;
+    let design = match &schedule {
+        AnySchedule::Skein(s) if args.out_bits.is_some() || args.tree.is_some() => {
+            let features = Features {
+                out_bits: args.out_bits.unwrap_or_else(|| u64::from(s.size().bits())),
+                tree: args.tree,
+            };
+            AnyDesign::Skein(skeinhw_rtl::generate_for(s, features)?)
+        }
+        AnySchedule::Shabal(_) if args.out_bits.is_some() || args.tree.is_some() => {
+            bail!(
+                "--out-bits and --tree build Skein cores; a Shabal schedule takes --set output_bits=N"
+            )
+        }
+        _ => skeinhw_rtl::generate_any(&schedule)?,
+    };
     skeinhw_rtl::write_dir(&args.output, &design.files(), args.force)?;
     println!(
         "{}: {}, {}, {} in {}",
@@ -149,7 +171,12 @@ fn simulate_design(
             dir
         }
     };
-    let built = skeinhw_rtl::build(simulator, &src, &work.path().join("build"), None)?;
+    let built = skeinhw_rtl::build(
+        simulator,
+        &src,
+        &work.path().join("build"),
+        blocks_beyond_default(stimulus),
+    )?;
     let input = work.path().join("input.txt");
     std::fs::write(&input, stimulus)?;
     let vcd = work.path().join("dump.vcd");
@@ -204,29 +231,56 @@ fn sim_messages(
     Ok(messages)
 }
 
-/// Prints each message's digest as `hash` does, in message order: the RTL's digests of stream
-/// s in the order they came out are its messages s, s + S, s + 2S, ... Stops at the first
-/// message the simulation gave no digest for (the verdict says why).
+/// Prints each message's digest as `hash` does, in message order: the RTL's Output blocks of
+/// stream s in the order they came out, `out_blocks` a message, are its messages s, s + S,
+/// s + 2S, ..., cut to `out_bits`. Stops at the first message the simulation gave too few
+/// Output blocks for (the verdict says why).
 fn print_digests(
     output: &RunOutput,
     messages: &[(Vec<u8>, u64)],
     streams: usize,
-    bytes: impl Fn(&[u64]) -> Vec<u8>,
+    out_bits: u64,
 ) -> Result<()> {
-    let mut per_stream: Vec<Vec<&[u64]>> = vec![Vec::new(); streams.max(1)];
+    let streams = streams.max(1);
+    let state_bytes = output.digests.first().map_or(1, |(_, _, w)| w.len() * 8);
+    let out_blocks = usize::try_from(out_bits.div_ceil(8))?.div_ceil(state_bytes);
+    let mut per_stream: Vec<Vec<&[u64]>> = vec![Vec::new(); streams];
     for (s, _, words) in &output.digests {
         if let Some(v) = per_stream.get_mut(*s as usize) {
             v.push(words);
         }
     }
     for (i, (data, bits)) in messages.iter().enumerate() {
-        let s = skeinhw_rtl::stream_of(i, streams);
-        let Some(words) = per_stream[s].get(i / streams.max(1)) else {
+        let first = i / streams * out_blocks;
+        let Some(lines) =
+            per_stream[skeinhw_rtl::stream_of(i, streams)].get(first..first + out_blocks)
+        else {
             break;
         };
-        print_digest(&bytes(words), data, *bits)?;
+        let mut digest: Vec<u8> = lines
+            .iter()
+            .flat_map(|w| w.iter().flat_map(|x| x.to_le_bytes()))
+            .collect();
+        digest.truncate(usize::try_from(out_bits.div_ceil(8))?);
+        if let Some(last) = digest.last_mut().filter(|_| !out_bits.is_multiple_of(8)) {
+            *last &= 0xFF << (8 - out_bits % 8);
+        }
+        print_digest(&digest, data, *bits)?;
     }
     Ok(())
+}
+
+/// The test bench's block memory for `stimulus` when its default (4096 blocks) is too small:
+/// the header line "STREAMS BLOCKS" says how many blocks follow.
+fn blocks_beyond_default(stimulus: &str) -> Option<usize> {
+    let blocks: usize = stimulus
+        .lines()
+        .next()?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    (blocks > 4096).then_some(blocks)
 }
 
 /// Prints the digest as `hash` does.
@@ -298,36 +352,35 @@ fn verdict(
 fn sim_skein(args: &SimArgs, schedule: &Schedule) -> Result<Status> {
     let m = &args.message;
     let state_bits = u64::from(schedule.size().bits());
-    if let Some(o) = m.out_bits.filter(|&o| o != state_bits) {
-        bail!(
-            "--out-bits {o}: output lengths other than the state size ({state_bits}) not supported by the generator yet"
-        );
+    // The core is built for the output length and the tree (the Config string carries both);
+    // the key and the optional arguments go through its port.
+    let out_bits = m.out_bits.unwrap_or(state_bits);
+    if out_bits == 0 {
+        bail!("--out-bits 0: the output length must be at least 1 bit");
     }
-    for (opt, given) in [
-        ("--personalization", m.personalization.is_some()),
-        ("--public-key", m.public_key.is_some()),
-        ("--key-id", m.key_id.is_some()),
-        ("--nonce", m.nonce.is_some()),
-        ("--tree", m.tree.is_some()),
-    ] {
-        if given {
-            bail!("option {opt} not supported by the generator yet");
-        }
-    }
+    let features = Features {
+        out_bits,
+        tree: m.tree,
+    };
     let params = m.params()?;
     let streams = schedule.blocks_in_flight() as usize;
     let first = m.hex_message()?.unwrap_or((Vec::new(), 0));
     let messages = sim_messages(args, first, streams, schedule.words() as usize * 8)?;
-
-    // The golden run first: its length bounds the simulation.
-    let mut queues: Vec<Vec<Job<'_>>> = vec![Vec::new(); streams.min(messages.len())];
-    for (i, (data, bits)) in messages.iter().enumerate() {
-        queues[skeinhw_rtl::stream_of(i, streams)].push(Job {
+    let jobs: Vec<Job<'_>> = messages
+        .iter()
+        .map(|(data, bits)| Job {
             message: data,
             msg_bits: *bits,
-            out_bits: state_bits,
+            out_bits,
             params: params.params(),
-        });
+        })
+        .collect();
+
+    // The golden run first: it refuses what the library refuses, with the library's reason,
+    // and its length bounds the simulation.
+    let mut queues: Vec<Vec<Job<'_>>> = vec![Vec::new(); streams.min(jobs.len())];
+    for (i, job) in jobs.iter().enumerate() {
+        queues[skeinhw_rtl::stream_of(i, streams)].push(*job);
     }
     let mut sink = MemorySink::new();
     let golden = simulate_streams(schedule, &queues, &mut sink)?;
@@ -336,20 +389,10 @@ fn sim_skein(args: &SimArgs, schedule: &Schedule) -> Result<Status> {
         .as_ref()
         .context("the golden run wrote no header")?;
 
-    let rtl_messages: Vec<Message<'_>> = messages
-        .iter()
-        .map(|(data, bits)| Message {
-            data,
-            bits: *bits,
-            key: &params.key,
-        })
-        .collect();
-    let stimulus = skeinhw_rtl::stimulus_back_to_back(schedule, &rtl_messages)?;
-    let design = AnyDesign::Skein(skeinhw_rtl::generate(schedule)?);
+    let stimulus = skeinhw_rtl::stimulus_jobs(schedule, features, &jobs)?;
+    let design = AnyDesign::Skein(skeinhw_rtl::generate_for(schedule, features)?);
     let sim = simulate_design(args, design, &stimulus, limits(golden.cycles))?;
-    print_digests(&sim.output, &messages, streams, |w| {
-        w.iter().flat_map(|x| x.to_le_bytes()).collect()
-    })?;
+    print_digests(&sim.output, &messages, streams, out_bits)?;
 
     let reset = skeinhw_rtl::compare_reset(
         &skeinhw_rtl::reset_expected(header.words, header.slots),
@@ -363,8 +406,26 @@ fn sim_skein(args: &SimArgs, schedule: &Schedule) -> Result<Status> {
         skeinhw_rtl::SCOPE,
         sim.simulator.vcd_prefix(),
     )?;
-    if report.is_none() {
-        // in_ready, from the golden block timings and the test bench's feed rule.
+    // in_ready, from the golden block timings and the test bench's feed rule; that rule is
+    // modelled for plain messages (a key and message blocks), not for the optional arguments'
+    // blocks or the tree's returned results.
+    let p = params.params();
+    let plain = features == Features::plain(schedule)
+        && [p.personalization, p.public_key, p.key_id, p.nonce]
+            .iter()
+            .all(Option::is_none);
+    if report.is_none() && !plain {
+        println!("note: in_ready not compared (optional arguments, output length or tree)");
+    }
+    if report.is_none() && plain {
+        let rtl_messages: Vec<Message<'_>> = messages
+            .iter()
+            .map(|(data, bits)| Message {
+                data,
+                bits: *bits,
+                key: &params.key,
+            })
+            .collect();
         let mut input_blocks = vec![0; streams];
         for (i, m) in rtl_messages.iter().enumerate() {
             input_blocks[skeinhw_rtl::stream_of(i, streams)] +=
@@ -378,11 +439,12 @@ fn sim_skein(args: &SimArgs, schedule: &Schedule) -> Result<Status> {
             sim.simulator.vcd_prefix(),
         )?;
     }
+    let out_blocks = out_bits.div_ceil(8).div_ceil(header.words as u64 * 8) as usize;
     verdict(
         schedule.name(),
         &sim,
         expected.len(),
-        messages.len(),
+        messages.len() * out_blocks,
         &reset,
         report,
     )

@@ -20,7 +20,14 @@
 // in_last mark the first and last block of a UBI call, in_bytes is the number of data bytes in the
 // block (Position), in_bitpad says the last byte was bit-padded by the sender. The design runs the
 // Config UBI (or starts from its precomputed value), the message and the Output UBI and
-// presents the digest (state size) on out_data_* with out_valid for one cycle.
+// presents each Output block on out_data_* with out_valid for one cycle (out_index counts them).
+//
+// Built for an output of 512 bits (1 Output UBI block(s), counter 0..0) and no tree: the Config
+// string carries both, so a core that precomputes the Config UBI holds its result as a constant.
+// in_type: the UBI type of a block with in_key = 0 (Skein 1.3, Table 6: 8 personalization,
+// 12 public key, 16 key identifier, 20 nonce, 48 message; 0 also means message). The host sends
+// the optional arguments after the Key UBI and before the message, in type order, as Key blocks
+// are sent: in_first/in_last/in_bytes/in_bitpad per UBI call.
 // Registers named like the golden trace's signals (skeinhw_trace::names) hold the same values
 // after every rising edge.
 
@@ -35,6 +42,7 @@ module skeinhw (
     input  wire [7:0] in_bytes,
     input  wire in_bitpad,
     input  wire [511:0] in_data,
+    input  wire [5:0] in_type,
     output wire [0:0] in_ready,
     output reg  [2:0] phase,
     output reg  out_valid,
@@ -383,7 +391,7 @@ module skeinhw (
     endfunction
 
     // The tweak words {t2, t1, t0} (Skein 1.3, Table 5 and 3.3.2): t0 is Position (64 bits here), t1
-    // carries only its flags (bits 55 and up: BitPad, Type, First, Final; tree level 0), t2 = t0 ^ t1.
+    // carries only bits 55 and up (tree level 0; BitPad, Type, First, Final), t2 = t0 ^ t1.
     /* verilator lint_off UNUSEDSIGNAL */ // t1's other bits are 0
     function [191:0] tweak_words;
         input [63:0] t0, t1;
@@ -432,7 +440,7 @@ module skeinhw (
     /* verilator lint_on UNUSEDSIGNAL */
 
     // ---- per stream: the input register (b<k>_*) and the controller context (s<k>_*)
-    reg b0_full, b0_key, b0_first, b0_last, b0_bitpad; reg [7:0] b0_bytes; reg [511:0] b0_data;
+    reg b0_full, b0_key, b0_first, b0_last, b0_bitpad; reg [7:0] b0_bytes; reg [5:0] b0_type; reg [511:0] b0_data;
     reg [2:0] s0_sq; reg s0_busy; reg [511:0] s0_chain; reg [63:0] s0_pos; reg [63:0] s0_blk; reg [2:0] s0_kind; reg s0_last;
     wire s0_ready = !s0_busy && (s0_sq == SQ_CONFIG || s0_sq == SQ_OUTPUT || b0_full);
     assign in_ready = rst ? 1'd0 : ~{b0_full};
@@ -444,17 +452,17 @@ module skeinhw (
     // ---- the issue (iss_*) and the completion (c_*) of this cycle
     reg blocked, iss_valid, iss_from_buf, iss_first, iss_last, iss_bitpad; reg [31:0] iss_stream;
     reg [2:0] iss_kind; reg [63:0] iss_pos, iss_blk; reg [511:0] iss_chain, iss_data; reg [5:0] iss_type; reg [63:0] iss_t0, iss_t1, iss_parity;
-    reg [2:0] g_sq; reg [511:0] g_chain, g_bdata; reg [63:0] g_pos, g_blk; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes;
+    reg [2:0] g_sq; reg [511:0] g_chain, g_bdata; reg [63:0] g_pos, g_blk; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes; reg [5:0] g_btype; reg [2:0] host_kind;
     reg c_valid; reg [31:0] c_stream; reg [2:0] c_phase; reg [511:0] c_chain;
 
     // stream 0
     always @(posedge clk) begin : stream0
         if (rst) begin
-            b0_full <= 1'b0; b0_key <= 1'b0; b0_first <= 1'b0; b0_last <= 1'b0; b0_bitpad <= 1'b0; b0_bytes <= 8'd0; b0_data <= {512{1'b0}};
+            b0_full <= 1'b0; b0_key <= 1'b0; b0_first <= 1'b0; b0_last <= 1'b0; b0_bitpad <= 1'b0; b0_bytes <= 8'd0; b0_type <= 6'd0; b0_data <= {512{1'b0}};
             s0_sq <= SQ_IDLE; s0_busy <= 1'b0; s0_chain <= {512{1'b0}}; s0_pos <= 64'd0; s0_blk <= 64'd0; s0_kind <= PH_IDLE; s0_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[0] && in_stream == 32'd0) begin
-                b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_data <= in_data;
+                b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_type <= in_type; b0_data <= in_data;
             end
             if (iss_valid && iss_stream[0:0] == 1'd0) begin
                 s0_busy <= 1'b1; s0_blk <= s0_blk + 64'd1; s0_kind <= iss_kind; s0_last <= iss_last;
@@ -463,12 +471,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[0:0] == 1'd0) begin
-                s0_busy <= 1'b0; s0_chain <= c_chain;
+                s0_busy <= 1'b0;
+                if (s0_kind != PH_OUTPUT) s0_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s0_kind)
                     PH_KEY: s0_sq <= s0_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s0_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s0_sq <= s0_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s0_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s0_sq <= (s0_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s0_sq <= SQ_IDLE; s0_blk <= 64'd0;
                     end
                 endcase
@@ -492,12 +501,15 @@ module skeinhw (
         g_bbitpad = (grant[0] & b0_bitpad);
         g_bbytes = ({8{grant[0]}} & b0_bytes);
         g_bdata = ({512{grant[0]}} & b0_data);
+        g_btype = ({6{grant[0]}} & b0_type);
     end
 
     // The block the granted stream issues next, in Skein's order: Key UBI blocks (MAC), the Config
-    // UBI (computed), the message blocks, the Output UBI.
+    // UBI (computed), the optional arguments and the message blocks (from the port), the Output UBI.
     always @* begin : issue_block
         iss_from_buf = 1'b0; iss_kind = PH_OUTPUT; iss_chain = g_chain;
+        // a block from the port: type 0 or 48 is the message, another type an optional argument (Config phase)
+        host_kind = (g_btype == 6'd0 || g_btype == 6'd48) ? PH_MESSAGE : PH_CONFIG;
         case (g_sq)
             SQ_IDLE: begin
                 iss_chain = {512{1'b0}};
@@ -509,7 +521,7 @@ module skeinhw (
             end
             SQ_KEY: begin iss_kind = PH_KEY; iss_from_buf = 1'b1; end
             SQ_CONFIG: iss_kind = PH_CONFIG;
-            SQ_MESSAGE: begin iss_kind = PH_MESSAGE; iss_from_buf = 1'b1; end
+            SQ_MESSAGE: begin iss_kind = host_kind; iss_from_buf = 1'b1; end
             default: iss_kind = PH_OUTPUT;
         endcase
         if (iss_from_buf) begin
@@ -524,12 +536,12 @@ module skeinhw (
         end
         case (iss_kind)
             PH_KEY: iss_type = 6'd0;
-            PH_CONFIG: iss_type = 6'd4;
+            PH_CONFIG: iss_type = iss_from_buf ? g_btype : 6'd4;
             PH_MESSAGE: iss_type = 6'd48;
             default: iss_type = 6'd63;
         endcase
         // The tweak (Skein 1.3, Table 5): Position in t0 (and the low 32 bits of t1, always 0 here),
-        // tree level 0 at bit 112, then BitPad, Type, First, Final.
+        // the tree level at bit 112, then BitPad, Type, First, Final.
         iss_t0 = iss_pos;
         iss_t1 = 64'd0;
         iss_t1[55] = iss_bitpad; // TWEAK BitPad

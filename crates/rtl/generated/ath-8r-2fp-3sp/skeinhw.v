@@ -20,7 +20,14 @@
 // in_last mark the first and last block of a UBI call, in_bytes is the number of data bytes in the
 // block (Position), in_bitpad says the last byte was bit-padded by the sender. The design runs the
 // Config UBI (or starts from its precomputed value), the message and the Output UBI and
-// presents the digest (state size) on out_data_* with out_valid for one cycle.
+// presents each Output block on out_data_* with out_valid for one cycle (out_index counts them).
+//
+// Built for an output of 512 bits (1 Output UBI block(s), counter 0..0) and no tree: the Config
+// string carries both, so a core that precomputes the Config UBI holds its result as a constant.
+// in_type: the UBI type of a block with in_key = 0 (Skein 1.3, Table 6: 8 personalization,
+// 12 public key, 16 key identifier, 20 nonce, 48 message; 0 also means message). The host sends
+// the optional arguments after the Key UBI and before the message, in type order, as Key blocks
+// are sent: in_first/in_last/in_bytes/in_bitpad per UBI call.
 // Registers named like the golden trace's signals (skeinhw_trace::names) hold the same values
 // after every rising edge.
 
@@ -35,6 +42,7 @@ module skeinhw (
     input  wire [7:0] in_bytes,
     input  wire in_bitpad,
     input  wire [511:0] in_data,
+    input  wire [5:0] in_type,
     output wire [5:0] in_ready,
     output reg  [2:0] phase,
     output reg  out_valid,
@@ -383,7 +391,7 @@ module skeinhw (
     endfunction
 
     // The tweak words {t2, t1, t0} (Skein 1.3, Table 5 and 3.3.2): t0 is Position (64 bits here), t1
-    // carries only its flags (bits 55 and up: BitPad, Type, First, Final; tree level 0), t2 = t0 ^ t1.
+    // carries only bits 55 and up (tree level 0; BitPad, Type, First, Final), t2 = t0 ^ t1.
     /* verilator lint_off UNUSEDSIGNAL */ // t1's other bits are 0
     function [191:0] tweak_words;
         input [63:0] t0, t1;
@@ -620,22 +628,22 @@ module skeinhw (
     /* verilator lint_on UNUSEDSIGNAL */
 
     // ---- per stream: the input register (b<k>_*) and the controller context (s<k>_*)
-    reg b0_full, b0_key, b0_first, b0_last, b0_bitpad; reg [7:0] b0_bytes; reg [511:0] b0_data;
+    reg b0_full, b0_key, b0_first, b0_last, b0_bitpad; reg [7:0] b0_bytes; reg [5:0] b0_type; reg [511:0] b0_data;
     reg [2:0] s0_sq; reg s0_busy; reg [511:0] s0_chain; reg [63:0] s0_pos; reg [63:0] s0_blk; reg [2:0] s0_kind; reg s0_last;
     wire s0_ready = !s0_busy && (s0_sq == SQ_CONFIG || s0_sq == SQ_OUTPUT || b0_full);
-    reg b1_full, b1_key, b1_first, b1_last, b1_bitpad; reg [7:0] b1_bytes; reg [511:0] b1_data;
+    reg b1_full, b1_key, b1_first, b1_last, b1_bitpad; reg [7:0] b1_bytes; reg [5:0] b1_type; reg [511:0] b1_data;
     reg [2:0] s1_sq; reg s1_busy; reg [511:0] s1_chain; reg [63:0] s1_pos; reg [63:0] s1_blk; reg [2:0] s1_kind; reg s1_last;
     wire s1_ready = !s1_busy && (s1_sq == SQ_CONFIG || s1_sq == SQ_OUTPUT || b1_full);
-    reg b2_full, b2_key, b2_first, b2_last, b2_bitpad; reg [7:0] b2_bytes; reg [511:0] b2_data;
+    reg b2_full, b2_key, b2_first, b2_last, b2_bitpad; reg [7:0] b2_bytes; reg [5:0] b2_type; reg [511:0] b2_data;
     reg [2:0] s2_sq; reg s2_busy; reg [511:0] s2_chain; reg [63:0] s2_pos; reg [63:0] s2_blk; reg [2:0] s2_kind; reg s2_last;
     wire s2_ready = !s2_busy && (s2_sq == SQ_CONFIG || s2_sq == SQ_OUTPUT || b2_full);
-    reg b3_full, b3_key, b3_first, b3_last, b3_bitpad; reg [7:0] b3_bytes; reg [511:0] b3_data;
+    reg b3_full, b3_key, b3_first, b3_last, b3_bitpad; reg [7:0] b3_bytes; reg [5:0] b3_type; reg [511:0] b3_data;
     reg [2:0] s3_sq; reg s3_busy; reg [511:0] s3_chain; reg [63:0] s3_pos; reg [63:0] s3_blk; reg [2:0] s3_kind; reg s3_last;
     wire s3_ready = !s3_busy && (s3_sq == SQ_CONFIG || s3_sq == SQ_OUTPUT || b3_full);
-    reg b4_full, b4_key, b4_first, b4_last, b4_bitpad; reg [7:0] b4_bytes; reg [511:0] b4_data;
+    reg b4_full, b4_key, b4_first, b4_last, b4_bitpad; reg [7:0] b4_bytes; reg [5:0] b4_type; reg [511:0] b4_data;
     reg [2:0] s4_sq; reg s4_busy; reg [511:0] s4_chain; reg [63:0] s4_pos; reg [63:0] s4_blk; reg [2:0] s4_kind; reg s4_last;
     wire s4_ready = !s4_busy && (s4_sq == SQ_CONFIG || s4_sq == SQ_OUTPUT || b4_full);
-    reg b5_full, b5_key, b5_first, b5_last, b5_bitpad; reg [7:0] b5_bytes; reg [511:0] b5_data;
+    reg b5_full, b5_key, b5_first, b5_last, b5_bitpad; reg [7:0] b5_bytes; reg [5:0] b5_type; reg [511:0] b5_data;
     reg [2:0] s5_sq; reg s5_busy; reg [511:0] s5_chain; reg [63:0] s5_pos; reg [63:0] s5_blk; reg [2:0] s5_kind; reg s5_last;
     wire s5_ready = !s5_busy && (s5_sq == SQ_CONFIG || s5_sq == SQ_OUTPUT || b5_full);
     assign in_ready = rst ? 6'd0 : ~{b5_full, b4_full, b3_full, b2_full, b1_full, b0_full};
@@ -652,17 +660,17 @@ module skeinhw (
     // ---- the issue (iss_*) and the completion (c_*) of this cycle
     reg blocked, iss_valid, iss_from_buf, iss_first, iss_last, iss_bitpad; reg [31:0] iss_stream;
     reg [2:0] iss_kind; reg [63:0] iss_pos, iss_blk; reg [511:0] iss_chain, iss_data; reg [5:0] iss_type; reg [63:0] iss_t0, iss_t1, iss_parity;
-    reg [2:0] g_sq; reg [511:0] g_chain, g_bdata; reg [63:0] g_pos, g_blk; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes;
+    reg [2:0] g_sq; reg [511:0] g_chain, g_bdata; reg [63:0] g_pos, g_blk; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes; reg [5:0] g_btype; reg [2:0] host_kind;
     reg c_valid; reg [31:0] c_stream; reg [2:0] c_phase; reg [511:0] c_chain;
 
     // stream 0
     always @(posedge clk) begin : stream0
         if (rst) begin
-            b0_full <= 1'b0; b0_key <= 1'b0; b0_first <= 1'b0; b0_last <= 1'b0; b0_bitpad <= 1'b0; b0_bytes <= 8'd0; b0_data <= {512{1'b0}};
+            b0_full <= 1'b0; b0_key <= 1'b0; b0_first <= 1'b0; b0_last <= 1'b0; b0_bitpad <= 1'b0; b0_bytes <= 8'd0; b0_type <= 6'd0; b0_data <= {512{1'b0}};
             s0_sq <= SQ_IDLE; s0_busy <= 1'b0; s0_chain <= {512{1'b0}}; s0_pos <= 64'd0; s0_blk <= 64'd0; s0_kind <= PH_IDLE; s0_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[0] && in_stream == 32'd0) begin
-                b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_data <= in_data;
+                b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_type <= in_type; b0_data <= in_data;
             end
             if (iss_valid && iss_stream[2:0] == 3'd0) begin
                 s0_busy <= 1'b1; s0_blk <= s0_blk + 64'd1; s0_kind <= iss_kind; s0_last <= iss_last;
@@ -671,12 +679,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[2:0] == 3'd0) begin
-                s0_busy <= 1'b0; s0_chain <= c_chain;
+                s0_busy <= 1'b0;
+                if (s0_kind != PH_OUTPUT) s0_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s0_kind)
                     PH_KEY: s0_sq <= s0_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s0_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s0_sq <= s0_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s0_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s0_sq <= (s0_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s0_sq <= SQ_IDLE; s0_blk <= 64'd0;
                     end
                 endcase
@@ -686,11 +695,11 @@ module skeinhw (
     // stream 1
     always @(posedge clk) begin : stream1
         if (rst) begin
-            b1_full <= 1'b0; b1_key <= 1'b0; b1_first <= 1'b0; b1_last <= 1'b0; b1_bitpad <= 1'b0; b1_bytes <= 8'd0; b1_data <= {512{1'b0}};
+            b1_full <= 1'b0; b1_key <= 1'b0; b1_first <= 1'b0; b1_last <= 1'b0; b1_bitpad <= 1'b0; b1_bytes <= 8'd0; b1_type <= 6'd0; b1_data <= {512{1'b0}};
             s1_sq <= SQ_IDLE; s1_busy <= 1'b0; s1_chain <= {512{1'b0}}; s1_pos <= 64'd0; s1_blk <= 64'd0; s1_kind <= PH_IDLE; s1_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[1] && in_stream == 32'd1) begin
-                b1_full <= 1'b1; b1_key <= in_key; b1_first <= in_first; b1_last <= in_last; b1_bitpad <= in_bitpad; b1_bytes <= in_bytes; b1_data <= in_data;
+                b1_full <= 1'b1; b1_key <= in_key; b1_first <= in_first; b1_last <= in_last; b1_bitpad <= in_bitpad; b1_bytes <= in_bytes; b1_type <= in_type; b1_data <= in_data;
             end
             if (iss_valid && iss_stream[2:0] == 3'd1) begin
                 s1_busy <= 1'b1; s1_blk <= s1_blk + 64'd1; s1_kind <= iss_kind; s1_last <= iss_last;
@@ -699,12 +708,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[2:0] == 3'd1) begin
-                s1_busy <= 1'b0; s1_chain <= c_chain;
+                s1_busy <= 1'b0;
+                if (s1_kind != PH_OUTPUT) s1_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s1_kind)
                     PH_KEY: s1_sq <= s1_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s1_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s1_sq <= s1_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s1_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s1_sq <= (s1_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s1_sq <= SQ_IDLE; s1_blk <= 64'd0;
                     end
                 endcase
@@ -714,11 +724,11 @@ module skeinhw (
     // stream 2
     always @(posedge clk) begin : stream2
         if (rst) begin
-            b2_full <= 1'b0; b2_key <= 1'b0; b2_first <= 1'b0; b2_last <= 1'b0; b2_bitpad <= 1'b0; b2_bytes <= 8'd0; b2_data <= {512{1'b0}};
+            b2_full <= 1'b0; b2_key <= 1'b0; b2_first <= 1'b0; b2_last <= 1'b0; b2_bitpad <= 1'b0; b2_bytes <= 8'd0; b2_type <= 6'd0; b2_data <= {512{1'b0}};
             s2_sq <= SQ_IDLE; s2_busy <= 1'b0; s2_chain <= {512{1'b0}}; s2_pos <= 64'd0; s2_blk <= 64'd0; s2_kind <= PH_IDLE; s2_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[2] && in_stream == 32'd2) begin
-                b2_full <= 1'b1; b2_key <= in_key; b2_first <= in_first; b2_last <= in_last; b2_bitpad <= in_bitpad; b2_bytes <= in_bytes; b2_data <= in_data;
+                b2_full <= 1'b1; b2_key <= in_key; b2_first <= in_first; b2_last <= in_last; b2_bitpad <= in_bitpad; b2_bytes <= in_bytes; b2_type <= in_type; b2_data <= in_data;
             end
             if (iss_valid && iss_stream[2:0] == 3'd2) begin
                 s2_busy <= 1'b1; s2_blk <= s2_blk + 64'd1; s2_kind <= iss_kind; s2_last <= iss_last;
@@ -727,12 +737,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[2:0] == 3'd2) begin
-                s2_busy <= 1'b0; s2_chain <= c_chain;
+                s2_busy <= 1'b0;
+                if (s2_kind != PH_OUTPUT) s2_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s2_kind)
                     PH_KEY: s2_sq <= s2_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s2_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s2_sq <= s2_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s2_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s2_sq <= (s2_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s2_sq <= SQ_IDLE; s2_blk <= 64'd0;
                     end
                 endcase
@@ -742,11 +753,11 @@ module skeinhw (
     // stream 3
     always @(posedge clk) begin : stream3
         if (rst) begin
-            b3_full <= 1'b0; b3_key <= 1'b0; b3_first <= 1'b0; b3_last <= 1'b0; b3_bitpad <= 1'b0; b3_bytes <= 8'd0; b3_data <= {512{1'b0}};
+            b3_full <= 1'b0; b3_key <= 1'b0; b3_first <= 1'b0; b3_last <= 1'b0; b3_bitpad <= 1'b0; b3_bytes <= 8'd0; b3_type <= 6'd0; b3_data <= {512{1'b0}};
             s3_sq <= SQ_IDLE; s3_busy <= 1'b0; s3_chain <= {512{1'b0}}; s3_pos <= 64'd0; s3_blk <= 64'd0; s3_kind <= PH_IDLE; s3_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[3] && in_stream == 32'd3) begin
-                b3_full <= 1'b1; b3_key <= in_key; b3_first <= in_first; b3_last <= in_last; b3_bitpad <= in_bitpad; b3_bytes <= in_bytes; b3_data <= in_data;
+                b3_full <= 1'b1; b3_key <= in_key; b3_first <= in_first; b3_last <= in_last; b3_bitpad <= in_bitpad; b3_bytes <= in_bytes; b3_type <= in_type; b3_data <= in_data;
             end
             if (iss_valid && iss_stream[2:0] == 3'd3) begin
                 s3_busy <= 1'b1; s3_blk <= s3_blk + 64'd1; s3_kind <= iss_kind; s3_last <= iss_last;
@@ -755,12 +766,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[2:0] == 3'd3) begin
-                s3_busy <= 1'b0; s3_chain <= c_chain;
+                s3_busy <= 1'b0;
+                if (s3_kind != PH_OUTPUT) s3_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s3_kind)
                     PH_KEY: s3_sq <= s3_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s3_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s3_sq <= s3_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s3_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s3_sq <= (s3_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s3_sq <= SQ_IDLE; s3_blk <= 64'd0;
                     end
                 endcase
@@ -770,11 +782,11 @@ module skeinhw (
     // stream 4
     always @(posedge clk) begin : stream4
         if (rst) begin
-            b4_full <= 1'b0; b4_key <= 1'b0; b4_first <= 1'b0; b4_last <= 1'b0; b4_bitpad <= 1'b0; b4_bytes <= 8'd0; b4_data <= {512{1'b0}};
+            b4_full <= 1'b0; b4_key <= 1'b0; b4_first <= 1'b0; b4_last <= 1'b0; b4_bitpad <= 1'b0; b4_bytes <= 8'd0; b4_type <= 6'd0; b4_data <= {512{1'b0}};
             s4_sq <= SQ_IDLE; s4_busy <= 1'b0; s4_chain <= {512{1'b0}}; s4_pos <= 64'd0; s4_blk <= 64'd0; s4_kind <= PH_IDLE; s4_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[4] && in_stream == 32'd4) begin
-                b4_full <= 1'b1; b4_key <= in_key; b4_first <= in_first; b4_last <= in_last; b4_bitpad <= in_bitpad; b4_bytes <= in_bytes; b4_data <= in_data;
+                b4_full <= 1'b1; b4_key <= in_key; b4_first <= in_first; b4_last <= in_last; b4_bitpad <= in_bitpad; b4_bytes <= in_bytes; b4_type <= in_type; b4_data <= in_data;
             end
             if (iss_valid && iss_stream[2:0] == 3'd4) begin
                 s4_busy <= 1'b1; s4_blk <= s4_blk + 64'd1; s4_kind <= iss_kind; s4_last <= iss_last;
@@ -783,12 +795,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[2:0] == 3'd4) begin
-                s4_busy <= 1'b0; s4_chain <= c_chain;
+                s4_busy <= 1'b0;
+                if (s4_kind != PH_OUTPUT) s4_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s4_kind)
                     PH_KEY: s4_sq <= s4_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s4_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s4_sq <= s4_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s4_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s4_sq <= (s4_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s4_sq <= SQ_IDLE; s4_blk <= 64'd0;
                     end
                 endcase
@@ -798,11 +811,11 @@ module skeinhw (
     // stream 5
     always @(posedge clk) begin : stream5
         if (rst) begin
-            b5_full <= 1'b0; b5_key <= 1'b0; b5_first <= 1'b0; b5_last <= 1'b0; b5_bitpad <= 1'b0; b5_bytes <= 8'd0; b5_data <= {512{1'b0}};
+            b5_full <= 1'b0; b5_key <= 1'b0; b5_first <= 1'b0; b5_last <= 1'b0; b5_bitpad <= 1'b0; b5_bytes <= 8'd0; b5_type <= 6'd0; b5_data <= {512{1'b0}};
             s5_sq <= SQ_IDLE; s5_busy <= 1'b0; s5_chain <= {512{1'b0}}; s5_pos <= 64'd0; s5_blk <= 64'd0; s5_kind <= PH_IDLE; s5_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[5] && in_stream == 32'd5) begin
-                b5_full <= 1'b1; b5_key <= in_key; b5_first <= in_first; b5_last <= in_last; b5_bitpad <= in_bitpad; b5_bytes <= in_bytes; b5_data <= in_data;
+                b5_full <= 1'b1; b5_key <= in_key; b5_first <= in_first; b5_last <= in_last; b5_bitpad <= in_bitpad; b5_bytes <= in_bytes; b5_type <= in_type; b5_data <= in_data;
             end
             if (iss_valid && iss_stream[2:0] == 3'd5) begin
                 s5_busy <= 1'b1; s5_blk <= s5_blk + 64'd1; s5_kind <= iss_kind; s5_last <= iss_last;
@@ -811,12 +824,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[2:0] == 3'd5) begin
-                s5_busy <= 1'b0; s5_chain <= c_chain;
+                s5_busy <= 1'b0;
+                if (s5_kind != PH_OUTPUT) s5_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s5_kind)
                     PH_KEY: s5_sq <= s5_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s5_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s5_sq <= s5_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s5_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s5_sq <= (s5_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s5_sq <= SQ_IDLE; s5_blk <= 64'd0;
                     end
                 endcase
@@ -840,12 +854,15 @@ module skeinhw (
         g_bbitpad = (((grant[0] & b0_bitpad) | (grant[1] & b1_bitpad)) | (grant[2] & b2_bitpad)) | (((grant[3] & b3_bitpad) | (grant[4] & b4_bitpad)) | (grant[5] & b5_bitpad));
         g_bbytes = ((({8{grant[0]}} & b0_bytes) | ({8{grant[1]}} & b1_bytes)) | ({8{grant[2]}} & b2_bytes)) | ((({8{grant[3]}} & b3_bytes) | ({8{grant[4]}} & b4_bytes)) | ({8{grant[5]}} & b5_bytes));
         g_bdata = ((({512{grant[0]}} & b0_data) | ({512{grant[1]}} & b1_data)) | ({512{grant[2]}} & b2_data)) | ((({512{grant[3]}} & b3_data) | ({512{grant[4]}} & b4_data)) | ({512{grant[5]}} & b5_data));
+        g_btype = ((({6{grant[0]}} & b0_type) | ({6{grant[1]}} & b1_type)) | ({6{grant[2]}} & b2_type)) | ((({6{grant[3]}} & b3_type) | ({6{grant[4]}} & b4_type)) | ({6{grant[5]}} & b5_type));
     end
 
     // The block the granted stream issues next, in Skein's order: Key UBI blocks (MAC), the Config
-    // UBI (computed), the message blocks, the Output UBI.
+    // UBI (computed), the optional arguments and the message blocks (from the port), the Output UBI.
     always @* begin : issue_block
         iss_from_buf = 1'b0; iss_kind = PH_OUTPUT; iss_chain = g_chain;
+        // a block from the port: type 0 or 48 is the message, another type an optional argument (Config phase)
+        host_kind = (g_btype == 6'd0 || g_btype == 6'd48) ? PH_MESSAGE : PH_CONFIG;
         case (g_sq)
             SQ_IDLE: begin
                 iss_chain = {512{1'b0}};
@@ -857,7 +874,7 @@ module skeinhw (
             end
             SQ_KEY: begin iss_kind = PH_KEY; iss_from_buf = 1'b1; end
             SQ_CONFIG: iss_kind = PH_CONFIG;
-            SQ_MESSAGE: begin iss_kind = PH_MESSAGE; iss_from_buf = 1'b1; end
+            SQ_MESSAGE: begin iss_kind = host_kind; iss_from_buf = 1'b1; end
             default: iss_kind = PH_OUTPUT;
         endcase
         if (iss_from_buf) begin
@@ -872,12 +889,12 @@ module skeinhw (
         end
         case (iss_kind)
             PH_KEY: iss_type = 6'd0;
-            PH_CONFIG: iss_type = 6'd4;
+            PH_CONFIG: iss_type = iss_from_buf ? g_btype : 6'd4;
             PH_MESSAGE: iss_type = 6'd48;
             default: iss_type = 6'd63;
         endcase
         // The tweak (Skein 1.3, Table 5): Position in t0 (and the low 32 bits of t1, always 0 here),
-        // tree level 0 at bit 112, then BitPad, Type, First, Final.
+        // the tree level at bit 112, then BitPad, Type, First, Final.
         iss_t0 = iss_pos;
         iss_t1 = 64'd0;
         iss_t1[55] = iss_bitpad; // TWEAK BitPad

@@ -20,7 +20,14 @@
 // in_last mark the first and last block of a UBI call, in_bytes is the number of data bytes in the
 // block (Position), in_bitpad says the last byte was bit-padded by the sender. The design runs the
 // Config UBI (or starts from its precomputed value), the message and the Output UBI and
-// presents the digest (state size) on out_data_* with out_valid for one cycle.
+// presents each Output block on out_data_* with out_valid for one cycle (out_index counts them).
+//
+// Built for an output of 512 bits (1 Output UBI block(s), counter 0..0) and no tree: the Config
+// string carries both, so a core that precomputes the Config UBI holds its result as a constant.
+// in_type: the UBI type of a block with in_key = 0 (Skein 1.3, Table 6: 8 personalization,
+// 12 public key, 16 key identifier, 20 nonce, 48 message; 0 also means message). The host sends
+// the optional arguments after the Key UBI and before the message, in type order, as Key blocks
+// are sent: in_first/in_last/in_bytes/in_bitpad per UBI call.
 // Registers named like the golden trace's signals (skeinhw_trace::names) hold the same values
 // after every rising edge.
 
@@ -35,6 +42,7 @@ module skeinhw (
     input  wire [7:0] in_bytes,
     input  wire in_bitpad,
     input  wire [511:0] in_data,
+    input  wire [5:0] in_type,
     output wire [23:0] in_ready,
     output reg  [2:0] phase,
     output reg  out_valid,
@@ -383,7 +391,7 @@ module skeinhw (
     endfunction
 
     // The tweak words {t2, t1, t0} (Skein 1.3, Table 5 and 3.3.2): t0 is Position (64 bits here), t1
-    // carries only its flags (bits 55 and up: BitPad, Type, First, Final; tree level 0), t2 = t0 ^ t1.
+    // carries only bits 55 and up (tree level 0; BitPad, Type, First, Final), t2 = t0 ^ t1.
     /* verilator lint_off UNUSEDSIGNAL */ // t1's other bits are 0
     function [191:0] tweak_words;
         input [63:0] t0, t1;
@@ -1250,76 +1258,76 @@ module skeinhw (
     /* verilator lint_on UNUSEDSIGNAL */
 
     // ---- per stream: the input register (b<k>_*) and the controller context (s<k>_*)
-    reg b0_full, b0_key, b0_first, b0_last, b0_bitpad; reg [7:0] b0_bytes; reg [511:0] b0_data;
+    reg b0_full, b0_key, b0_first, b0_last, b0_bitpad; reg [7:0] b0_bytes; reg [5:0] b0_type; reg [511:0] b0_data;
     reg [2:0] s0_sq; reg s0_busy; reg [511:0] s0_chain; reg [63:0] s0_pos; reg [63:0] s0_blk; reg [2:0] s0_kind; reg s0_last;
     wire s0_ready = !s0_busy && (s0_sq == SQ_CONFIG || s0_sq == SQ_OUTPUT || b0_full);
-    reg b1_full, b1_key, b1_first, b1_last, b1_bitpad; reg [7:0] b1_bytes; reg [511:0] b1_data;
+    reg b1_full, b1_key, b1_first, b1_last, b1_bitpad; reg [7:0] b1_bytes; reg [5:0] b1_type; reg [511:0] b1_data;
     reg [2:0] s1_sq; reg s1_busy; reg [511:0] s1_chain; reg [63:0] s1_pos; reg [63:0] s1_blk; reg [2:0] s1_kind; reg s1_last;
     wire s1_ready = !s1_busy && (s1_sq == SQ_CONFIG || s1_sq == SQ_OUTPUT || b1_full);
-    reg b2_full, b2_key, b2_first, b2_last, b2_bitpad; reg [7:0] b2_bytes; reg [511:0] b2_data;
+    reg b2_full, b2_key, b2_first, b2_last, b2_bitpad; reg [7:0] b2_bytes; reg [5:0] b2_type; reg [511:0] b2_data;
     reg [2:0] s2_sq; reg s2_busy; reg [511:0] s2_chain; reg [63:0] s2_pos; reg [63:0] s2_blk; reg [2:0] s2_kind; reg s2_last;
     wire s2_ready = !s2_busy && (s2_sq == SQ_CONFIG || s2_sq == SQ_OUTPUT || b2_full);
-    reg b3_full, b3_key, b3_first, b3_last, b3_bitpad; reg [7:0] b3_bytes; reg [511:0] b3_data;
+    reg b3_full, b3_key, b3_first, b3_last, b3_bitpad; reg [7:0] b3_bytes; reg [5:0] b3_type; reg [511:0] b3_data;
     reg [2:0] s3_sq; reg s3_busy; reg [511:0] s3_chain; reg [63:0] s3_pos; reg [63:0] s3_blk; reg [2:0] s3_kind; reg s3_last;
     wire s3_ready = !s3_busy && (s3_sq == SQ_CONFIG || s3_sq == SQ_OUTPUT || b3_full);
-    reg b4_full, b4_key, b4_first, b4_last, b4_bitpad; reg [7:0] b4_bytes; reg [511:0] b4_data;
+    reg b4_full, b4_key, b4_first, b4_last, b4_bitpad; reg [7:0] b4_bytes; reg [5:0] b4_type; reg [511:0] b4_data;
     reg [2:0] s4_sq; reg s4_busy; reg [511:0] s4_chain; reg [63:0] s4_pos; reg [63:0] s4_blk; reg [2:0] s4_kind; reg s4_last;
     wire s4_ready = !s4_busy && (s4_sq == SQ_CONFIG || s4_sq == SQ_OUTPUT || b4_full);
-    reg b5_full, b5_key, b5_first, b5_last, b5_bitpad; reg [7:0] b5_bytes; reg [511:0] b5_data;
+    reg b5_full, b5_key, b5_first, b5_last, b5_bitpad; reg [7:0] b5_bytes; reg [5:0] b5_type; reg [511:0] b5_data;
     reg [2:0] s5_sq; reg s5_busy; reg [511:0] s5_chain; reg [63:0] s5_pos; reg [63:0] s5_blk; reg [2:0] s5_kind; reg s5_last;
     wire s5_ready = !s5_busy && (s5_sq == SQ_CONFIG || s5_sq == SQ_OUTPUT || b5_full);
-    reg b6_full, b6_key, b6_first, b6_last, b6_bitpad; reg [7:0] b6_bytes; reg [511:0] b6_data;
+    reg b6_full, b6_key, b6_first, b6_last, b6_bitpad; reg [7:0] b6_bytes; reg [5:0] b6_type; reg [511:0] b6_data;
     reg [2:0] s6_sq; reg s6_busy; reg [511:0] s6_chain; reg [63:0] s6_pos; reg [63:0] s6_blk; reg [2:0] s6_kind; reg s6_last;
     wire s6_ready = !s6_busy && (s6_sq == SQ_CONFIG || s6_sq == SQ_OUTPUT || b6_full);
-    reg b7_full, b7_key, b7_first, b7_last, b7_bitpad; reg [7:0] b7_bytes; reg [511:0] b7_data;
+    reg b7_full, b7_key, b7_first, b7_last, b7_bitpad; reg [7:0] b7_bytes; reg [5:0] b7_type; reg [511:0] b7_data;
     reg [2:0] s7_sq; reg s7_busy; reg [511:0] s7_chain; reg [63:0] s7_pos; reg [63:0] s7_blk; reg [2:0] s7_kind; reg s7_last;
     wire s7_ready = !s7_busy && (s7_sq == SQ_CONFIG || s7_sq == SQ_OUTPUT || b7_full);
-    reg b8_full, b8_key, b8_first, b8_last, b8_bitpad; reg [7:0] b8_bytes; reg [511:0] b8_data;
+    reg b8_full, b8_key, b8_first, b8_last, b8_bitpad; reg [7:0] b8_bytes; reg [5:0] b8_type; reg [511:0] b8_data;
     reg [2:0] s8_sq; reg s8_busy; reg [511:0] s8_chain; reg [63:0] s8_pos; reg [63:0] s8_blk; reg [2:0] s8_kind; reg s8_last;
     wire s8_ready = !s8_busy && (s8_sq == SQ_CONFIG || s8_sq == SQ_OUTPUT || b8_full);
-    reg b9_full, b9_key, b9_first, b9_last, b9_bitpad; reg [7:0] b9_bytes; reg [511:0] b9_data;
+    reg b9_full, b9_key, b9_first, b9_last, b9_bitpad; reg [7:0] b9_bytes; reg [5:0] b9_type; reg [511:0] b9_data;
     reg [2:0] s9_sq; reg s9_busy; reg [511:0] s9_chain; reg [63:0] s9_pos; reg [63:0] s9_blk; reg [2:0] s9_kind; reg s9_last;
     wire s9_ready = !s9_busy && (s9_sq == SQ_CONFIG || s9_sq == SQ_OUTPUT || b9_full);
-    reg b10_full, b10_key, b10_first, b10_last, b10_bitpad; reg [7:0] b10_bytes; reg [511:0] b10_data;
+    reg b10_full, b10_key, b10_first, b10_last, b10_bitpad; reg [7:0] b10_bytes; reg [5:0] b10_type; reg [511:0] b10_data;
     reg [2:0] s10_sq; reg s10_busy; reg [511:0] s10_chain; reg [63:0] s10_pos; reg [63:0] s10_blk; reg [2:0] s10_kind; reg s10_last;
     wire s10_ready = !s10_busy && (s10_sq == SQ_CONFIG || s10_sq == SQ_OUTPUT || b10_full);
-    reg b11_full, b11_key, b11_first, b11_last, b11_bitpad; reg [7:0] b11_bytes; reg [511:0] b11_data;
+    reg b11_full, b11_key, b11_first, b11_last, b11_bitpad; reg [7:0] b11_bytes; reg [5:0] b11_type; reg [511:0] b11_data;
     reg [2:0] s11_sq; reg s11_busy; reg [511:0] s11_chain; reg [63:0] s11_pos; reg [63:0] s11_blk; reg [2:0] s11_kind; reg s11_last;
     wire s11_ready = !s11_busy && (s11_sq == SQ_CONFIG || s11_sq == SQ_OUTPUT || b11_full);
-    reg b12_full, b12_key, b12_first, b12_last, b12_bitpad; reg [7:0] b12_bytes; reg [511:0] b12_data;
+    reg b12_full, b12_key, b12_first, b12_last, b12_bitpad; reg [7:0] b12_bytes; reg [5:0] b12_type; reg [511:0] b12_data;
     reg [2:0] s12_sq; reg s12_busy; reg [511:0] s12_chain; reg [63:0] s12_pos; reg [63:0] s12_blk; reg [2:0] s12_kind; reg s12_last;
     wire s12_ready = !s12_busy && (s12_sq == SQ_CONFIG || s12_sq == SQ_OUTPUT || b12_full);
-    reg b13_full, b13_key, b13_first, b13_last, b13_bitpad; reg [7:0] b13_bytes; reg [511:0] b13_data;
+    reg b13_full, b13_key, b13_first, b13_last, b13_bitpad; reg [7:0] b13_bytes; reg [5:0] b13_type; reg [511:0] b13_data;
     reg [2:0] s13_sq; reg s13_busy; reg [511:0] s13_chain; reg [63:0] s13_pos; reg [63:0] s13_blk; reg [2:0] s13_kind; reg s13_last;
     wire s13_ready = !s13_busy && (s13_sq == SQ_CONFIG || s13_sq == SQ_OUTPUT || b13_full);
-    reg b14_full, b14_key, b14_first, b14_last, b14_bitpad; reg [7:0] b14_bytes; reg [511:0] b14_data;
+    reg b14_full, b14_key, b14_first, b14_last, b14_bitpad; reg [7:0] b14_bytes; reg [5:0] b14_type; reg [511:0] b14_data;
     reg [2:0] s14_sq; reg s14_busy; reg [511:0] s14_chain; reg [63:0] s14_pos; reg [63:0] s14_blk; reg [2:0] s14_kind; reg s14_last;
     wire s14_ready = !s14_busy && (s14_sq == SQ_CONFIG || s14_sq == SQ_OUTPUT || b14_full);
-    reg b15_full, b15_key, b15_first, b15_last, b15_bitpad; reg [7:0] b15_bytes; reg [511:0] b15_data;
+    reg b15_full, b15_key, b15_first, b15_last, b15_bitpad; reg [7:0] b15_bytes; reg [5:0] b15_type; reg [511:0] b15_data;
     reg [2:0] s15_sq; reg s15_busy; reg [511:0] s15_chain; reg [63:0] s15_pos; reg [63:0] s15_blk; reg [2:0] s15_kind; reg s15_last;
     wire s15_ready = !s15_busy && (s15_sq == SQ_CONFIG || s15_sq == SQ_OUTPUT || b15_full);
-    reg b16_full, b16_key, b16_first, b16_last, b16_bitpad; reg [7:0] b16_bytes; reg [511:0] b16_data;
+    reg b16_full, b16_key, b16_first, b16_last, b16_bitpad; reg [7:0] b16_bytes; reg [5:0] b16_type; reg [511:0] b16_data;
     reg [2:0] s16_sq; reg s16_busy; reg [511:0] s16_chain; reg [63:0] s16_pos; reg [63:0] s16_blk; reg [2:0] s16_kind; reg s16_last;
     wire s16_ready = !s16_busy && (s16_sq == SQ_CONFIG || s16_sq == SQ_OUTPUT || b16_full);
-    reg b17_full, b17_key, b17_first, b17_last, b17_bitpad; reg [7:0] b17_bytes; reg [511:0] b17_data;
+    reg b17_full, b17_key, b17_first, b17_last, b17_bitpad; reg [7:0] b17_bytes; reg [5:0] b17_type; reg [511:0] b17_data;
     reg [2:0] s17_sq; reg s17_busy; reg [511:0] s17_chain; reg [63:0] s17_pos; reg [63:0] s17_blk; reg [2:0] s17_kind; reg s17_last;
     wire s17_ready = !s17_busy && (s17_sq == SQ_CONFIG || s17_sq == SQ_OUTPUT || b17_full);
-    reg b18_full, b18_key, b18_first, b18_last, b18_bitpad; reg [7:0] b18_bytes; reg [511:0] b18_data;
+    reg b18_full, b18_key, b18_first, b18_last, b18_bitpad; reg [7:0] b18_bytes; reg [5:0] b18_type; reg [511:0] b18_data;
     reg [2:0] s18_sq; reg s18_busy; reg [511:0] s18_chain; reg [63:0] s18_pos; reg [63:0] s18_blk; reg [2:0] s18_kind; reg s18_last;
     wire s18_ready = !s18_busy && (s18_sq == SQ_CONFIG || s18_sq == SQ_OUTPUT || b18_full);
-    reg b19_full, b19_key, b19_first, b19_last, b19_bitpad; reg [7:0] b19_bytes; reg [511:0] b19_data;
+    reg b19_full, b19_key, b19_first, b19_last, b19_bitpad; reg [7:0] b19_bytes; reg [5:0] b19_type; reg [511:0] b19_data;
     reg [2:0] s19_sq; reg s19_busy; reg [511:0] s19_chain; reg [63:0] s19_pos; reg [63:0] s19_blk; reg [2:0] s19_kind; reg s19_last;
     wire s19_ready = !s19_busy && (s19_sq == SQ_CONFIG || s19_sq == SQ_OUTPUT || b19_full);
-    reg b20_full, b20_key, b20_first, b20_last, b20_bitpad; reg [7:0] b20_bytes; reg [511:0] b20_data;
+    reg b20_full, b20_key, b20_first, b20_last, b20_bitpad; reg [7:0] b20_bytes; reg [5:0] b20_type; reg [511:0] b20_data;
     reg [2:0] s20_sq; reg s20_busy; reg [511:0] s20_chain; reg [63:0] s20_pos; reg [63:0] s20_blk; reg [2:0] s20_kind; reg s20_last;
     wire s20_ready = !s20_busy && (s20_sq == SQ_CONFIG || s20_sq == SQ_OUTPUT || b20_full);
-    reg b21_full, b21_key, b21_first, b21_last, b21_bitpad; reg [7:0] b21_bytes; reg [511:0] b21_data;
+    reg b21_full, b21_key, b21_first, b21_last, b21_bitpad; reg [7:0] b21_bytes; reg [5:0] b21_type; reg [511:0] b21_data;
     reg [2:0] s21_sq; reg s21_busy; reg [511:0] s21_chain; reg [63:0] s21_pos; reg [63:0] s21_blk; reg [2:0] s21_kind; reg s21_last;
     wire s21_ready = !s21_busy && (s21_sq == SQ_CONFIG || s21_sq == SQ_OUTPUT || b21_full);
-    reg b22_full, b22_key, b22_first, b22_last, b22_bitpad; reg [7:0] b22_bytes; reg [511:0] b22_data;
+    reg b22_full, b22_key, b22_first, b22_last, b22_bitpad; reg [7:0] b22_bytes; reg [5:0] b22_type; reg [511:0] b22_data;
     reg [2:0] s22_sq; reg s22_busy; reg [511:0] s22_chain; reg [63:0] s22_pos; reg [63:0] s22_blk; reg [2:0] s22_kind; reg s22_last;
     wire s22_ready = !s22_busy && (s22_sq == SQ_CONFIG || s22_sq == SQ_OUTPUT || b22_full);
-    reg b23_full, b23_key, b23_first, b23_last, b23_bitpad; reg [7:0] b23_bytes; reg [511:0] b23_data;
+    reg b23_full, b23_key, b23_first, b23_last, b23_bitpad; reg [7:0] b23_bytes; reg [5:0] b23_type; reg [511:0] b23_data;
     reg [2:0] s23_sq; reg s23_busy; reg [511:0] s23_chain; reg [63:0] s23_pos; reg [63:0] s23_blk; reg [2:0] s23_kind; reg s23_last;
     wire s23_ready = !s23_busy && (s23_sq == SQ_CONFIG || s23_sq == SQ_OUTPUT || b23_full);
     assign in_ready = rst ? 24'd0 : ~{b23_full, b22_full, b21_full, b20_full, b19_full, b18_full, b17_full, b16_full, b15_full, b14_full, b13_full, b12_full, b11_full, b10_full, b9_full, b8_full, b7_full, b6_full, b5_full, b4_full, b3_full, b2_full, b1_full, b0_full};
@@ -1354,17 +1362,17 @@ module skeinhw (
     // ---- the issue (iss_*) and the completion (c_*) of this cycle
     reg blocked, iss_valid, iss_from_buf, iss_first, iss_last, iss_bitpad; reg [31:0] iss_stream;
     reg [2:0] iss_kind; reg [63:0] iss_pos, iss_blk; reg [511:0] iss_chain, iss_data; reg [5:0] iss_type; reg [63:0] iss_t0, iss_t1, iss_parity;
-    reg [2:0] g_sq; reg [511:0] g_chain, g_bdata; reg [63:0] g_pos, g_blk; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes;
+    reg [2:0] g_sq; reg [511:0] g_chain, g_bdata; reg [63:0] g_pos, g_blk; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes; reg [5:0] g_btype; reg [2:0] host_kind;
     reg c_valid; reg [31:0] c_stream; reg [2:0] c_phase; reg [511:0] c_chain;
 
     // stream 0
     always @(posedge clk) begin : stream0
         if (rst) begin
-            b0_full <= 1'b0; b0_key <= 1'b0; b0_first <= 1'b0; b0_last <= 1'b0; b0_bitpad <= 1'b0; b0_bytes <= 8'd0; b0_data <= {512{1'b0}};
+            b0_full <= 1'b0; b0_key <= 1'b0; b0_first <= 1'b0; b0_last <= 1'b0; b0_bitpad <= 1'b0; b0_bytes <= 8'd0; b0_type <= 6'd0; b0_data <= {512{1'b0}};
             s0_sq <= SQ_IDLE; s0_busy <= 1'b0; s0_chain <= {512{1'b0}}; s0_pos <= 64'd0; s0_blk <= 64'd0; s0_kind <= PH_IDLE; s0_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[0] && in_stream == 32'd0) begin
-                b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_data <= in_data;
+                b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_type <= in_type; b0_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd0) begin
                 s0_busy <= 1'b1; s0_blk <= s0_blk + 64'd1; s0_kind <= iss_kind; s0_last <= iss_last;
@@ -1373,12 +1381,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd0) begin
-                s0_busy <= 1'b0; s0_chain <= c_chain;
+                s0_busy <= 1'b0;
+                if (s0_kind != PH_OUTPUT) s0_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s0_kind)
                     PH_KEY: s0_sq <= s0_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s0_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s0_sq <= s0_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s0_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s0_sq <= (s0_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s0_sq <= SQ_IDLE; s0_blk <= 64'd0;
                     end
                 endcase
@@ -1388,11 +1397,11 @@ module skeinhw (
     // stream 1
     always @(posedge clk) begin : stream1
         if (rst) begin
-            b1_full <= 1'b0; b1_key <= 1'b0; b1_first <= 1'b0; b1_last <= 1'b0; b1_bitpad <= 1'b0; b1_bytes <= 8'd0; b1_data <= {512{1'b0}};
+            b1_full <= 1'b0; b1_key <= 1'b0; b1_first <= 1'b0; b1_last <= 1'b0; b1_bitpad <= 1'b0; b1_bytes <= 8'd0; b1_type <= 6'd0; b1_data <= {512{1'b0}};
             s1_sq <= SQ_IDLE; s1_busy <= 1'b0; s1_chain <= {512{1'b0}}; s1_pos <= 64'd0; s1_blk <= 64'd0; s1_kind <= PH_IDLE; s1_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[1] && in_stream == 32'd1) begin
-                b1_full <= 1'b1; b1_key <= in_key; b1_first <= in_first; b1_last <= in_last; b1_bitpad <= in_bitpad; b1_bytes <= in_bytes; b1_data <= in_data;
+                b1_full <= 1'b1; b1_key <= in_key; b1_first <= in_first; b1_last <= in_last; b1_bitpad <= in_bitpad; b1_bytes <= in_bytes; b1_type <= in_type; b1_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd1) begin
                 s1_busy <= 1'b1; s1_blk <= s1_blk + 64'd1; s1_kind <= iss_kind; s1_last <= iss_last;
@@ -1401,12 +1410,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd1) begin
-                s1_busy <= 1'b0; s1_chain <= c_chain;
+                s1_busy <= 1'b0;
+                if (s1_kind != PH_OUTPUT) s1_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s1_kind)
                     PH_KEY: s1_sq <= s1_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s1_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s1_sq <= s1_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s1_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s1_sq <= (s1_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s1_sq <= SQ_IDLE; s1_blk <= 64'd0;
                     end
                 endcase
@@ -1416,11 +1426,11 @@ module skeinhw (
     // stream 2
     always @(posedge clk) begin : stream2
         if (rst) begin
-            b2_full <= 1'b0; b2_key <= 1'b0; b2_first <= 1'b0; b2_last <= 1'b0; b2_bitpad <= 1'b0; b2_bytes <= 8'd0; b2_data <= {512{1'b0}};
+            b2_full <= 1'b0; b2_key <= 1'b0; b2_first <= 1'b0; b2_last <= 1'b0; b2_bitpad <= 1'b0; b2_bytes <= 8'd0; b2_type <= 6'd0; b2_data <= {512{1'b0}};
             s2_sq <= SQ_IDLE; s2_busy <= 1'b0; s2_chain <= {512{1'b0}}; s2_pos <= 64'd0; s2_blk <= 64'd0; s2_kind <= PH_IDLE; s2_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[2] && in_stream == 32'd2) begin
-                b2_full <= 1'b1; b2_key <= in_key; b2_first <= in_first; b2_last <= in_last; b2_bitpad <= in_bitpad; b2_bytes <= in_bytes; b2_data <= in_data;
+                b2_full <= 1'b1; b2_key <= in_key; b2_first <= in_first; b2_last <= in_last; b2_bitpad <= in_bitpad; b2_bytes <= in_bytes; b2_type <= in_type; b2_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd2) begin
                 s2_busy <= 1'b1; s2_blk <= s2_blk + 64'd1; s2_kind <= iss_kind; s2_last <= iss_last;
@@ -1429,12 +1439,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd2) begin
-                s2_busy <= 1'b0; s2_chain <= c_chain;
+                s2_busy <= 1'b0;
+                if (s2_kind != PH_OUTPUT) s2_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s2_kind)
                     PH_KEY: s2_sq <= s2_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s2_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s2_sq <= s2_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s2_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s2_sq <= (s2_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s2_sq <= SQ_IDLE; s2_blk <= 64'd0;
                     end
                 endcase
@@ -1444,11 +1455,11 @@ module skeinhw (
     // stream 3
     always @(posedge clk) begin : stream3
         if (rst) begin
-            b3_full <= 1'b0; b3_key <= 1'b0; b3_first <= 1'b0; b3_last <= 1'b0; b3_bitpad <= 1'b0; b3_bytes <= 8'd0; b3_data <= {512{1'b0}};
+            b3_full <= 1'b0; b3_key <= 1'b0; b3_first <= 1'b0; b3_last <= 1'b0; b3_bitpad <= 1'b0; b3_bytes <= 8'd0; b3_type <= 6'd0; b3_data <= {512{1'b0}};
             s3_sq <= SQ_IDLE; s3_busy <= 1'b0; s3_chain <= {512{1'b0}}; s3_pos <= 64'd0; s3_blk <= 64'd0; s3_kind <= PH_IDLE; s3_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[3] && in_stream == 32'd3) begin
-                b3_full <= 1'b1; b3_key <= in_key; b3_first <= in_first; b3_last <= in_last; b3_bitpad <= in_bitpad; b3_bytes <= in_bytes; b3_data <= in_data;
+                b3_full <= 1'b1; b3_key <= in_key; b3_first <= in_first; b3_last <= in_last; b3_bitpad <= in_bitpad; b3_bytes <= in_bytes; b3_type <= in_type; b3_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd3) begin
                 s3_busy <= 1'b1; s3_blk <= s3_blk + 64'd1; s3_kind <= iss_kind; s3_last <= iss_last;
@@ -1457,12 +1468,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd3) begin
-                s3_busy <= 1'b0; s3_chain <= c_chain;
+                s3_busy <= 1'b0;
+                if (s3_kind != PH_OUTPUT) s3_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s3_kind)
                     PH_KEY: s3_sq <= s3_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s3_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s3_sq <= s3_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s3_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s3_sq <= (s3_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s3_sq <= SQ_IDLE; s3_blk <= 64'd0;
                     end
                 endcase
@@ -1472,11 +1484,11 @@ module skeinhw (
     // stream 4
     always @(posedge clk) begin : stream4
         if (rst) begin
-            b4_full <= 1'b0; b4_key <= 1'b0; b4_first <= 1'b0; b4_last <= 1'b0; b4_bitpad <= 1'b0; b4_bytes <= 8'd0; b4_data <= {512{1'b0}};
+            b4_full <= 1'b0; b4_key <= 1'b0; b4_first <= 1'b0; b4_last <= 1'b0; b4_bitpad <= 1'b0; b4_bytes <= 8'd0; b4_type <= 6'd0; b4_data <= {512{1'b0}};
             s4_sq <= SQ_IDLE; s4_busy <= 1'b0; s4_chain <= {512{1'b0}}; s4_pos <= 64'd0; s4_blk <= 64'd0; s4_kind <= PH_IDLE; s4_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[4] && in_stream == 32'd4) begin
-                b4_full <= 1'b1; b4_key <= in_key; b4_first <= in_first; b4_last <= in_last; b4_bitpad <= in_bitpad; b4_bytes <= in_bytes; b4_data <= in_data;
+                b4_full <= 1'b1; b4_key <= in_key; b4_first <= in_first; b4_last <= in_last; b4_bitpad <= in_bitpad; b4_bytes <= in_bytes; b4_type <= in_type; b4_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd4) begin
                 s4_busy <= 1'b1; s4_blk <= s4_blk + 64'd1; s4_kind <= iss_kind; s4_last <= iss_last;
@@ -1485,12 +1497,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd4) begin
-                s4_busy <= 1'b0; s4_chain <= c_chain;
+                s4_busy <= 1'b0;
+                if (s4_kind != PH_OUTPUT) s4_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s4_kind)
                     PH_KEY: s4_sq <= s4_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s4_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s4_sq <= s4_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s4_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s4_sq <= (s4_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s4_sq <= SQ_IDLE; s4_blk <= 64'd0;
                     end
                 endcase
@@ -1500,11 +1513,11 @@ module skeinhw (
     // stream 5
     always @(posedge clk) begin : stream5
         if (rst) begin
-            b5_full <= 1'b0; b5_key <= 1'b0; b5_first <= 1'b0; b5_last <= 1'b0; b5_bitpad <= 1'b0; b5_bytes <= 8'd0; b5_data <= {512{1'b0}};
+            b5_full <= 1'b0; b5_key <= 1'b0; b5_first <= 1'b0; b5_last <= 1'b0; b5_bitpad <= 1'b0; b5_bytes <= 8'd0; b5_type <= 6'd0; b5_data <= {512{1'b0}};
             s5_sq <= SQ_IDLE; s5_busy <= 1'b0; s5_chain <= {512{1'b0}}; s5_pos <= 64'd0; s5_blk <= 64'd0; s5_kind <= PH_IDLE; s5_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[5] && in_stream == 32'd5) begin
-                b5_full <= 1'b1; b5_key <= in_key; b5_first <= in_first; b5_last <= in_last; b5_bitpad <= in_bitpad; b5_bytes <= in_bytes; b5_data <= in_data;
+                b5_full <= 1'b1; b5_key <= in_key; b5_first <= in_first; b5_last <= in_last; b5_bitpad <= in_bitpad; b5_bytes <= in_bytes; b5_type <= in_type; b5_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd5) begin
                 s5_busy <= 1'b1; s5_blk <= s5_blk + 64'd1; s5_kind <= iss_kind; s5_last <= iss_last;
@@ -1513,12 +1526,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd5) begin
-                s5_busy <= 1'b0; s5_chain <= c_chain;
+                s5_busy <= 1'b0;
+                if (s5_kind != PH_OUTPUT) s5_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s5_kind)
                     PH_KEY: s5_sq <= s5_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s5_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s5_sq <= s5_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s5_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s5_sq <= (s5_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s5_sq <= SQ_IDLE; s5_blk <= 64'd0;
                     end
                 endcase
@@ -1528,11 +1542,11 @@ module skeinhw (
     // stream 6
     always @(posedge clk) begin : stream6
         if (rst) begin
-            b6_full <= 1'b0; b6_key <= 1'b0; b6_first <= 1'b0; b6_last <= 1'b0; b6_bitpad <= 1'b0; b6_bytes <= 8'd0; b6_data <= {512{1'b0}};
+            b6_full <= 1'b0; b6_key <= 1'b0; b6_first <= 1'b0; b6_last <= 1'b0; b6_bitpad <= 1'b0; b6_bytes <= 8'd0; b6_type <= 6'd0; b6_data <= {512{1'b0}};
             s6_sq <= SQ_IDLE; s6_busy <= 1'b0; s6_chain <= {512{1'b0}}; s6_pos <= 64'd0; s6_blk <= 64'd0; s6_kind <= PH_IDLE; s6_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[6] && in_stream == 32'd6) begin
-                b6_full <= 1'b1; b6_key <= in_key; b6_first <= in_first; b6_last <= in_last; b6_bitpad <= in_bitpad; b6_bytes <= in_bytes; b6_data <= in_data;
+                b6_full <= 1'b1; b6_key <= in_key; b6_first <= in_first; b6_last <= in_last; b6_bitpad <= in_bitpad; b6_bytes <= in_bytes; b6_type <= in_type; b6_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd6) begin
                 s6_busy <= 1'b1; s6_blk <= s6_blk + 64'd1; s6_kind <= iss_kind; s6_last <= iss_last;
@@ -1541,12 +1555,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd6) begin
-                s6_busy <= 1'b0; s6_chain <= c_chain;
+                s6_busy <= 1'b0;
+                if (s6_kind != PH_OUTPUT) s6_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s6_kind)
                     PH_KEY: s6_sq <= s6_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s6_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s6_sq <= s6_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s6_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s6_sq <= (s6_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s6_sq <= SQ_IDLE; s6_blk <= 64'd0;
                     end
                 endcase
@@ -1556,11 +1571,11 @@ module skeinhw (
     // stream 7
     always @(posedge clk) begin : stream7
         if (rst) begin
-            b7_full <= 1'b0; b7_key <= 1'b0; b7_first <= 1'b0; b7_last <= 1'b0; b7_bitpad <= 1'b0; b7_bytes <= 8'd0; b7_data <= {512{1'b0}};
+            b7_full <= 1'b0; b7_key <= 1'b0; b7_first <= 1'b0; b7_last <= 1'b0; b7_bitpad <= 1'b0; b7_bytes <= 8'd0; b7_type <= 6'd0; b7_data <= {512{1'b0}};
             s7_sq <= SQ_IDLE; s7_busy <= 1'b0; s7_chain <= {512{1'b0}}; s7_pos <= 64'd0; s7_blk <= 64'd0; s7_kind <= PH_IDLE; s7_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[7] && in_stream == 32'd7) begin
-                b7_full <= 1'b1; b7_key <= in_key; b7_first <= in_first; b7_last <= in_last; b7_bitpad <= in_bitpad; b7_bytes <= in_bytes; b7_data <= in_data;
+                b7_full <= 1'b1; b7_key <= in_key; b7_first <= in_first; b7_last <= in_last; b7_bitpad <= in_bitpad; b7_bytes <= in_bytes; b7_type <= in_type; b7_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd7) begin
                 s7_busy <= 1'b1; s7_blk <= s7_blk + 64'd1; s7_kind <= iss_kind; s7_last <= iss_last;
@@ -1569,12 +1584,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd7) begin
-                s7_busy <= 1'b0; s7_chain <= c_chain;
+                s7_busy <= 1'b0;
+                if (s7_kind != PH_OUTPUT) s7_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s7_kind)
                     PH_KEY: s7_sq <= s7_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s7_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s7_sq <= s7_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s7_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s7_sq <= (s7_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s7_sq <= SQ_IDLE; s7_blk <= 64'd0;
                     end
                 endcase
@@ -1584,11 +1600,11 @@ module skeinhw (
     // stream 8
     always @(posedge clk) begin : stream8
         if (rst) begin
-            b8_full <= 1'b0; b8_key <= 1'b0; b8_first <= 1'b0; b8_last <= 1'b0; b8_bitpad <= 1'b0; b8_bytes <= 8'd0; b8_data <= {512{1'b0}};
+            b8_full <= 1'b0; b8_key <= 1'b0; b8_first <= 1'b0; b8_last <= 1'b0; b8_bitpad <= 1'b0; b8_bytes <= 8'd0; b8_type <= 6'd0; b8_data <= {512{1'b0}};
             s8_sq <= SQ_IDLE; s8_busy <= 1'b0; s8_chain <= {512{1'b0}}; s8_pos <= 64'd0; s8_blk <= 64'd0; s8_kind <= PH_IDLE; s8_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[8] && in_stream == 32'd8) begin
-                b8_full <= 1'b1; b8_key <= in_key; b8_first <= in_first; b8_last <= in_last; b8_bitpad <= in_bitpad; b8_bytes <= in_bytes; b8_data <= in_data;
+                b8_full <= 1'b1; b8_key <= in_key; b8_first <= in_first; b8_last <= in_last; b8_bitpad <= in_bitpad; b8_bytes <= in_bytes; b8_type <= in_type; b8_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd8) begin
                 s8_busy <= 1'b1; s8_blk <= s8_blk + 64'd1; s8_kind <= iss_kind; s8_last <= iss_last;
@@ -1597,12 +1613,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd8) begin
-                s8_busy <= 1'b0; s8_chain <= c_chain;
+                s8_busy <= 1'b0;
+                if (s8_kind != PH_OUTPUT) s8_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s8_kind)
                     PH_KEY: s8_sq <= s8_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s8_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s8_sq <= s8_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s8_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s8_sq <= (s8_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s8_sq <= SQ_IDLE; s8_blk <= 64'd0;
                     end
                 endcase
@@ -1612,11 +1629,11 @@ module skeinhw (
     // stream 9
     always @(posedge clk) begin : stream9
         if (rst) begin
-            b9_full <= 1'b0; b9_key <= 1'b0; b9_first <= 1'b0; b9_last <= 1'b0; b9_bitpad <= 1'b0; b9_bytes <= 8'd0; b9_data <= {512{1'b0}};
+            b9_full <= 1'b0; b9_key <= 1'b0; b9_first <= 1'b0; b9_last <= 1'b0; b9_bitpad <= 1'b0; b9_bytes <= 8'd0; b9_type <= 6'd0; b9_data <= {512{1'b0}};
             s9_sq <= SQ_IDLE; s9_busy <= 1'b0; s9_chain <= {512{1'b0}}; s9_pos <= 64'd0; s9_blk <= 64'd0; s9_kind <= PH_IDLE; s9_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[9] && in_stream == 32'd9) begin
-                b9_full <= 1'b1; b9_key <= in_key; b9_first <= in_first; b9_last <= in_last; b9_bitpad <= in_bitpad; b9_bytes <= in_bytes; b9_data <= in_data;
+                b9_full <= 1'b1; b9_key <= in_key; b9_first <= in_first; b9_last <= in_last; b9_bitpad <= in_bitpad; b9_bytes <= in_bytes; b9_type <= in_type; b9_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd9) begin
                 s9_busy <= 1'b1; s9_blk <= s9_blk + 64'd1; s9_kind <= iss_kind; s9_last <= iss_last;
@@ -1625,12 +1642,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd9) begin
-                s9_busy <= 1'b0; s9_chain <= c_chain;
+                s9_busy <= 1'b0;
+                if (s9_kind != PH_OUTPUT) s9_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s9_kind)
                     PH_KEY: s9_sq <= s9_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s9_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s9_sq <= s9_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s9_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s9_sq <= (s9_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s9_sq <= SQ_IDLE; s9_blk <= 64'd0;
                     end
                 endcase
@@ -1640,11 +1658,11 @@ module skeinhw (
     // stream 10
     always @(posedge clk) begin : stream10
         if (rst) begin
-            b10_full <= 1'b0; b10_key <= 1'b0; b10_first <= 1'b0; b10_last <= 1'b0; b10_bitpad <= 1'b0; b10_bytes <= 8'd0; b10_data <= {512{1'b0}};
+            b10_full <= 1'b0; b10_key <= 1'b0; b10_first <= 1'b0; b10_last <= 1'b0; b10_bitpad <= 1'b0; b10_bytes <= 8'd0; b10_type <= 6'd0; b10_data <= {512{1'b0}};
             s10_sq <= SQ_IDLE; s10_busy <= 1'b0; s10_chain <= {512{1'b0}}; s10_pos <= 64'd0; s10_blk <= 64'd0; s10_kind <= PH_IDLE; s10_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[10] && in_stream == 32'd10) begin
-                b10_full <= 1'b1; b10_key <= in_key; b10_first <= in_first; b10_last <= in_last; b10_bitpad <= in_bitpad; b10_bytes <= in_bytes; b10_data <= in_data;
+                b10_full <= 1'b1; b10_key <= in_key; b10_first <= in_first; b10_last <= in_last; b10_bitpad <= in_bitpad; b10_bytes <= in_bytes; b10_type <= in_type; b10_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd10) begin
                 s10_busy <= 1'b1; s10_blk <= s10_blk + 64'd1; s10_kind <= iss_kind; s10_last <= iss_last;
@@ -1653,12 +1671,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd10) begin
-                s10_busy <= 1'b0; s10_chain <= c_chain;
+                s10_busy <= 1'b0;
+                if (s10_kind != PH_OUTPUT) s10_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s10_kind)
                     PH_KEY: s10_sq <= s10_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s10_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s10_sq <= s10_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s10_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s10_sq <= (s10_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s10_sq <= SQ_IDLE; s10_blk <= 64'd0;
                     end
                 endcase
@@ -1668,11 +1687,11 @@ module skeinhw (
     // stream 11
     always @(posedge clk) begin : stream11
         if (rst) begin
-            b11_full <= 1'b0; b11_key <= 1'b0; b11_first <= 1'b0; b11_last <= 1'b0; b11_bitpad <= 1'b0; b11_bytes <= 8'd0; b11_data <= {512{1'b0}};
+            b11_full <= 1'b0; b11_key <= 1'b0; b11_first <= 1'b0; b11_last <= 1'b0; b11_bitpad <= 1'b0; b11_bytes <= 8'd0; b11_type <= 6'd0; b11_data <= {512{1'b0}};
             s11_sq <= SQ_IDLE; s11_busy <= 1'b0; s11_chain <= {512{1'b0}}; s11_pos <= 64'd0; s11_blk <= 64'd0; s11_kind <= PH_IDLE; s11_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[11] && in_stream == 32'd11) begin
-                b11_full <= 1'b1; b11_key <= in_key; b11_first <= in_first; b11_last <= in_last; b11_bitpad <= in_bitpad; b11_bytes <= in_bytes; b11_data <= in_data;
+                b11_full <= 1'b1; b11_key <= in_key; b11_first <= in_first; b11_last <= in_last; b11_bitpad <= in_bitpad; b11_bytes <= in_bytes; b11_type <= in_type; b11_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd11) begin
                 s11_busy <= 1'b1; s11_blk <= s11_blk + 64'd1; s11_kind <= iss_kind; s11_last <= iss_last;
@@ -1681,12 +1700,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd11) begin
-                s11_busy <= 1'b0; s11_chain <= c_chain;
+                s11_busy <= 1'b0;
+                if (s11_kind != PH_OUTPUT) s11_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s11_kind)
                     PH_KEY: s11_sq <= s11_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s11_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s11_sq <= s11_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s11_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s11_sq <= (s11_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s11_sq <= SQ_IDLE; s11_blk <= 64'd0;
                     end
                 endcase
@@ -1696,11 +1716,11 @@ module skeinhw (
     // stream 12
     always @(posedge clk) begin : stream12
         if (rst) begin
-            b12_full <= 1'b0; b12_key <= 1'b0; b12_first <= 1'b0; b12_last <= 1'b0; b12_bitpad <= 1'b0; b12_bytes <= 8'd0; b12_data <= {512{1'b0}};
+            b12_full <= 1'b0; b12_key <= 1'b0; b12_first <= 1'b0; b12_last <= 1'b0; b12_bitpad <= 1'b0; b12_bytes <= 8'd0; b12_type <= 6'd0; b12_data <= {512{1'b0}};
             s12_sq <= SQ_IDLE; s12_busy <= 1'b0; s12_chain <= {512{1'b0}}; s12_pos <= 64'd0; s12_blk <= 64'd0; s12_kind <= PH_IDLE; s12_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[12] && in_stream == 32'd12) begin
-                b12_full <= 1'b1; b12_key <= in_key; b12_first <= in_first; b12_last <= in_last; b12_bitpad <= in_bitpad; b12_bytes <= in_bytes; b12_data <= in_data;
+                b12_full <= 1'b1; b12_key <= in_key; b12_first <= in_first; b12_last <= in_last; b12_bitpad <= in_bitpad; b12_bytes <= in_bytes; b12_type <= in_type; b12_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd12) begin
                 s12_busy <= 1'b1; s12_blk <= s12_blk + 64'd1; s12_kind <= iss_kind; s12_last <= iss_last;
@@ -1709,12 +1729,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd12) begin
-                s12_busy <= 1'b0; s12_chain <= c_chain;
+                s12_busy <= 1'b0;
+                if (s12_kind != PH_OUTPUT) s12_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s12_kind)
                     PH_KEY: s12_sq <= s12_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s12_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s12_sq <= s12_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s12_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s12_sq <= (s12_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s12_sq <= SQ_IDLE; s12_blk <= 64'd0;
                     end
                 endcase
@@ -1724,11 +1745,11 @@ module skeinhw (
     // stream 13
     always @(posedge clk) begin : stream13
         if (rst) begin
-            b13_full <= 1'b0; b13_key <= 1'b0; b13_first <= 1'b0; b13_last <= 1'b0; b13_bitpad <= 1'b0; b13_bytes <= 8'd0; b13_data <= {512{1'b0}};
+            b13_full <= 1'b0; b13_key <= 1'b0; b13_first <= 1'b0; b13_last <= 1'b0; b13_bitpad <= 1'b0; b13_bytes <= 8'd0; b13_type <= 6'd0; b13_data <= {512{1'b0}};
             s13_sq <= SQ_IDLE; s13_busy <= 1'b0; s13_chain <= {512{1'b0}}; s13_pos <= 64'd0; s13_blk <= 64'd0; s13_kind <= PH_IDLE; s13_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[13] && in_stream == 32'd13) begin
-                b13_full <= 1'b1; b13_key <= in_key; b13_first <= in_first; b13_last <= in_last; b13_bitpad <= in_bitpad; b13_bytes <= in_bytes; b13_data <= in_data;
+                b13_full <= 1'b1; b13_key <= in_key; b13_first <= in_first; b13_last <= in_last; b13_bitpad <= in_bitpad; b13_bytes <= in_bytes; b13_type <= in_type; b13_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd13) begin
                 s13_busy <= 1'b1; s13_blk <= s13_blk + 64'd1; s13_kind <= iss_kind; s13_last <= iss_last;
@@ -1737,12 +1758,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd13) begin
-                s13_busy <= 1'b0; s13_chain <= c_chain;
+                s13_busy <= 1'b0;
+                if (s13_kind != PH_OUTPUT) s13_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s13_kind)
                     PH_KEY: s13_sq <= s13_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s13_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s13_sq <= s13_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s13_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s13_sq <= (s13_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s13_sq <= SQ_IDLE; s13_blk <= 64'd0;
                     end
                 endcase
@@ -1752,11 +1774,11 @@ module skeinhw (
     // stream 14
     always @(posedge clk) begin : stream14
         if (rst) begin
-            b14_full <= 1'b0; b14_key <= 1'b0; b14_first <= 1'b0; b14_last <= 1'b0; b14_bitpad <= 1'b0; b14_bytes <= 8'd0; b14_data <= {512{1'b0}};
+            b14_full <= 1'b0; b14_key <= 1'b0; b14_first <= 1'b0; b14_last <= 1'b0; b14_bitpad <= 1'b0; b14_bytes <= 8'd0; b14_type <= 6'd0; b14_data <= {512{1'b0}};
             s14_sq <= SQ_IDLE; s14_busy <= 1'b0; s14_chain <= {512{1'b0}}; s14_pos <= 64'd0; s14_blk <= 64'd0; s14_kind <= PH_IDLE; s14_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[14] && in_stream == 32'd14) begin
-                b14_full <= 1'b1; b14_key <= in_key; b14_first <= in_first; b14_last <= in_last; b14_bitpad <= in_bitpad; b14_bytes <= in_bytes; b14_data <= in_data;
+                b14_full <= 1'b1; b14_key <= in_key; b14_first <= in_first; b14_last <= in_last; b14_bitpad <= in_bitpad; b14_bytes <= in_bytes; b14_type <= in_type; b14_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd14) begin
                 s14_busy <= 1'b1; s14_blk <= s14_blk + 64'd1; s14_kind <= iss_kind; s14_last <= iss_last;
@@ -1765,12 +1787,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd14) begin
-                s14_busy <= 1'b0; s14_chain <= c_chain;
+                s14_busy <= 1'b0;
+                if (s14_kind != PH_OUTPUT) s14_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s14_kind)
                     PH_KEY: s14_sq <= s14_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s14_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s14_sq <= s14_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s14_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s14_sq <= (s14_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s14_sq <= SQ_IDLE; s14_blk <= 64'd0;
                     end
                 endcase
@@ -1780,11 +1803,11 @@ module skeinhw (
     // stream 15
     always @(posedge clk) begin : stream15
         if (rst) begin
-            b15_full <= 1'b0; b15_key <= 1'b0; b15_first <= 1'b0; b15_last <= 1'b0; b15_bitpad <= 1'b0; b15_bytes <= 8'd0; b15_data <= {512{1'b0}};
+            b15_full <= 1'b0; b15_key <= 1'b0; b15_first <= 1'b0; b15_last <= 1'b0; b15_bitpad <= 1'b0; b15_bytes <= 8'd0; b15_type <= 6'd0; b15_data <= {512{1'b0}};
             s15_sq <= SQ_IDLE; s15_busy <= 1'b0; s15_chain <= {512{1'b0}}; s15_pos <= 64'd0; s15_blk <= 64'd0; s15_kind <= PH_IDLE; s15_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[15] && in_stream == 32'd15) begin
-                b15_full <= 1'b1; b15_key <= in_key; b15_first <= in_first; b15_last <= in_last; b15_bitpad <= in_bitpad; b15_bytes <= in_bytes; b15_data <= in_data;
+                b15_full <= 1'b1; b15_key <= in_key; b15_first <= in_first; b15_last <= in_last; b15_bitpad <= in_bitpad; b15_bytes <= in_bytes; b15_type <= in_type; b15_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd15) begin
                 s15_busy <= 1'b1; s15_blk <= s15_blk + 64'd1; s15_kind <= iss_kind; s15_last <= iss_last;
@@ -1793,12 +1816,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd15) begin
-                s15_busy <= 1'b0; s15_chain <= c_chain;
+                s15_busy <= 1'b0;
+                if (s15_kind != PH_OUTPUT) s15_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s15_kind)
                     PH_KEY: s15_sq <= s15_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s15_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s15_sq <= s15_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s15_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s15_sq <= (s15_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s15_sq <= SQ_IDLE; s15_blk <= 64'd0;
                     end
                 endcase
@@ -1808,11 +1832,11 @@ module skeinhw (
     // stream 16
     always @(posedge clk) begin : stream16
         if (rst) begin
-            b16_full <= 1'b0; b16_key <= 1'b0; b16_first <= 1'b0; b16_last <= 1'b0; b16_bitpad <= 1'b0; b16_bytes <= 8'd0; b16_data <= {512{1'b0}};
+            b16_full <= 1'b0; b16_key <= 1'b0; b16_first <= 1'b0; b16_last <= 1'b0; b16_bitpad <= 1'b0; b16_bytes <= 8'd0; b16_type <= 6'd0; b16_data <= {512{1'b0}};
             s16_sq <= SQ_IDLE; s16_busy <= 1'b0; s16_chain <= {512{1'b0}}; s16_pos <= 64'd0; s16_blk <= 64'd0; s16_kind <= PH_IDLE; s16_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[16] && in_stream == 32'd16) begin
-                b16_full <= 1'b1; b16_key <= in_key; b16_first <= in_first; b16_last <= in_last; b16_bitpad <= in_bitpad; b16_bytes <= in_bytes; b16_data <= in_data;
+                b16_full <= 1'b1; b16_key <= in_key; b16_first <= in_first; b16_last <= in_last; b16_bitpad <= in_bitpad; b16_bytes <= in_bytes; b16_type <= in_type; b16_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd16) begin
                 s16_busy <= 1'b1; s16_blk <= s16_blk + 64'd1; s16_kind <= iss_kind; s16_last <= iss_last;
@@ -1821,12 +1845,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd16) begin
-                s16_busy <= 1'b0; s16_chain <= c_chain;
+                s16_busy <= 1'b0;
+                if (s16_kind != PH_OUTPUT) s16_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s16_kind)
                     PH_KEY: s16_sq <= s16_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s16_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s16_sq <= s16_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s16_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s16_sq <= (s16_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s16_sq <= SQ_IDLE; s16_blk <= 64'd0;
                     end
                 endcase
@@ -1836,11 +1861,11 @@ module skeinhw (
     // stream 17
     always @(posedge clk) begin : stream17
         if (rst) begin
-            b17_full <= 1'b0; b17_key <= 1'b0; b17_first <= 1'b0; b17_last <= 1'b0; b17_bitpad <= 1'b0; b17_bytes <= 8'd0; b17_data <= {512{1'b0}};
+            b17_full <= 1'b0; b17_key <= 1'b0; b17_first <= 1'b0; b17_last <= 1'b0; b17_bitpad <= 1'b0; b17_bytes <= 8'd0; b17_type <= 6'd0; b17_data <= {512{1'b0}};
             s17_sq <= SQ_IDLE; s17_busy <= 1'b0; s17_chain <= {512{1'b0}}; s17_pos <= 64'd0; s17_blk <= 64'd0; s17_kind <= PH_IDLE; s17_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[17] && in_stream == 32'd17) begin
-                b17_full <= 1'b1; b17_key <= in_key; b17_first <= in_first; b17_last <= in_last; b17_bitpad <= in_bitpad; b17_bytes <= in_bytes; b17_data <= in_data;
+                b17_full <= 1'b1; b17_key <= in_key; b17_first <= in_first; b17_last <= in_last; b17_bitpad <= in_bitpad; b17_bytes <= in_bytes; b17_type <= in_type; b17_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd17) begin
                 s17_busy <= 1'b1; s17_blk <= s17_blk + 64'd1; s17_kind <= iss_kind; s17_last <= iss_last;
@@ -1849,12 +1874,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd17) begin
-                s17_busy <= 1'b0; s17_chain <= c_chain;
+                s17_busy <= 1'b0;
+                if (s17_kind != PH_OUTPUT) s17_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s17_kind)
                     PH_KEY: s17_sq <= s17_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s17_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s17_sq <= s17_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s17_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s17_sq <= (s17_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s17_sq <= SQ_IDLE; s17_blk <= 64'd0;
                     end
                 endcase
@@ -1864,11 +1890,11 @@ module skeinhw (
     // stream 18
     always @(posedge clk) begin : stream18
         if (rst) begin
-            b18_full <= 1'b0; b18_key <= 1'b0; b18_first <= 1'b0; b18_last <= 1'b0; b18_bitpad <= 1'b0; b18_bytes <= 8'd0; b18_data <= {512{1'b0}};
+            b18_full <= 1'b0; b18_key <= 1'b0; b18_first <= 1'b0; b18_last <= 1'b0; b18_bitpad <= 1'b0; b18_bytes <= 8'd0; b18_type <= 6'd0; b18_data <= {512{1'b0}};
             s18_sq <= SQ_IDLE; s18_busy <= 1'b0; s18_chain <= {512{1'b0}}; s18_pos <= 64'd0; s18_blk <= 64'd0; s18_kind <= PH_IDLE; s18_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[18] && in_stream == 32'd18) begin
-                b18_full <= 1'b1; b18_key <= in_key; b18_first <= in_first; b18_last <= in_last; b18_bitpad <= in_bitpad; b18_bytes <= in_bytes; b18_data <= in_data;
+                b18_full <= 1'b1; b18_key <= in_key; b18_first <= in_first; b18_last <= in_last; b18_bitpad <= in_bitpad; b18_bytes <= in_bytes; b18_type <= in_type; b18_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd18) begin
                 s18_busy <= 1'b1; s18_blk <= s18_blk + 64'd1; s18_kind <= iss_kind; s18_last <= iss_last;
@@ -1877,12 +1903,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd18) begin
-                s18_busy <= 1'b0; s18_chain <= c_chain;
+                s18_busy <= 1'b0;
+                if (s18_kind != PH_OUTPUT) s18_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s18_kind)
                     PH_KEY: s18_sq <= s18_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s18_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s18_sq <= s18_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s18_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s18_sq <= (s18_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s18_sq <= SQ_IDLE; s18_blk <= 64'd0;
                     end
                 endcase
@@ -1892,11 +1919,11 @@ module skeinhw (
     // stream 19
     always @(posedge clk) begin : stream19
         if (rst) begin
-            b19_full <= 1'b0; b19_key <= 1'b0; b19_first <= 1'b0; b19_last <= 1'b0; b19_bitpad <= 1'b0; b19_bytes <= 8'd0; b19_data <= {512{1'b0}};
+            b19_full <= 1'b0; b19_key <= 1'b0; b19_first <= 1'b0; b19_last <= 1'b0; b19_bitpad <= 1'b0; b19_bytes <= 8'd0; b19_type <= 6'd0; b19_data <= {512{1'b0}};
             s19_sq <= SQ_IDLE; s19_busy <= 1'b0; s19_chain <= {512{1'b0}}; s19_pos <= 64'd0; s19_blk <= 64'd0; s19_kind <= PH_IDLE; s19_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[19] && in_stream == 32'd19) begin
-                b19_full <= 1'b1; b19_key <= in_key; b19_first <= in_first; b19_last <= in_last; b19_bitpad <= in_bitpad; b19_bytes <= in_bytes; b19_data <= in_data;
+                b19_full <= 1'b1; b19_key <= in_key; b19_first <= in_first; b19_last <= in_last; b19_bitpad <= in_bitpad; b19_bytes <= in_bytes; b19_type <= in_type; b19_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd19) begin
                 s19_busy <= 1'b1; s19_blk <= s19_blk + 64'd1; s19_kind <= iss_kind; s19_last <= iss_last;
@@ -1905,12 +1932,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd19) begin
-                s19_busy <= 1'b0; s19_chain <= c_chain;
+                s19_busy <= 1'b0;
+                if (s19_kind != PH_OUTPUT) s19_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s19_kind)
                     PH_KEY: s19_sq <= s19_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s19_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s19_sq <= s19_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s19_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s19_sq <= (s19_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s19_sq <= SQ_IDLE; s19_blk <= 64'd0;
                     end
                 endcase
@@ -1920,11 +1948,11 @@ module skeinhw (
     // stream 20
     always @(posedge clk) begin : stream20
         if (rst) begin
-            b20_full <= 1'b0; b20_key <= 1'b0; b20_first <= 1'b0; b20_last <= 1'b0; b20_bitpad <= 1'b0; b20_bytes <= 8'd0; b20_data <= {512{1'b0}};
+            b20_full <= 1'b0; b20_key <= 1'b0; b20_first <= 1'b0; b20_last <= 1'b0; b20_bitpad <= 1'b0; b20_bytes <= 8'd0; b20_type <= 6'd0; b20_data <= {512{1'b0}};
             s20_sq <= SQ_IDLE; s20_busy <= 1'b0; s20_chain <= {512{1'b0}}; s20_pos <= 64'd0; s20_blk <= 64'd0; s20_kind <= PH_IDLE; s20_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[20] && in_stream == 32'd20) begin
-                b20_full <= 1'b1; b20_key <= in_key; b20_first <= in_first; b20_last <= in_last; b20_bitpad <= in_bitpad; b20_bytes <= in_bytes; b20_data <= in_data;
+                b20_full <= 1'b1; b20_key <= in_key; b20_first <= in_first; b20_last <= in_last; b20_bitpad <= in_bitpad; b20_bytes <= in_bytes; b20_type <= in_type; b20_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd20) begin
                 s20_busy <= 1'b1; s20_blk <= s20_blk + 64'd1; s20_kind <= iss_kind; s20_last <= iss_last;
@@ -1933,12 +1961,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd20) begin
-                s20_busy <= 1'b0; s20_chain <= c_chain;
+                s20_busy <= 1'b0;
+                if (s20_kind != PH_OUTPUT) s20_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s20_kind)
                     PH_KEY: s20_sq <= s20_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s20_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s20_sq <= s20_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s20_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s20_sq <= (s20_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s20_sq <= SQ_IDLE; s20_blk <= 64'd0;
                     end
                 endcase
@@ -1948,11 +1977,11 @@ module skeinhw (
     // stream 21
     always @(posedge clk) begin : stream21
         if (rst) begin
-            b21_full <= 1'b0; b21_key <= 1'b0; b21_first <= 1'b0; b21_last <= 1'b0; b21_bitpad <= 1'b0; b21_bytes <= 8'd0; b21_data <= {512{1'b0}};
+            b21_full <= 1'b0; b21_key <= 1'b0; b21_first <= 1'b0; b21_last <= 1'b0; b21_bitpad <= 1'b0; b21_bytes <= 8'd0; b21_type <= 6'd0; b21_data <= {512{1'b0}};
             s21_sq <= SQ_IDLE; s21_busy <= 1'b0; s21_chain <= {512{1'b0}}; s21_pos <= 64'd0; s21_blk <= 64'd0; s21_kind <= PH_IDLE; s21_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[21] && in_stream == 32'd21) begin
-                b21_full <= 1'b1; b21_key <= in_key; b21_first <= in_first; b21_last <= in_last; b21_bitpad <= in_bitpad; b21_bytes <= in_bytes; b21_data <= in_data;
+                b21_full <= 1'b1; b21_key <= in_key; b21_first <= in_first; b21_last <= in_last; b21_bitpad <= in_bitpad; b21_bytes <= in_bytes; b21_type <= in_type; b21_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd21) begin
                 s21_busy <= 1'b1; s21_blk <= s21_blk + 64'd1; s21_kind <= iss_kind; s21_last <= iss_last;
@@ -1961,12 +1990,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd21) begin
-                s21_busy <= 1'b0; s21_chain <= c_chain;
+                s21_busy <= 1'b0;
+                if (s21_kind != PH_OUTPUT) s21_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s21_kind)
                     PH_KEY: s21_sq <= s21_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s21_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s21_sq <= s21_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s21_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s21_sq <= (s21_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s21_sq <= SQ_IDLE; s21_blk <= 64'd0;
                     end
                 endcase
@@ -1976,11 +2006,11 @@ module skeinhw (
     // stream 22
     always @(posedge clk) begin : stream22
         if (rst) begin
-            b22_full <= 1'b0; b22_key <= 1'b0; b22_first <= 1'b0; b22_last <= 1'b0; b22_bitpad <= 1'b0; b22_bytes <= 8'd0; b22_data <= {512{1'b0}};
+            b22_full <= 1'b0; b22_key <= 1'b0; b22_first <= 1'b0; b22_last <= 1'b0; b22_bitpad <= 1'b0; b22_bytes <= 8'd0; b22_type <= 6'd0; b22_data <= {512{1'b0}};
             s22_sq <= SQ_IDLE; s22_busy <= 1'b0; s22_chain <= {512{1'b0}}; s22_pos <= 64'd0; s22_blk <= 64'd0; s22_kind <= PH_IDLE; s22_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[22] && in_stream == 32'd22) begin
-                b22_full <= 1'b1; b22_key <= in_key; b22_first <= in_first; b22_last <= in_last; b22_bitpad <= in_bitpad; b22_bytes <= in_bytes; b22_data <= in_data;
+                b22_full <= 1'b1; b22_key <= in_key; b22_first <= in_first; b22_last <= in_last; b22_bitpad <= in_bitpad; b22_bytes <= in_bytes; b22_type <= in_type; b22_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd22) begin
                 s22_busy <= 1'b1; s22_blk <= s22_blk + 64'd1; s22_kind <= iss_kind; s22_last <= iss_last;
@@ -1989,12 +2019,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd22) begin
-                s22_busy <= 1'b0; s22_chain <= c_chain;
+                s22_busy <= 1'b0;
+                if (s22_kind != PH_OUTPUT) s22_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s22_kind)
                     PH_KEY: s22_sq <= s22_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s22_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s22_sq <= s22_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s22_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s22_sq <= (s22_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s22_sq <= SQ_IDLE; s22_blk <= 64'd0;
                     end
                 endcase
@@ -2004,11 +2035,11 @@ module skeinhw (
     // stream 23
     always @(posedge clk) begin : stream23
         if (rst) begin
-            b23_full <= 1'b0; b23_key <= 1'b0; b23_first <= 1'b0; b23_last <= 1'b0; b23_bitpad <= 1'b0; b23_bytes <= 8'd0; b23_data <= {512{1'b0}};
+            b23_full <= 1'b0; b23_key <= 1'b0; b23_first <= 1'b0; b23_last <= 1'b0; b23_bitpad <= 1'b0; b23_bytes <= 8'd0; b23_type <= 6'd0; b23_data <= {512{1'b0}};
             s23_sq <= SQ_IDLE; s23_busy <= 1'b0; s23_chain <= {512{1'b0}}; s23_pos <= 64'd0; s23_blk <= 64'd0; s23_kind <= PH_IDLE; s23_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[23] && in_stream == 32'd23) begin
-                b23_full <= 1'b1; b23_key <= in_key; b23_first <= in_first; b23_last <= in_last; b23_bitpad <= in_bitpad; b23_bytes <= in_bytes; b23_data <= in_data;
+                b23_full <= 1'b1; b23_key <= in_key; b23_first <= in_first; b23_last <= in_last; b23_bitpad <= in_bitpad; b23_bytes <= in_bytes; b23_type <= in_type; b23_data <= in_data;
             end
             if (iss_valid && iss_stream[4:0] == 5'd23) begin
                 s23_busy <= 1'b1; s23_blk <= s23_blk + 64'd1; s23_kind <= iss_kind; s23_last <= iss_last;
@@ -2017,12 +2048,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[4:0] == 5'd23) begin
-                s23_busy <= 1'b0; s23_chain <= c_chain;
+                s23_busy <= 1'b0;
+                if (s23_kind != PH_OUTPUT) s23_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s23_kind)
                     PH_KEY: s23_sq <= s23_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s23_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s23_sq <= s23_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s23_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s23_sq <= (s23_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s23_sq <= SQ_IDLE; s23_blk <= 64'd0;
                     end
                 endcase
@@ -2046,12 +2078,15 @@ module skeinhw (
         g_bbitpad = (((((grant[0] & b0_bitpad) | (grant[1] & b1_bitpad)) | (grant[2] & b2_bitpad)) | (((grant[3] & b3_bitpad) | (grant[4] & b4_bitpad)) | (grant[5] & b5_bitpad))) | ((((grant[6] & b6_bitpad) | (grant[7] & b7_bitpad)) | (grant[8] & b8_bitpad)) | (((grant[9] & b9_bitpad) | (grant[10] & b10_bitpad)) | (grant[11] & b11_bitpad)))) | (((((grant[12] & b12_bitpad) | (grant[13] & b13_bitpad)) | (grant[14] & b14_bitpad)) | (((grant[15] & b15_bitpad) | (grant[16] & b16_bitpad)) | (grant[17] & b17_bitpad))) | ((((grant[18] & b18_bitpad) | (grant[19] & b19_bitpad)) | (grant[20] & b20_bitpad)) | (((grant[21] & b21_bitpad) | (grant[22] & b22_bitpad)) | (grant[23] & b23_bitpad))));
         g_bbytes = ((((({8{grant[0]}} & b0_bytes) | ({8{grant[1]}} & b1_bytes)) | ({8{grant[2]}} & b2_bytes)) | ((({8{grant[3]}} & b3_bytes) | ({8{grant[4]}} & b4_bytes)) | ({8{grant[5]}} & b5_bytes))) | (((({8{grant[6]}} & b6_bytes) | ({8{grant[7]}} & b7_bytes)) | ({8{grant[8]}} & b8_bytes)) | ((({8{grant[9]}} & b9_bytes) | ({8{grant[10]}} & b10_bytes)) | ({8{grant[11]}} & b11_bytes)))) | ((((({8{grant[12]}} & b12_bytes) | ({8{grant[13]}} & b13_bytes)) | ({8{grant[14]}} & b14_bytes)) | ((({8{grant[15]}} & b15_bytes) | ({8{grant[16]}} & b16_bytes)) | ({8{grant[17]}} & b17_bytes))) | (((({8{grant[18]}} & b18_bytes) | ({8{grant[19]}} & b19_bytes)) | ({8{grant[20]}} & b20_bytes)) | ((({8{grant[21]}} & b21_bytes) | ({8{grant[22]}} & b22_bytes)) | ({8{grant[23]}} & b23_bytes))));
         g_bdata = ((((({512{grant[0]}} & b0_data) | ({512{grant[1]}} & b1_data)) | ({512{grant[2]}} & b2_data)) | ((({512{grant[3]}} & b3_data) | ({512{grant[4]}} & b4_data)) | ({512{grant[5]}} & b5_data))) | (((({512{grant[6]}} & b6_data) | ({512{grant[7]}} & b7_data)) | ({512{grant[8]}} & b8_data)) | ((({512{grant[9]}} & b9_data) | ({512{grant[10]}} & b10_data)) | ({512{grant[11]}} & b11_data)))) | ((((({512{grant[12]}} & b12_data) | ({512{grant[13]}} & b13_data)) | ({512{grant[14]}} & b14_data)) | ((({512{grant[15]}} & b15_data) | ({512{grant[16]}} & b16_data)) | ({512{grant[17]}} & b17_data))) | (((({512{grant[18]}} & b18_data) | ({512{grant[19]}} & b19_data)) | ({512{grant[20]}} & b20_data)) | ((({512{grant[21]}} & b21_data) | ({512{grant[22]}} & b22_data)) | ({512{grant[23]}} & b23_data))));
+        g_btype = ((((({6{grant[0]}} & b0_type) | ({6{grant[1]}} & b1_type)) | ({6{grant[2]}} & b2_type)) | ((({6{grant[3]}} & b3_type) | ({6{grant[4]}} & b4_type)) | ({6{grant[5]}} & b5_type))) | (((({6{grant[6]}} & b6_type) | ({6{grant[7]}} & b7_type)) | ({6{grant[8]}} & b8_type)) | ((({6{grant[9]}} & b9_type) | ({6{grant[10]}} & b10_type)) | ({6{grant[11]}} & b11_type)))) | ((((({6{grant[12]}} & b12_type) | ({6{grant[13]}} & b13_type)) | ({6{grant[14]}} & b14_type)) | ((({6{grant[15]}} & b15_type) | ({6{grant[16]}} & b16_type)) | ({6{grant[17]}} & b17_type))) | (((({6{grant[18]}} & b18_type) | ({6{grant[19]}} & b19_type)) | ({6{grant[20]}} & b20_type)) | ((({6{grant[21]}} & b21_type) | ({6{grant[22]}} & b22_type)) | ({6{grant[23]}} & b23_type))));
     end
 
     // The block the granted stream issues next, in Skein's order: Key UBI blocks (MAC), the Config
-    // UBI (computed), the message blocks, the Output UBI.
+    // UBI (computed), the optional arguments and the message blocks (from the port), the Output UBI.
     always @* begin : issue_block
         iss_from_buf = 1'b0; iss_kind = PH_OUTPUT; iss_chain = g_chain;
+        // a block from the port: type 0 or 48 is the message, another type an optional argument (Config phase)
+        host_kind = (g_btype == 6'd0 || g_btype == 6'd48) ? PH_MESSAGE : PH_CONFIG;
         case (g_sq)
             SQ_IDLE: begin
                 iss_chain = {512{1'b0}};
@@ -2063,7 +2098,7 @@ module skeinhw (
             end
             SQ_KEY: begin iss_kind = PH_KEY; iss_from_buf = 1'b1; end
             SQ_CONFIG: iss_kind = PH_CONFIG;
-            SQ_MESSAGE: begin iss_kind = PH_MESSAGE; iss_from_buf = 1'b1; end
+            SQ_MESSAGE: begin iss_kind = host_kind; iss_from_buf = 1'b1; end
             default: iss_kind = PH_OUTPUT;
         endcase
         if (iss_from_buf) begin
@@ -2078,12 +2113,12 @@ module skeinhw (
         end
         case (iss_kind)
             PH_KEY: iss_type = 6'd0;
-            PH_CONFIG: iss_type = 6'd4;
+            PH_CONFIG: iss_type = iss_from_buf ? g_btype : 6'd4;
             PH_MESSAGE: iss_type = 6'd48;
             default: iss_type = 6'd63;
         endcase
         // The tweak (Skein 1.3, Table 5): Position in t0 (and the low 32 bits of t1, always 0 here),
-        // tree level 0 at bit 112, then BitPad, Type, First, Final.
+        // the tree level at bit 112, then BitPad, Type, First, Final.
         iss_t0 = iss_pos;
         iss_t1 = 64'd0;
         iss_t1[55] = iss_bitpad; // TWEAK BitPad

@@ -20,7 +20,14 @@
 // in_last mark the first and last block of a UBI call, in_bytes is the number of data bytes in the
 // block (Position), in_bitpad says the last byte was bit-padded by the sender. The design runs the
 // Config UBI (or starts from its precomputed value), the message and the Output UBI and
-// presents the digest (state size) on out_data_* with out_valid for one cycle.
+// presents each Output block on out_data_* with out_valid for one cycle (out_index counts them).
+//
+// Built for an output of 512 bits (1 Output UBI block(s), counter 0..0) and no tree: the Config
+// string carries both, so a core that precomputes the Config UBI holds its result as a constant.
+// in_type: the UBI type of a block with in_key = 0 (Skein 1.3, Table 6: 8 personalization,
+// 12 public key, 16 key identifier, 20 nonce, 48 message; 0 also means message). The host sends
+// the optional arguments after the Key UBI and before the message, in type order, as Key blocks
+// are sent: in_first/in_last/in_bytes/in_bitpad per UBI call.
 // Registers named like the golden trace's signals (skeinhw_trace::names) hold the same values
 // after every rising edge.
 
@@ -35,6 +42,7 @@ module skeinhw (
     input  wire [7:0] in_bytes,
     input  wire in_bitpad,
     input  wire [511:0] in_data,
+    input  wire [5:0] in_type,
     output wire [71:0] in_ready,
     output reg  [2:0] phase,
     output reg  out_valid,
@@ -383,7 +391,7 @@ module skeinhw (
     endfunction
 
     // The tweak words {t2, t1, t0} (Skein 1.3, Table 5 and 3.3.2): t0 is Position (64 bits here), t1
-    // carries only its flags (bits 55 and up: BitPad, Type, First, Final; tree level 0), t2 = t0 ^ t1.
+    // carries only bits 55 and up (tree level 0; BitPad, Type, First, Final), t2 = t0 ^ t1.
     /* verilator lint_off UNUSEDSIGNAL */ // t1's other bits are 0
     function [191:0] tweak_words;
         input [63:0] t0, t1;
@@ -2786,220 +2794,220 @@ module skeinhw (
     /* verilator lint_on UNUSEDSIGNAL */
 
     // ---- per stream: the input register (b<k>_*) and the controller context (s<k>_*)
-    reg b0_full, b0_key, b0_first, b0_last, b0_bitpad; reg [7:0] b0_bytes; reg [511:0] b0_data;
+    reg b0_full, b0_key, b0_first, b0_last, b0_bitpad; reg [7:0] b0_bytes; reg [5:0] b0_type; reg [511:0] b0_data;
     reg [2:0] s0_sq; reg s0_busy; reg [511:0] s0_chain; reg [63:0] s0_pos; reg [63:0] s0_blk; reg [2:0] s0_kind; reg s0_last;
     wire s0_ready = !s0_busy && (s0_sq == SQ_CONFIG || s0_sq == SQ_OUTPUT || b0_full);
-    reg b1_full, b1_key, b1_first, b1_last, b1_bitpad; reg [7:0] b1_bytes; reg [511:0] b1_data;
+    reg b1_full, b1_key, b1_first, b1_last, b1_bitpad; reg [7:0] b1_bytes; reg [5:0] b1_type; reg [511:0] b1_data;
     reg [2:0] s1_sq; reg s1_busy; reg [511:0] s1_chain; reg [63:0] s1_pos; reg [63:0] s1_blk; reg [2:0] s1_kind; reg s1_last;
     wire s1_ready = !s1_busy && (s1_sq == SQ_CONFIG || s1_sq == SQ_OUTPUT || b1_full);
-    reg b2_full, b2_key, b2_first, b2_last, b2_bitpad; reg [7:0] b2_bytes; reg [511:0] b2_data;
+    reg b2_full, b2_key, b2_first, b2_last, b2_bitpad; reg [7:0] b2_bytes; reg [5:0] b2_type; reg [511:0] b2_data;
     reg [2:0] s2_sq; reg s2_busy; reg [511:0] s2_chain; reg [63:0] s2_pos; reg [63:0] s2_blk; reg [2:0] s2_kind; reg s2_last;
     wire s2_ready = !s2_busy && (s2_sq == SQ_CONFIG || s2_sq == SQ_OUTPUT || b2_full);
-    reg b3_full, b3_key, b3_first, b3_last, b3_bitpad; reg [7:0] b3_bytes; reg [511:0] b3_data;
+    reg b3_full, b3_key, b3_first, b3_last, b3_bitpad; reg [7:0] b3_bytes; reg [5:0] b3_type; reg [511:0] b3_data;
     reg [2:0] s3_sq; reg s3_busy; reg [511:0] s3_chain; reg [63:0] s3_pos; reg [63:0] s3_blk; reg [2:0] s3_kind; reg s3_last;
     wire s3_ready = !s3_busy && (s3_sq == SQ_CONFIG || s3_sq == SQ_OUTPUT || b3_full);
-    reg b4_full, b4_key, b4_first, b4_last, b4_bitpad; reg [7:0] b4_bytes; reg [511:0] b4_data;
+    reg b4_full, b4_key, b4_first, b4_last, b4_bitpad; reg [7:0] b4_bytes; reg [5:0] b4_type; reg [511:0] b4_data;
     reg [2:0] s4_sq; reg s4_busy; reg [511:0] s4_chain; reg [63:0] s4_pos; reg [63:0] s4_blk; reg [2:0] s4_kind; reg s4_last;
     wire s4_ready = !s4_busy && (s4_sq == SQ_CONFIG || s4_sq == SQ_OUTPUT || b4_full);
-    reg b5_full, b5_key, b5_first, b5_last, b5_bitpad; reg [7:0] b5_bytes; reg [511:0] b5_data;
+    reg b5_full, b5_key, b5_first, b5_last, b5_bitpad; reg [7:0] b5_bytes; reg [5:0] b5_type; reg [511:0] b5_data;
     reg [2:0] s5_sq; reg s5_busy; reg [511:0] s5_chain; reg [63:0] s5_pos; reg [63:0] s5_blk; reg [2:0] s5_kind; reg s5_last;
     wire s5_ready = !s5_busy && (s5_sq == SQ_CONFIG || s5_sq == SQ_OUTPUT || b5_full);
-    reg b6_full, b6_key, b6_first, b6_last, b6_bitpad; reg [7:0] b6_bytes; reg [511:0] b6_data;
+    reg b6_full, b6_key, b6_first, b6_last, b6_bitpad; reg [7:0] b6_bytes; reg [5:0] b6_type; reg [511:0] b6_data;
     reg [2:0] s6_sq; reg s6_busy; reg [511:0] s6_chain; reg [63:0] s6_pos; reg [63:0] s6_blk; reg [2:0] s6_kind; reg s6_last;
     wire s6_ready = !s6_busy && (s6_sq == SQ_CONFIG || s6_sq == SQ_OUTPUT || b6_full);
-    reg b7_full, b7_key, b7_first, b7_last, b7_bitpad; reg [7:0] b7_bytes; reg [511:0] b7_data;
+    reg b7_full, b7_key, b7_first, b7_last, b7_bitpad; reg [7:0] b7_bytes; reg [5:0] b7_type; reg [511:0] b7_data;
     reg [2:0] s7_sq; reg s7_busy; reg [511:0] s7_chain; reg [63:0] s7_pos; reg [63:0] s7_blk; reg [2:0] s7_kind; reg s7_last;
     wire s7_ready = !s7_busy && (s7_sq == SQ_CONFIG || s7_sq == SQ_OUTPUT || b7_full);
-    reg b8_full, b8_key, b8_first, b8_last, b8_bitpad; reg [7:0] b8_bytes; reg [511:0] b8_data;
+    reg b8_full, b8_key, b8_first, b8_last, b8_bitpad; reg [7:0] b8_bytes; reg [5:0] b8_type; reg [511:0] b8_data;
     reg [2:0] s8_sq; reg s8_busy; reg [511:0] s8_chain; reg [63:0] s8_pos; reg [63:0] s8_blk; reg [2:0] s8_kind; reg s8_last;
     wire s8_ready = !s8_busy && (s8_sq == SQ_CONFIG || s8_sq == SQ_OUTPUT || b8_full);
-    reg b9_full, b9_key, b9_first, b9_last, b9_bitpad; reg [7:0] b9_bytes; reg [511:0] b9_data;
+    reg b9_full, b9_key, b9_first, b9_last, b9_bitpad; reg [7:0] b9_bytes; reg [5:0] b9_type; reg [511:0] b9_data;
     reg [2:0] s9_sq; reg s9_busy; reg [511:0] s9_chain; reg [63:0] s9_pos; reg [63:0] s9_blk; reg [2:0] s9_kind; reg s9_last;
     wire s9_ready = !s9_busy && (s9_sq == SQ_CONFIG || s9_sq == SQ_OUTPUT || b9_full);
-    reg b10_full, b10_key, b10_first, b10_last, b10_bitpad; reg [7:0] b10_bytes; reg [511:0] b10_data;
+    reg b10_full, b10_key, b10_first, b10_last, b10_bitpad; reg [7:0] b10_bytes; reg [5:0] b10_type; reg [511:0] b10_data;
     reg [2:0] s10_sq; reg s10_busy; reg [511:0] s10_chain; reg [63:0] s10_pos; reg [63:0] s10_blk; reg [2:0] s10_kind; reg s10_last;
     wire s10_ready = !s10_busy && (s10_sq == SQ_CONFIG || s10_sq == SQ_OUTPUT || b10_full);
-    reg b11_full, b11_key, b11_first, b11_last, b11_bitpad; reg [7:0] b11_bytes; reg [511:0] b11_data;
+    reg b11_full, b11_key, b11_first, b11_last, b11_bitpad; reg [7:0] b11_bytes; reg [5:0] b11_type; reg [511:0] b11_data;
     reg [2:0] s11_sq; reg s11_busy; reg [511:0] s11_chain; reg [63:0] s11_pos; reg [63:0] s11_blk; reg [2:0] s11_kind; reg s11_last;
     wire s11_ready = !s11_busy && (s11_sq == SQ_CONFIG || s11_sq == SQ_OUTPUT || b11_full);
-    reg b12_full, b12_key, b12_first, b12_last, b12_bitpad; reg [7:0] b12_bytes; reg [511:0] b12_data;
+    reg b12_full, b12_key, b12_first, b12_last, b12_bitpad; reg [7:0] b12_bytes; reg [5:0] b12_type; reg [511:0] b12_data;
     reg [2:0] s12_sq; reg s12_busy; reg [511:0] s12_chain; reg [63:0] s12_pos; reg [63:0] s12_blk; reg [2:0] s12_kind; reg s12_last;
     wire s12_ready = !s12_busy && (s12_sq == SQ_CONFIG || s12_sq == SQ_OUTPUT || b12_full);
-    reg b13_full, b13_key, b13_first, b13_last, b13_bitpad; reg [7:0] b13_bytes; reg [511:0] b13_data;
+    reg b13_full, b13_key, b13_first, b13_last, b13_bitpad; reg [7:0] b13_bytes; reg [5:0] b13_type; reg [511:0] b13_data;
     reg [2:0] s13_sq; reg s13_busy; reg [511:0] s13_chain; reg [63:0] s13_pos; reg [63:0] s13_blk; reg [2:0] s13_kind; reg s13_last;
     wire s13_ready = !s13_busy && (s13_sq == SQ_CONFIG || s13_sq == SQ_OUTPUT || b13_full);
-    reg b14_full, b14_key, b14_first, b14_last, b14_bitpad; reg [7:0] b14_bytes; reg [511:0] b14_data;
+    reg b14_full, b14_key, b14_first, b14_last, b14_bitpad; reg [7:0] b14_bytes; reg [5:0] b14_type; reg [511:0] b14_data;
     reg [2:0] s14_sq; reg s14_busy; reg [511:0] s14_chain; reg [63:0] s14_pos; reg [63:0] s14_blk; reg [2:0] s14_kind; reg s14_last;
     wire s14_ready = !s14_busy && (s14_sq == SQ_CONFIG || s14_sq == SQ_OUTPUT || b14_full);
-    reg b15_full, b15_key, b15_first, b15_last, b15_bitpad; reg [7:0] b15_bytes; reg [511:0] b15_data;
+    reg b15_full, b15_key, b15_first, b15_last, b15_bitpad; reg [7:0] b15_bytes; reg [5:0] b15_type; reg [511:0] b15_data;
     reg [2:0] s15_sq; reg s15_busy; reg [511:0] s15_chain; reg [63:0] s15_pos; reg [63:0] s15_blk; reg [2:0] s15_kind; reg s15_last;
     wire s15_ready = !s15_busy && (s15_sq == SQ_CONFIG || s15_sq == SQ_OUTPUT || b15_full);
-    reg b16_full, b16_key, b16_first, b16_last, b16_bitpad; reg [7:0] b16_bytes; reg [511:0] b16_data;
+    reg b16_full, b16_key, b16_first, b16_last, b16_bitpad; reg [7:0] b16_bytes; reg [5:0] b16_type; reg [511:0] b16_data;
     reg [2:0] s16_sq; reg s16_busy; reg [511:0] s16_chain; reg [63:0] s16_pos; reg [63:0] s16_blk; reg [2:0] s16_kind; reg s16_last;
     wire s16_ready = !s16_busy && (s16_sq == SQ_CONFIG || s16_sq == SQ_OUTPUT || b16_full);
-    reg b17_full, b17_key, b17_first, b17_last, b17_bitpad; reg [7:0] b17_bytes; reg [511:0] b17_data;
+    reg b17_full, b17_key, b17_first, b17_last, b17_bitpad; reg [7:0] b17_bytes; reg [5:0] b17_type; reg [511:0] b17_data;
     reg [2:0] s17_sq; reg s17_busy; reg [511:0] s17_chain; reg [63:0] s17_pos; reg [63:0] s17_blk; reg [2:0] s17_kind; reg s17_last;
     wire s17_ready = !s17_busy && (s17_sq == SQ_CONFIG || s17_sq == SQ_OUTPUT || b17_full);
-    reg b18_full, b18_key, b18_first, b18_last, b18_bitpad; reg [7:0] b18_bytes; reg [511:0] b18_data;
+    reg b18_full, b18_key, b18_first, b18_last, b18_bitpad; reg [7:0] b18_bytes; reg [5:0] b18_type; reg [511:0] b18_data;
     reg [2:0] s18_sq; reg s18_busy; reg [511:0] s18_chain; reg [63:0] s18_pos; reg [63:0] s18_blk; reg [2:0] s18_kind; reg s18_last;
     wire s18_ready = !s18_busy && (s18_sq == SQ_CONFIG || s18_sq == SQ_OUTPUT || b18_full);
-    reg b19_full, b19_key, b19_first, b19_last, b19_bitpad; reg [7:0] b19_bytes; reg [511:0] b19_data;
+    reg b19_full, b19_key, b19_first, b19_last, b19_bitpad; reg [7:0] b19_bytes; reg [5:0] b19_type; reg [511:0] b19_data;
     reg [2:0] s19_sq; reg s19_busy; reg [511:0] s19_chain; reg [63:0] s19_pos; reg [63:0] s19_blk; reg [2:0] s19_kind; reg s19_last;
     wire s19_ready = !s19_busy && (s19_sq == SQ_CONFIG || s19_sq == SQ_OUTPUT || b19_full);
-    reg b20_full, b20_key, b20_first, b20_last, b20_bitpad; reg [7:0] b20_bytes; reg [511:0] b20_data;
+    reg b20_full, b20_key, b20_first, b20_last, b20_bitpad; reg [7:0] b20_bytes; reg [5:0] b20_type; reg [511:0] b20_data;
     reg [2:0] s20_sq; reg s20_busy; reg [511:0] s20_chain; reg [63:0] s20_pos; reg [63:0] s20_blk; reg [2:0] s20_kind; reg s20_last;
     wire s20_ready = !s20_busy && (s20_sq == SQ_CONFIG || s20_sq == SQ_OUTPUT || b20_full);
-    reg b21_full, b21_key, b21_first, b21_last, b21_bitpad; reg [7:0] b21_bytes; reg [511:0] b21_data;
+    reg b21_full, b21_key, b21_first, b21_last, b21_bitpad; reg [7:0] b21_bytes; reg [5:0] b21_type; reg [511:0] b21_data;
     reg [2:0] s21_sq; reg s21_busy; reg [511:0] s21_chain; reg [63:0] s21_pos; reg [63:0] s21_blk; reg [2:0] s21_kind; reg s21_last;
     wire s21_ready = !s21_busy && (s21_sq == SQ_CONFIG || s21_sq == SQ_OUTPUT || b21_full);
-    reg b22_full, b22_key, b22_first, b22_last, b22_bitpad; reg [7:0] b22_bytes; reg [511:0] b22_data;
+    reg b22_full, b22_key, b22_first, b22_last, b22_bitpad; reg [7:0] b22_bytes; reg [5:0] b22_type; reg [511:0] b22_data;
     reg [2:0] s22_sq; reg s22_busy; reg [511:0] s22_chain; reg [63:0] s22_pos; reg [63:0] s22_blk; reg [2:0] s22_kind; reg s22_last;
     wire s22_ready = !s22_busy && (s22_sq == SQ_CONFIG || s22_sq == SQ_OUTPUT || b22_full);
-    reg b23_full, b23_key, b23_first, b23_last, b23_bitpad; reg [7:0] b23_bytes; reg [511:0] b23_data;
+    reg b23_full, b23_key, b23_first, b23_last, b23_bitpad; reg [7:0] b23_bytes; reg [5:0] b23_type; reg [511:0] b23_data;
     reg [2:0] s23_sq; reg s23_busy; reg [511:0] s23_chain; reg [63:0] s23_pos; reg [63:0] s23_blk; reg [2:0] s23_kind; reg s23_last;
     wire s23_ready = !s23_busy && (s23_sq == SQ_CONFIG || s23_sq == SQ_OUTPUT || b23_full);
-    reg b24_full, b24_key, b24_first, b24_last, b24_bitpad; reg [7:0] b24_bytes; reg [511:0] b24_data;
+    reg b24_full, b24_key, b24_first, b24_last, b24_bitpad; reg [7:0] b24_bytes; reg [5:0] b24_type; reg [511:0] b24_data;
     reg [2:0] s24_sq; reg s24_busy; reg [511:0] s24_chain; reg [63:0] s24_pos; reg [63:0] s24_blk; reg [2:0] s24_kind; reg s24_last;
     wire s24_ready = !s24_busy && (s24_sq == SQ_CONFIG || s24_sq == SQ_OUTPUT || b24_full);
-    reg b25_full, b25_key, b25_first, b25_last, b25_bitpad; reg [7:0] b25_bytes; reg [511:0] b25_data;
+    reg b25_full, b25_key, b25_first, b25_last, b25_bitpad; reg [7:0] b25_bytes; reg [5:0] b25_type; reg [511:0] b25_data;
     reg [2:0] s25_sq; reg s25_busy; reg [511:0] s25_chain; reg [63:0] s25_pos; reg [63:0] s25_blk; reg [2:0] s25_kind; reg s25_last;
     wire s25_ready = !s25_busy && (s25_sq == SQ_CONFIG || s25_sq == SQ_OUTPUT || b25_full);
-    reg b26_full, b26_key, b26_first, b26_last, b26_bitpad; reg [7:0] b26_bytes; reg [511:0] b26_data;
+    reg b26_full, b26_key, b26_first, b26_last, b26_bitpad; reg [7:0] b26_bytes; reg [5:0] b26_type; reg [511:0] b26_data;
     reg [2:0] s26_sq; reg s26_busy; reg [511:0] s26_chain; reg [63:0] s26_pos; reg [63:0] s26_blk; reg [2:0] s26_kind; reg s26_last;
     wire s26_ready = !s26_busy && (s26_sq == SQ_CONFIG || s26_sq == SQ_OUTPUT || b26_full);
-    reg b27_full, b27_key, b27_first, b27_last, b27_bitpad; reg [7:0] b27_bytes; reg [511:0] b27_data;
+    reg b27_full, b27_key, b27_first, b27_last, b27_bitpad; reg [7:0] b27_bytes; reg [5:0] b27_type; reg [511:0] b27_data;
     reg [2:0] s27_sq; reg s27_busy; reg [511:0] s27_chain; reg [63:0] s27_pos; reg [63:0] s27_blk; reg [2:0] s27_kind; reg s27_last;
     wire s27_ready = !s27_busy && (s27_sq == SQ_CONFIG || s27_sq == SQ_OUTPUT || b27_full);
-    reg b28_full, b28_key, b28_first, b28_last, b28_bitpad; reg [7:0] b28_bytes; reg [511:0] b28_data;
+    reg b28_full, b28_key, b28_first, b28_last, b28_bitpad; reg [7:0] b28_bytes; reg [5:0] b28_type; reg [511:0] b28_data;
     reg [2:0] s28_sq; reg s28_busy; reg [511:0] s28_chain; reg [63:0] s28_pos; reg [63:0] s28_blk; reg [2:0] s28_kind; reg s28_last;
     wire s28_ready = !s28_busy && (s28_sq == SQ_CONFIG || s28_sq == SQ_OUTPUT || b28_full);
-    reg b29_full, b29_key, b29_first, b29_last, b29_bitpad; reg [7:0] b29_bytes; reg [511:0] b29_data;
+    reg b29_full, b29_key, b29_first, b29_last, b29_bitpad; reg [7:0] b29_bytes; reg [5:0] b29_type; reg [511:0] b29_data;
     reg [2:0] s29_sq; reg s29_busy; reg [511:0] s29_chain; reg [63:0] s29_pos; reg [63:0] s29_blk; reg [2:0] s29_kind; reg s29_last;
     wire s29_ready = !s29_busy && (s29_sq == SQ_CONFIG || s29_sq == SQ_OUTPUT || b29_full);
-    reg b30_full, b30_key, b30_first, b30_last, b30_bitpad; reg [7:0] b30_bytes; reg [511:0] b30_data;
+    reg b30_full, b30_key, b30_first, b30_last, b30_bitpad; reg [7:0] b30_bytes; reg [5:0] b30_type; reg [511:0] b30_data;
     reg [2:0] s30_sq; reg s30_busy; reg [511:0] s30_chain; reg [63:0] s30_pos; reg [63:0] s30_blk; reg [2:0] s30_kind; reg s30_last;
     wire s30_ready = !s30_busy && (s30_sq == SQ_CONFIG || s30_sq == SQ_OUTPUT || b30_full);
-    reg b31_full, b31_key, b31_first, b31_last, b31_bitpad; reg [7:0] b31_bytes; reg [511:0] b31_data;
+    reg b31_full, b31_key, b31_first, b31_last, b31_bitpad; reg [7:0] b31_bytes; reg [5:0] b31_type; reg [511:0] b31_data;
     reg [2:0] s31_sq; reg s31_busy; reg [511:0] s31_chain; reg [63:0] s31_pos; reg [63:0] s31_blk; reg [2:0] s31_kind; reg s31_last;
     wire s31_ready = !s31_busy && (s31_sq == SQ_CONFIG || s31_sq == SQ_OUTPUT || b31_full);
-    reg b32_full, b32_key, b32_first, b32_last, b32_bitpad; reg [7:0] b32_bytes; reg [511:0] b32_data;
+    reg b32_full, b32_key, b32_first, b32_last, b32_bitpad; reg [7:0] b32_bytes; reg [5:0] b32_type; reg [511:0] b32_data;
     reg [2:0] s32_sq; reg s32_busy; reg [511:0] s32_chain; reg [63:0] s32_pos; reg [63:0] s32_blk; reg [2:0] s32_kind; reg s32_last;
     wire s32_ready = !s32_busy && (s32_sq == SQ_CONFIG || s32_sq == SQ_OUTPUT || b32_full);
-    reg b33_full, b33_key, b33_first, b33_last, b33_bitpad; reg [7:0] b33_bytes; reg [511:0] b33_data;
+    reg b33_full, b33_key, b33_first, b33_last, b33_bitpad; reg [7:0] b33_bytes; reg [5:0] b33_type; reg [511:0] b33_data;
     reg [2:0] s33_sq; reg s33_busy; reg [511:0] s33_chain; reg [63:0] s33_pos; reg [63:0] s33_blk; reg [2:0] s33_kind; reg s33_last;
     wire s33_ready = !s33_busy && (s33_sq == SQ_CONFIG || s33_sq == SQ_OUTPUT || b33_full);
-    reg b34_full, b34_key, b34_first, b34_last, b34_bitpad; reg [7:0] b34_bytes; reg [511:0] b34_data;
+    reg b34_full, b34_key, b34_first, b34_last, b34_bitpad; reg [7:0] b34_bytes; reg [5:0] b34_type; reg [511:0] b34_data;
     reg [2:0] s34_sq; reg s34_busy; reg [511:0] s34_chain; reg [63:0] s34_pos; reg [63:0] s34_blk; reg [2:0] s34_kind; reg s34_last;
     wire s34_ready = !s34_busy && (s34_sq == SQ_CONFIG || s34_sq == SQ_OUTPUT || b34_full);
-    reg b35_full, b35_key, b35_first, b35_last, b35_bitpad; reg [7:0] b35_bytes; reg [511:0] b35_data;
+    reg b35_full, b35_key, b35_first, b35_last, b35_bitpad; reg [7:0] b35_bytes; reg [5:0] b35_type; reg [511:0] b35_data;
     reg [2:0] s35_sq; reg s35_busy; reg [511:0] s35_chain; reg [63:0] s35_pos; reg [63:0] s35_blk; reg [2:0] s35_kind; reg s35_last;
     wire s35_ready = !s35_busy && (s35_sq == SQ_CONFIG || s35_sq == SQ_OUTPUT || b35_full);
-    reg b36_full, b36_key, b36_first, b36_last, b36_bitpad; reg [7:0] b36_bytes; reg [511:0] b36_data;
+    reg b36_full, b36_key, b36_first, b36_last, b36_bitpad; reg [7:0] b36_bytes; reg [5:0] b36_type; reg [511:0] b36_data;
     reg [2:0] s36_sq; reg s36_busy; reg [511:0] s36_chain; reg [63:0] s36_pos; reg [63:0] s36_blk; reg [2:0] s36_kind; reg s36_last;
     wire s36_ready = !s36_busy && (s36_sq == SQ_CONFIG || s36_sq == SQ_OUTPUT || b36_full);
-    reg b37_full, b37_key, b37_first, b37_last, b37_bitpad; reg [7:0] b37_bytes; reg [511:0] b37_data;
+    reg b37_full, b37_key, b37_first, b37_last, b37_bitpad; reg [7:0] b37_bytes; reg [5:0] b37_type; reg [511:0] b37_data;
     reg [2:0] s37_sq; reg s37_busy; reg [511:0] s37_chain; reg [63:0] s37_pos; reg [63:0] s37_blk; reg [2:0] s37_kind; reg s37_last;
     wire s37_ready = !s37_busy && (s37_sq == SQ_CONFIG || s37_sq == SQ_OUTPUT || b37_full);
-    reg b38_full, b38_key, b38_first, b38_last, b38_bitpad; reg [7:0] b38_bytes; reg [511:0] b38_data;
+    reg b38_full, b38_key, b38_first, b38_last, b38_bitpad; reg [7:0] b38_bytes; reg [5:0] b38_type; reg [511:0] b38_data;
     reg [2:0] s38_sq; reg s38_busy; reg [511:0] s38_chain; reg [63:0] s38_pos; reg [63:0] s38_blk; reg [2:0] s38_kind; reg s38_last;
     wire s38_ready = !s38_busy && (s38_sq == SQ_CONFIG || s38_sq == SQ_OUTPUT || b38_full);
-    reg b39_full, b39_key, b39_first, b39_last, b39_bitpad; reg [7:0] b39_bytes; reg [511:0] b39_data;
+    reg b39_full, b39_key, b39_first, b39_last, b39_bitpad; reg [7:0] b39_bytes; reg [5:0] b39_type; reg [511:0] b39_data;
     reg [2:0] s39_sq; reg s39_busy; reg [511:0] s39_chain; reg [63:0] s39_pos; reg [63:0] s39_blk; reg [2:0] s39_kind; reg s39_last;
     wire s39_ready = !s39_busy && (s39_sq == SQ_CONFIG || s39_sq == SQ_OUTPUT || b39_full);
-    reg b40_full, b40_key, b40_first, b40_last, b40_bitpad; reg [7:0] b40_bytes; reg [511:0] b40_data;
+    reg b40_full, b40_key, b40_first, b40_last, b40_bitpad; reg [7:0] b40_bytes; reg [5:0] b40_type; reg [511:0] b40_data;
     reg [2:0] s40_sq; reg s40_busy; reg [511:0] s40_chain; reg [63:0] s40_pos; reg [63:0] s40_blk; reg [2:0] s40_kind; reg s40_last;
     wire s40_ready = !s40_busy && (s40_sq == SQ_CONFIG || s40_sq == SQ_OUTPUT || b40_full);
-    reg b41_full, b41_key, b41_first, b41_last, b41_bitpad; reg [7:0] b41_bytes; reg [511:0] b41_data;
+    reg b41_full, b41_key, b41_first, b41_last, b41_bitpad; reg [7:0] b41_bytes; reg [5:0] b41_type; reg [511:0] b41_data;
     reg [2:0] s41_sq; reg s41_busy; reg [511:0] s41_chain; reg [63:0] s41_pos; reg [63:0] s41_blk; reg [2:0] s41_kind; reg s41_last;
     wire s41_ready = !s41_busy && (s41_sq == SQ_CONFIG || s41_sq == SQ_OUTPUT || b41_full);
-    reg b42_full, b42_key, b42_first, b42_last, b42_bitpad; reg [7:0] b42_bytes; reg [511:0] b42_data;
+    reg b42_full, b42_key, b42_first, b42_last, b42_bitpad; reg [7:0] b42_bytes; reg [5:0] b42_type; reg [511:0] b42_data;
     reg [2:0] s42_sq; reg s42_busy; reg [511:0] s42_chain; reg [63:0] s42_pos; reg [63:0] s42_blk; reg [2:0] s42_kind; reg s42_last;
     wire s42_ready = !s42_busy && (s42_sq == SQ_CONFIG || s42_sq == SQ_OUTPUT || b42_full);
-    reg b43_full, b43_key, b43_first, b43_last, b43_bitpad; reg [7:0] b43_bytes; reg [511:0] b43_data;
+    reg b43_full, b43_key, b43_first, b43_last, b43_bitpad; reg [7:0] b43_bytes; reg [5:0] b43_type; reg [511:0] b43_data;
     reg [2:0] s43_sq; reg s43_busy; reg [511:0] s43_chain; reg [63:0] s43_pos; reg [63:0] s43_blk; reg [2:0] s43_kind; reg s43_last;
     wire s43_ready = !s43_busy && (s43_sq == SQ_CONFIG || s43_sq == SQ_OUTPUT || b43_full);
-    reg b44_full, b44_key, b44_first, b44_last, b44_bitpad; reg [7:0] b44_bytes; reg [511:0] b44_data;
+    reg b44_full, b44_key, b44_first, b44_last, b44_bitpad; reg [7:0] b44_bytes; reg [5:0] b44_type; reg [511:0] b44_data;
     reg [2:0] s44_sq; reg s44_busy; reg [511:0] s44_chain; reg [63:0] s44_pos; reg [63:0] s44_blk; reg [2:0] s44_kind; reg s44_last;
     wire s44_ready = !s44_busy && (s44_sq == SQ_CONFIG || s44_sq == SQ_OUTPUT || b44_full);
-    reg b45_full, b45_key, b45_first, b45_last, b45_bitpad; reg [7:0] b45_bytes; reg [511:0] b45_data;
+    reg b45_full, b45_key, b45_first, b45_last, b45_bitpad; reg [7:0] b45_bytes; reg [5:0] b45_type; reg [511:0] b45_data;
     reg [2:0] s45_sq; reg s45_busy; reg [511:0] s45_chain; reg [63:0] s45_pos; reg [63:0] s45_blk; reg [2:0] s45_kind; reg s45_last;
     wire s45_ready = !s45_busy && (s45_sq == SQ_CONFIG || s45_sq == SQ_OUTPUT || b45_full);
-    reg b46_full, b46_key, b46_first, b46_last, b46_bitpad; reg [7:0] b46_bytes; reg [511:0] b46_data;
+    reg b46_full, b46_key, b46_first, b46_last, b46_bitpad; reg [7:0] b46_bytes; reg [5:0] b46_type; reg [511:0] b46_data;
     reg [2:0] s46_sq; reg s46_busy; reg [511:0] s46_chain; reg [63:0] s46_pos; reg [63:0] s46_blk; reg [2:0] s46_kind; reg s46_last;
     wire s46_ready = !s46_busy && (s46_sq == SQ_CONFIG || s46_sq == SQ_OUTPUT || b46_full);
-    reg b47_full, b47_key, b47_first, b47_last, b47_bitpad; reg [7:0] b47_bytes; reg [511:0] b47_data;
+    reg b47_full, b47_key, b47_first, b47_last, b47_bitpad; reg [7:0] b47_bytes; reg [5:0] b47_type; reg [511:0] b47_data;
     reg [2:0] s47_sq; reg s47_busy; reg [511:0] s47_chain; reg [63:0] s47_pos; reg [63:0] s47_blk; reg [2:0] s47_kind; reg s47_last;
     wire s47_ready = !s47_busy && (s47_sq == SQ_CONFIG || s47_sq == SQ_OUTPUT || b47_full);
-    reg b48_full, b48_key, b48_first, b48_last, b48_bitpad; reg [7:0] b48_bytes; reg [511:0] b48_data;
+    reg b48_full, b48_key, b48_first, b48_last, b48_bitpad; reg [7:0] b48_bytes; reg [5:0] b48_type; reg [511:0] b48_data;
     reg [2:0] s48_sq; reg s48_busy; reg [511:0] s48_chain; reg [63:0] s48_pos; reg [63:0] s48_blk; reg [2:0] s48_kind; reg s48_last;
     wire s48_ready = !s48_busy && (s48_sq == SQ_CONFIG || s48_sq == SQ_OUTPUT || b48_full);
-    reg b49_full, b49_key, b49_first, b49_last, b49_bitpad; reg [7:0] b49_bytes; reg [511:0] b49_data;
+    reg b49_full, b49_key, b49_first, b49_last, b49_bitpad; reg [7:0] b49_bytes; reg [5:0] b49_type; reg [511:0] b49_data;
     reg [2:0] s49_sq; reg s49_busy; reg [511:0] s49_chain; reg [63:0] s49_pos; reg [63:0] s49_blk; reg [2:0] s49_kind; reg s49_last;
     wire s49_ready = !s49_busy && (s49_sq == SQ_CONFIG || s49_sq == SQ_OUTPUT || b49_full);
-    reg b50_full, b50_key, b50_first, b50_last, b50_bitpad; reg [7:0] b50_bytes; reg [511:0] b50_data;
+    reg b50_full, b50_key, b50_first, b50_last, b50_bitpad; reg [7:0] b50_bytes; reg [5:0] b50_type; reg [511:0] b50_data;
     reg [2:0] s50_sq; reg s50_busy; reg [511:0] s50_chain; reg [63:0] s50_pos; reg [63:0] s50_blk; reg [2:0] s50_kind; reg s50_last;
     wire s50_ready = !s50_busy && (s50_sq == SQ_CONFIG || s50_sq == SQ_OUTPUT || b50_full);
-    reg b51_full, b51_key, b51_first, b51_last, b51_bitpad; reg [7:0] b51_bytes; reg [511:0] b51_data;
+    reg b51_full, b51_key, b51_first, b51_last, b51_bitpad; reg [7:0] b51_bytes; reg [5:0] b51_type; reg [511:0] b51_data;
     reg [2:0] s51_sq; reg s51_busy; reg [511:0] s51_chain; reg [63:0] s51_pos; reg [63:0] s51_blk; reg [2:0] s51_kind; reg s51_last;
     wire s51_ready = !s51_busy && (s51_sq == SQ_CONFIG || s51_sq == SQ_OUTPUT || b51_full);
-    reg b52_full, b52_key, b52_first, b52_last, b52_bitpad; reg [7:0] b52_bytes; reg [511:0] b52_data;
+    reg b52_full, b52_key, b52_first, b52_last, b52_bitpad; reg [7:0] b52_bytes; reg [5:0] b52_type; reg [511:0] b52_data;
     reg [2:0] s52_sq; reg s52_busy; reg [511:0] s52_chain; reg [63:0] s52_pos; reg [63:0] s52_blk; reg [2:0] s52_kind; reg s52_last;
     wire s52_ready = !s52_busy && (s52_sq == SQ_CONFIG || s52_sq == SQ_OUTPUT || b52_full);
-    reg b53_full, b53_key, b53_first, b53_last, b53_bitpad; reg [7:0] b53_bytes; reg [511:0] b53_data;
+    reg b53_full, b53_key, b53_first, b53_last, b53_bitpad; reg [7:0] b53_bytes; reg [5:0] b53_type; reg [511:0] b53_data;
     reg [2:0] s53_sq; reg s53_busy; reg [511:0] s53_chain; reg [63:0] s53_pos; reg [63:0] s53_blk; reg [2:0] s53_kind; reg s53_last;
     wire s53_ready = !s53_busy && (s53_sq == SQ_CONFIG || s53_sq == SQ_OUTPUT || b53_full);
-    reg b54_full, b54_key, b54_first, b54_last, b54_bitpad; reg [7:0] b54_bytes; reg [511:0] b54_data;
+    reg b54_full, b54_key, b54_first, b54_last, b54_bitpad; reg [7:0] b54_bytes; reg [5:0] b54_type; reg [511:0] b54_data;
     reg [2:0] s54_sq; reg s54_busy; reg [511:0] s54_chain; reg [63:0] s54_pos; reg [63:0] s54_blk; reg [2:0] s54_kind; reg s54_last;
     wire s54_ready = !s54_busy && (s54_sq == SQ_CONFIG || s54_sq == SQ_OUTPUT || b54_full);
-    reg b55_full, b55_key, b55_first, b55_last, b55_bitpad; reg [7:0] b55_bytes; reg [511:0] b55_data;
+    reg b55_full, b55_key, b55_first, b55_last, b55_bitpad; reg [7:0] b55_bytes; reg [5:0] b55_type; reg [511:0] b55_data;
     reg [2:0] s55_sq; reg s55_busy; reg [511:0] s55_chain; reg [63:0] s55_pos; reg [63:0] s55_blk; reg [2:0] s55_kind; reg s55_last;
     wire s55_ready = !s55_busy && (s55_sq == SQ_CONFIG || s55_sq == SQ_OUTPUT || b55_full);
-    reg b56_full, b56_key, b56_first, b56_last, b56_bitpad; reg [7:0] b56_bytes; reg [511:0] b56_data;
+    reg b56_full, b56_key, b56_first, b56_last, b56_bitpad; reg [7:0] b56_bytes; reg [5:0] b56_type; reg [511:0] b56_data;
     reg [2:0] s56_sq; reg s56_busy; reg [511:0] s56_chain; reg [63:0] s56_pos; reg [63:0] s56_blk; reg [2:0] s56_kind; reg s56_last;
     wire s56_ready = !s56_busy && (s56_sq == SQ_CONFIG || s56_sq == SQ_OUTPUT || b56_full);
-    reg b57_full, b57_key, b57_first, b57_last, b57_bitpad; reg [7:0] b57_bytes; reg [511:0] b57_data;
+    reg b57_full, b57_key, b57_first, b57_last, b57_bitpad; reg [7:0] b57_bytes; reg [5:0] b57_type; reg [511:0] b57_data;
     reg [2:0] s57_sq; reg s57_busy; reg [511:0] s57_chain; reg [63:0] s57_pos; reg [63:0] s57_blk; reg [2:0] s57_kind; reg s57_last;
     wire s57_ready = !s57_busy && (s57_sq == SQ_CONFIG || s57_sq == SQ_OUTPUT || b57_full);
-    reg b58_full, b58_key, b58_first, b58_last, b58_bitpad; reg [7:0] b58_bytes; reg [511:0] b58_data;
+    reg b58_full, b58_key, b58_first, b58_last, b58_bitpad; reg [7:0] b58_bytes; reg [5:0] b58_type; reg [511:0] b58_data;
     reg [2:0] s58_sq; reg s58_busy; reg [511:0] s58_chain; reg [63:0] s58_pos; reg [63:0] s58_blk; reg [2:0] s58_kind; reg s58_last;
     wire s58_ready = !s58_busy && (s58_sq == SQ_CONFIG || s58_sq == SQ_OUTPUT || b58_full);
-    reg b59_full, b59_key, b59_first, b59_last, b59_bitpad; reg [7:0] b59_bytes; reg [511:0] b59_data;
+    reg b59_full, b59_key, b59_first, b59_last, b59_bitpad; reg [7:0] b59_bytes; reg [5:0] b59_type; reg [511:0] b59_data;
     reg [2:0] s59_sq; reg s59_busy; reg [511:0] s59_chain; reg [63:0] s59_pos; reg [63:0] s59_blk; reg [2:0] s59_kind; reg s59_last;
     wire s59_ready = !s59_busy && (s59_sq == SQ_CONFIG || s59_sq == SQ_OUTPUT || b59_full);
-    reg b60_full, b60_key, b60_first, b60_last, b60_bitpad; reg [7:0] b60_bytes; reg [511:0] b60_data;
+    reg b60_full, b60_key, b60_first, b60_last, b60_bitpad; reg [7:0] b60_bytes; reg [5:0] b60_type; reg [511:0] b60_data;
     reg [2:0] s60_sq; reg s60_busy; reg [511:0] s60_chain; reg [63:0] s60_pos; reg [63:0] s60_blk; reg [2:0] s60_kind; reg s60_last;
     wire s60_ready = !s60_busy && (s60_sq == SQ_CONFIG || s60_sq == SQ_OUTPUT || b60_full);
-    reg b61_full, b61_key, b61_first, b61_last, b61_bitpad; reg [7:0] b61_bytes; reg [511:0] b61_data;
+    reg b61_full, b61_key, b61_first, b61_last, b61_bitpad; reg [7:0] b61_bytes; reg [5:0] b61_type; reg [511:0] b61_data;
     reg [2:0] s61_sq; reg s61_busy; reg [511:0] s61_chain; reg [63:0] s61_pos; reg [63:0] s61_blk; reg [2:0] s61_kind; reg s61_last;
     wire s61_ready = !s61_busy && (s61_sq == SQ_CONFIG || s61_sq == SQ_OUTPUT || b61_full);
-    reg b62_full, b62_key, b62_first, b62_last, b62_bitpad; reg [7:0] b62_bytes; reg [511:0] b62_data;
+    reg b62_full, b62_key, b62_first, b62_last, b62_bitpad; reg [7:0] b62_bytes; reg [5:0] b62_type; reg [511:0] b62_data;
     reg [2:0] s62_sq; reg s62_busy; reg [511:0] s62_chain; reg [63:0] s62_pos; reg [63:0] s62_blk; reg [2:0] s62_kind; reg s62_last;
     wire s62_ready = !s62_busy && (s62_sq == SQ_CONFIG || s62_sq == SQ_OUTPUT || b62_full);
-    reg b63_full, b63_key, b63_first, b63_last, b63_bitpad; reg [7:0] b63_bytes; reg [511:0] b63_data;
+    reg b63_full, b63_key, b63_first, b63_last, b63_bitpad; reg [7:0] b63_bytes; reg [5:0] b63_type; reg [511:0] b63_data;
     reg [2:0] s63_sq; reg s63_busy; reg [511:0] s63_chain; reg [63:0] s63_pos; reg [63:0] s63_blk; reg [2:0] s63_kind; reg s63_last;
     wire s63_ready = !s63_busy && (s63_sq == SQ_CONFIG || s63_sq == SQ_OUTPUT || b63_full);
-    reg b64_full, b64_key, b64_first, b64_last, b64_bitpad; reg [7:0] b64_bytes; reg [511:0] b64_data;
+    reg b64_full, b64_key, b64_first, b64_last, b64_bitpad; reg [7:0] b64_bytes; reg [5:0] b64_type; reg [511:0] b64_data;
     reg [2:0] s64_sq; reg s64_busy; reg [511:0] s64_chain; reg [63:0] s64_pos; reg [63:0] s64_blk; reg [2:0] s64_kind; reg s64_last;
     wire s64_ready = !s64_busy && (s64_sq == SQ_CONFIG || s64_sq == SQ_OUTPUT || b64_full);
-    reg b65_full, b65_key, b65_first, b65_last, b65_bitpad; reg [7:0] b65_bytes; reg [511:0] b65_data;
+    reg b65_full, b65_key, b65_first, b65_last, b65_bitpad; reg [7:0] b65_bytes; reg [5:0] b65_type; reg [511:0] b65_data;
     reg [2:0] s65_sq; reg s65_busy; reg [511:0] s65_chain; reg [63:0] s65_pos; reg [63:0] s65_blk; reg [2:0] s65_kind; reg s65_last;
     wire s65_ready = !s65_busy && (s65_sq == SQ_CONFIG || s65_sq == SQ_OUTPUT || b65_full);
-    reg b66_full, b66_key, b66_first, b66_last, b66_bitpad; reg [7:0] b66_bytes; reg [511:0] b66_data;
+    reg b66_full, b66_key, b66_first, b66_last, b66_bitpad; reg [7:0] b66_bytes; reg [5:0] b66_type; reg [511:0] b66_data;
     reg [2:0] s66_sq; reg s66_busy; reg [511:0] s66_chain; reg [63:0] s66_pos; reg [63:0] s66_blk; reg [2:0] s66_kind; reg s66_last;
     wire s66_ready = !s66_busy && (s66_sq == SQ_CONFIG || s66_sq == SQ_OUTPUT || b66_full);
-    reg b67_full, b67_key, b67_first, b67_last, b67_bitpad; reg [7:0] b67_bytes; reg [511:0] b67_data;
+    reg b67_full, b67_key, b67_first, b67_last, b67_bitpad; reg [7:0] b67_bytes; reg [5:0] b67_type; reg [511:0] b67_data;
     reg [2:0] s67_sq; reg s67_busy; reg [511:0] s67_chain; reg [63:0] s67_pos; reg [63:0] s67_blk; reg [2:0] s67_kind; reg s67_last;
     wire s67_ready = !s67_busy && (s67_sq == SQ_CONFIG || s67_sq == SQ_OUTPUT || b67_full);
-    reg b68_full, b68_key, b68_first, b68_last, b68_bitpad; reg [7:0] b68_bytes; reg [511:0] b68_data;
+    reg b68_full, b68_key, b68_first, b68_last, b68_bitpad; reg [7:0] b68_bytes; reg [5:0] b68_type; reg [511:0] b68_data;
     reg [2:0] s68_sq; reg s68_busy; reg [511:0] s68_chain; reg [63:0] s68_pos; reg [63:0] s68_blk; reg [2:0] s68_kind; reg s68_last;
     wire s68_ready = !s68_busy && (s68_sq == SQ_CONFIG || s68_sq == SQ_OUTPUT || b68_full);
-    reg b69_full, b69_key, b69_first, b69_last, b69_bitpad; reg [7:0] b69_bytes; reg [511:0] b69_data;
+    reg b69_full, b69_key, b69_first, b69_last, b69_bitpad; reg [7:0] b69_bytes; reg [5:0] b69_type; reg [511:0] b69_data;
     reg [2:0] s69_sq; reg s69_busy; reg [511:0] s69_chain; reg [63:0] s69_pos; reg [63:0] s69_blk; reg [2:0] s69_kind; reg s69_last;
     wire s69_ready = !s69_busy && (s69_sq == SQ_CONFIG || s69_sq == SQ_OUTPUT || b69_full);
-    reg b70_full, b70_key, b70_first, b70_last, b70_bitpad; reg [7:0] b70_bytes; reg [511:0] b70_data;
+    reg b70_full, b70_key, b70_first, b70_last, b70_bitpad; reg [7:0] b70_bytes; reg [5:0] b70_type; reg [511:0] b70_data;
     reg [2:0] s70_sq; reg s70_busy; reg [511:0] s70_chain; reg [63:0] s70_pos; reg [63:0] s70_blk; reg [2:0] s70_kind; reg s70_last;
     wire s70_ready = !s70_busy && (s70_sq == SQ_CONFIG || s70_sq == SQ_OUTPUT || b70_full);
-    reg b71_full, b71_key, b71_first, b71_last, b71_bitpad; reg [7:0] b71_bytes; reg [511:0] b71_data;
+    reg b71_full, b71_key, b71_first, b71_last, b71_bitpad; reg [7:0] b71_bytes; reg [5:0] b71_type; reg [511:0] b71_data;
     reg [2:0] s71_sq; reg s71_busy; reg [511:0] s71_chain; reg [63:0] s71_pos; reg [63:0] s71_blk; reg [2:0] s71_kind; reg s71_last;
     wire s71_ready = !s71_busy && (s71_sq == SQ_CONFIG || s71_sq == SQ_OUTPUT || b71_full);
     assign in_ready = rst ? 72'd0 : ~{b71_full, b70_full, b69_full, b68_full, b67_full, b66_full, b65_full, b64_full, b63_full, b62_full, b61_full, b60_full, b59_full, b58_full, b57_full, b56_full, b55_full, b54_full, b53_full, b52_full, b51_full, b50_full, b49_full, b48_full, b47_full, b46_full, b45_full, b44_full, b43_full, b42_full, b41_full, b40_full, b39_full, b38_full, b37_full, b36_full, b35_full, b34_full, b33_full, b32_full, b31_full, b30_full, b29_full, b28_full, b27_full, b26_full, b25_full, b24_full, b23_full, b22_full, b21_full, b20_full, b19_full, b18_full, b17_full, b16_full, b15_full, b14_full, b13_full, b12_full, b11_full, b10_full, b9_full, b8_full, b7_full, b6_full, b5_full, b4_full, b3_full, b2_full, b1_full, b0_full};
@@ -3082,17 +3090,17 @@ module skeinhw (
     // ---- the issue (iss_*) and the completion (c_*) of this cycle
     reg blocked, iss_valid, iss_from_buf, iss_first, iss_last, iss_bitpad; reg [31:0] iss_stream;
     reg [2:0] iss_kind; reg [63:0] iss_pos, iss_blk; reg [511:0] iss_chain, iss_data; reg [5:0] iss_type; reg [63:0] iss_t0, iss_t1, iss_parity;
-    reg [2:0] g_sq; reg [511:0] g_chain, g_bdata; reg [63:0] g_pos, g_blk; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes;
+    reg [2:0] g_sq; reg [511:0] g_chain, g_bdata; reg [63:0] g_pos, g_blk; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes; reg [5:0] g_btype; reg [2:0] host_kind;
     reg c_valid; reg [31:0] c_stream; reg [2:0] c_phase; reg [511:0] c_chain;
 
     // stream 0
     always @(posedge clk) begin : stream0
         if (rst) begin
-            b0_full <= 1'b0; b0_key <= 1'b0; b0_first <= 1'b0; b0_last <= 1'b0; b0_bitpad <= 1'b0; b0_bytes <= 8'd0; b0_data <= {512{1'b0}};
+            b0_full <= 1'b0; b0_key <= 1'b0; b0_first <= 1'b0; b0_last <= 1'b0; b0_bitpad <= 1'b0; b0_bytes <= 8'd0; b0_type <= 6'd0; b0_data <= {512{1'b0}};
             s0_sq <= SQ_IDLE; s0_busy <= 1'b0; s0_chain <= {512{1'b0}}; s0_pos <= 64'd0; s0_blk <= 64'd0; s0_kind <= PH_IDLE; s0_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[0] && in_stream == 32'd0) begin
-                b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_data <= in_data;
+                b0_full <= 1'b1; b0_key <= in_key; b0_first <= in_first; b0_last <= in_last; b0_bitpad <= in_bitpad; b0_bytes <= in_bytes; b0_type <= in_type; b0_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd0) begin
                 s0_busy <= 1'b1; s0_blk <= s0_blk + 64'd1; s0_kind <= iss_kind; s0_last <= iss_last;
@@ -3101,12 +3109,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd0) begin
-                s0_busy <= 1'b0; s0_chain <= c_chain;
+                s0_busy <= 1'b0;
+                if (s0_kind != PH_OUTPUT) s0_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s0_kind)
                     PH_KEY: s0_sq <= s0_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s0_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s0_sq <= s0_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s0_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s0_sq <= (s0_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s0_sq <= SQ_IDLE; s0_blk <= 64'd0;
                     end
                 endcase
@@ -3116,11 +3125,11 @@ module skeinhw (
     // stream 1
     always @(posedge clk) begin : stream1
         if (rst) begin
-            b1_full <= 1'b0; b1_key <= 1'b0; b1_first <= 1'b0; b1_last <= 1'b0; b1_bitpad <= 1'b0; b1_bytes <= 8'd0; b1_data <= {512{1'b0}};
+            b1_full <= 1'b0; b1_key <= 1'b0; b1_first <= 1'b0; b1_last <= 1'b0; b1_bitpad <= 1'b0; b1_bytes <= 8'd0; b1_type <= 6'd0; b1_data <= {512{1'b0}};
             s1_sq <= SQ_IDLE; s1_busy <= 1'b0; s1_chain <= {512{1'b0}}; s1_pos <= 64'd0; s1_blk <= 64'd0; s1_kind <= PH_IDLE; s1_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[1] && in_stream == 32'd1) begin
-                b1_full <= 1'b1; b1_key <= in_key; b1_first <= in_first; b1_last <= in_last; b1_bitpad <= in_bitpad; b1_bytes <= in_bytes; b1_data <= in_data;
+                b1_full <= 1'b1; b1_key <= in_key; b1_first <= in_first; b1_last <= in_last; b1_bitpad <= in_bitpad; b1_bytes <= in_bytes; b1_type <= in_type; b1_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd1) begin
                 s1_busy <= 1'b1; s1_blk <= s1_blk + 64'd1; s1_kind <= iss_kind; s1_last <= iss_last;
@@ -3129,12 +3138,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd1) begin
-                s1_busy <= 1'b0; s1_chain <= c_chain;
+                s1_busy <= 1'b0;
+                if (s1_kind != PH_OUTPUT) s1_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s1_kind)
                     PH_KEY: s1_sq <= s1_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s1_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s1_sq <= s1_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s1_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s1_sq <= (s1_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s1_sq <= SQ_IDLE; s1_blk <= 64'd0;
                     end
                 endcase
@@ -3144,11 +3154,11 @@ module skeinhw (
     // stream 2
     always @(posedge clk) begin : stream2
         if (rst) begin
-            b2_full <= 1'b0; b2_key <= 1'b0; b2_first <= 1'b0; b2_last <= 1'b0; b2_bitpad <= 1'b0; b2_bytes <= 8'd0; b2_data <= {512{1'b0}};
+            b2_full <= 1'b0; b2_key <= 1'b0; b2_first <= 1'b0; b2_last <= 1'b0; b2_bitpad <= 1'b0; b2_bytes <= 8'd0; b2_type <= 6'd0; b2_data <= {512{1'b0}};
             s2_sq <= SQ_IDLE; s2_busy <= 1'b0; s2_chain <= {512{1'b0}}; s2_pos <= 64'd0; s2_blk <= 64'd0; s2_kind <= PH_IDLE; s2_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[2] && in_stream == 32'd2) begin
-                b2_full <= 1'b1; b2_key <= in_key; b2_first <= in_first; b2_last <= in_last; b2_bitpad <= in_bitpad; b2_bytes <= in_bytes; b2_data <= in_data;
+                b2_full <= 1'b1; b2_key <= in_key; b2_first <= in_first; b2_last <= in_last; b2_bitpad <= in_bitpad; b2_bytes <= in_bytes; b2_type <= in_type; b2_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd2) begin
                 s2_busy <= 1'b1; s2_blk <= s2_blk + 64'd1; s2_kind <= iss_kind; s2_last <= iss_last;
@@ -3157,12 +3167,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd2) begin
-                s2_busy <= 1'b0; s2_chain <= c_chain;
+                s2_busy <= 1'b0;
+                if (s2_kind != PH_OUTPUT) s2_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s2_kind)
                     PH_KEY: s2_sq <= s2_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s2_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s2_sq <= s2_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s2_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s2_sq <= (s2_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s2_sq <= SQ_IDLE; s2_blk <= 64'd0;
                     end
                 endcase
@@ -3172,11 +3183,11 @@ module skeinhw (
     // stream 3
     always @(posedge clk) begin : stream3
         if (rst) begin
-            b3_full <= 1'b0; b3_key <= 1'b0; b3_first <= 1'b0; b3_last <= 1'b0; b3_bitpad <= 1'b0; b3_bytes <= 8'd0; b3_data <= {512{1'b0}};
+            b3_full <= 1'b0; b3_key <= 1'b0; b3_first <= 1'b0; b3_last <= 1'b0; b3_bitpad <= 1'b0; b3_bytes <= 8'd0; b3_type <= 6'd0; b3_data <= {512{1'b0}};
             s3_sq <= SQ_IDLE; s3_busy <= 1'b0; s3_chain <= {512{1'b0}}; s3_pos <= 64'd0; s3_blk <= 64'd0; s3_kind <= PH_IDLE; s3_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[3] && in_stream == 32'd3) begin
-                b3_full <= 1'b1; b3_key <= in_key; b3_first <= in_first; b3_last <= in_last; b3_bitpad <= in_bitpad; b3_bytes <= in_bytes; b3_data <= in_data;
+                b3_full <= 1'b1; b3_key <= in_key; b3_first <= in_first; b3_last <= in_last; b3_bitpad <= in_bitpad; b3_bytes <= in_bytes; b3_type <= in_type; b3_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd3) begin
                 s3_busy <= 1'b1; s3_blk <= s3_blk + 64'd1; s3_kind <= iss_kind; s3_last <= iss_last;
@@ -3185,12 +3196,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd3) begin
-                s3_busy <= 1'b0; s3_chain <= c_chain;
+                s3_busy <= 1'b0;
+                if (s3_kind != PH_OUTPUT) s3_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s3_kind)
                     PH_KEY: s3_sq <= s3_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s3_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s3_sq <= s3_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s3_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s3_sq <= (s3_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s3_sq <= SQ_IDLE; s3_blk <= 64'd0;
                     end
                 endcase
@@ -3200,11 +3212,11 @@ module skeinhw (
     // stream 4
     always @(posedge clk) begin : stream4
         if (rst) begin
-            b4_full <= 1'b0; b4_key <= 1'b0; b4_first <= 1'b0; b4_last <= 1'b0; b4_bitpad <= 1'b0; b4_bytes <= 8'd0; b4_data <= {512{1'b0}};
+            b4_full <= 1'b0; b4_key <= 1'b0; b4_first <= 1'b0; b4_last <= 1'b0; b4_bitpad <= 1'b0; b4_bytes <= 8'd0; b4_type <= 6'd0; b4_data <= {512{1'b0}};
             s4_sq <= SQ_IDLE; s4_busy <= 1'b0; s4_chain <= {512{1'b0}}; s4_pos <= 64'd0; s4_blk <= 64'd0; s4_kind <= PH_IDLE; s4_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[4] && in_stream == 32'd4) begin
-                b4_full <= 1'b1; b4_key <= in_key; b4_first <= in_first; b4_last <= in_last; b4_bitpad <= in_bitpad; b4_bytes <= in_bytes; b4_data <= in_data;
+                b4_full <= 1'b1; b4_key <= in_key; b4_first <= in_first; b4_last <= in_last; b4_bitpad <= in_bitpad; b4_bytes <= in_bytes; b4_type <= in_type; b4_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd4) begin
                 s4_busy <= 1'b1; s4_blk <= s4_blk + 64'd1; s4_kind <= iss_kind; s4_last <= iss_last;
@@ -3213,12 +3225,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd4) begin
-                s4_busy <= 1'b0; s4_chain <= c_chain;
+                s4_busy <= 1'b0;
+                if (s4_kind != PH_OUTPUT) s4_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s4_kind)
                     PH_KEY: s4_sq <= s4_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s4_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s4_sq <= s4_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s4_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s4_sq <= (s4_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s4_sq <= SQ_IDLE; s4_blk <= 64'd0;
                     end
                 endcase
@@ -3228,11 +3241,11 @@ module skeinhw (
     // stream 5
     always @(posedge clk) begin : stream5
         if (rst) begin
-            b5_full <= 1'b0; b5_key <= 1'b0; b5_first <= 1'b0; b5_last <= 1'b0; b5_bitpad <= 1'b0; b5_bytes <= 8'd0; b5_data <= {512{1'b0}};
+            b5_full <= 1'b0; b5_key <= 1'b0; b5_first <= 1'b0; b5_last <= 1'b0; b5_bitpad <= 1'b0; b5_bytes <= 8'd0; b5_type <= 6'd0; b5_data <= {512{1'b0}};
             s5_sq <= SQ_IDLE; s5_busy <= 1'b0; s5_chain <= {512{1'b0}}; s5_pos <= 64'd0; s5_blk <= 64'd0; s5_kind <= PH_IDLE; s5_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[5] && in_stream == 32'd5) begin
-                b5_full <= 1'b1; b5_key <= in_key; b5_first <= in_first; b5_last <= in_last; b5_bitpad <= in_bitpad; b5_bytes <= in_bytes; b5_data <= in_data;
+                b5_full <= 1'b1; b5_key <= in_key; b5_first <= in_first; b5_last <= in_last; b5_bitpad <= in_bitpad; b5_bytes <= in_bytes; b5_type <= in_type; b5_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd5) begin
                 s5_busy <= 1'b1; s5_blk <= s5_blk + 64'd1; s5_kind <= iss_kind; s5_last <= iss_last;
@@ -3241,12 +3254,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd5) begin
-                s5_busy <= 1'b0; s5_chain <= c_chain;
+                s5_busy <= 1'b0;
+                if (s5_kind != PH_OUTPUT) s5_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s5_kind)
                     PH_KEY: s5_sq <= s5_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s5_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s5_sq <= s5_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s5_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s5_sq <= (s5_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s5_sq <= SQ_IDLE; s5_blk <= 64'd0;
                     end
                 endcase
@@ -3256,11 +3270,11 @@ module skeinhw (
     // stream 6
     always @(posedge clk) begin : stream6
         if (rst) begin
-            b6_full <= 1'b0; b6_key <= 1'b0; b6_first <= 1'b0; b6_last <= 1'b0; b6_bitpad <= 1'b0; b6_bytes <= 8'd0; b6_data <= {512{1'b0}};
+            b6_full <= 1'b0; b6_key <= 1'b0; b6_first <= 1'b0; b6_last <= 1'b0; b6_bitpad <= 1'b0; b6_bytes <= 8'd0; b6_type <= 6'd0; b6_data <= {512{1'b0}};
             s6_sq <= SQ_IDLE; s6_busy <= 1'b0; s6_chain <= {512{1'b0}}; s6_pos <= 64'd0; s6_blk <= 64'd0; s6_kind <= PH_IDLE; s6_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[6] && in_stream == 32'd6) begin
-                b6_full <= 1'b1; b6_key <= in_key; b6_first <= in_first; b6_last <= in_last; b6_bitpad <= in_bitpad; b6_bytes <= in_bytes; b6_data <= in_data;
+                b6_full <= 1'b1; b6_key <= in_key; b6_first <= in_first; b6_last <= in_last; b6_bitpad <= in_bitpad; b6_bytes <= in_bytes; b6_type <= in_type; b6_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd6) begin
                 s6_busy <= 1'b1; s6_blk <= s6_blk + 64'd1; s6_kind <= iss_kind; s6_last <= iss_last;
@@ -3269,12 +3283,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd6) begin
-                s6_busy <= 1'b0; s6_chain <= c_chain;
+                s6_busy <= 1'b0;
+                if (s6_kind != PH_OUTPUT) s6_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s6_kind)
                     PH_KEY: s6_sq <= s6_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s6_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s6_sq <= s6_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s6_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s6_sq <= (s6_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s6_sq <= SQ_IDLE; s6_blk <= 64'd0;
                     end
                 endcase
@@ -3284,11 +3299,11 @@ module skeinhw (
     // stream 7
     always @(posedge clk) begin : stream7
         if (rst) begin
-            b7_full <= 1'b0; b7_key <= 1'b0; b7_first <= 1'b0; b7_last <= 1'b0; b7_bitpad <= 1'b0; b7_bytes <= 8'd0; b7_data <= {512{1'b0}};
+            b7_full <= 1'b0; b7_key <= 1'b0; b7_first <= 1'b0; b7_last <= 1'b0; b7_bitpad <= 1'b0; b7_bytes <= 8'd0; b7_type <= 6'd0; b7_data <= {512{1'b0}};
             s7_sq <= SQ_IDLE; s7_busy <= 1'b0; s7_chain <= {512{1'b0}}; s7_pos <= 64'd0; s7_blk <= 64'd0; s7_kind <= PH_IDLE; s7_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[7] && in_stream == 32'd7) begin
-                b7_full <= 1'b1; b7_key <= in_key; b7_first <= in_first; b7_last <= in_last; b7_bitpad <= in_bitpad; b7_bytes <= in_bytes; b7_data <= in_data;
+                b7_full <= 1'b1; b7_key <= in_key; b7_first <= in_first; b7_last <= in_last; b7_bitpad <= in_bitpad; b7_bytes <= in_bytes; b7_type <= in_type; b7_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd7) begin
                 s7_busy <= 1'b1; s7_blk <= s7_blk + 64'd1; s7_kind <= iss_kind; s7_last <= iss_last;
@@ -3297,12 +3312,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd7) begin
-                s7_busy <= 1'b0; s7_chain <= c_chain;
+                s7_busy <= 1'b0;
+                if (s7_kind != PH_OUTPUT) s7_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s7_kind)
                     PH_KEY: s7_sq <= s7_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s7_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s7_sq <= s7_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s7_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s7_sq <= (s7_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s7_sq <= SQ_IDLE; s7_blk <= 64'd0;
                     end
                 endcase
@@ -3312,11 +3328,11 @@ module skeinhw (
     // stream 8
     always @(posedge clk) begin : stream8
         if (rst) begin
-            b8_full <= 1'b0; b8_key <= 1'b0; b8_first <= 1'b0; b8_last <= 1'b0; b8_bitpad <= 1'b0; b8_bytes <= 8'd0; b8_data <= {512{1'b0}};
+            b8_full <= 1'b0; b8_key <= 1'b0; b8_first <= 1'b0; b8_last <= 1'b0; b8_bitpad <= 1'b0; b8_bytes <= 8'd0; b8_type <= 6'd0; b8_data <= {512{1'b0}};
             s8_sq <= SQ_IDLE; s8_busy <= 1'b0; s8_chain <= {512{1'b0}}; s8_pos <= 64'd0; s8_blk <= 64'd0; s8_kind <= PH_IDLE; s8_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[8] && in_stream == 32'd8) begin
-                b8_full <= 1'b1; b8_key <= in_key; b8_first <= in_first; b8_last <= in_last; b8_bitpad <= in_bitpad; b8_bytes <= in_bytes; b8_data <= in_data;
+                b8_full <= 1'b1; b8_key <= in_key; b8_first <= in_first; b8_last <= in_last; b8_bitpad <= in_bitpad; b8_bytes <= in_bytes; b8_type <= in_type; b8_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd8) begin
                 s8_busy <= 1'b1; s8_blk <= s8_blk + 64'd1; s8_kind <= iss_kind; s8_last <= iss_last;
@@ -3325,12 +3341,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd8) begin
-                s8_busy <= 1'b0; s8_chain <= c_chain;
+                s8_busy <= 1'b0;
+                if (s8_kind != PH_OUTPUT) s8_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s8_kind)
                     PH_KEY: s8_sq <= s8_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s8_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s8_sq <= s8_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s8_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s8_sq <= (s8_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s8_sq <= SQ_IDLE; s8_blk <= 64'd0;
                     end
                 endcase
@@ -3340,11 +3357,11 @@ module skeinhw (
     // stream 9
     always @(posedge clk) begin : stream9
         if (rst) begin
-            b9_full <= 1'b0; b9_key <= 1'b0; b9_first <= 1'b0; b9_last <= 1'b0; b9_bitpad <= 1'b0; b9_bytes <= 8'd0; b9_data <= {512{1'b0}};
+            b9_full <= 1'b0; b9_key <= 1'b0; b9_first <= 1'b0; b9_last <= 1'b0; b9_bitpad <= 1'b0; b9_bytes <= 8'd0; b9_type <= 6'd0; b9_data <= {512{1'b0}};
             s9_sq <= SQ_IDLE; s9_busy <= 1'b0; s9_chain <= {512{1'b0}}; s9_pos <= 64'd0; s9_blk <= 64'd0; s9_kind <= PH_IDLE; s9_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[9] && in_stream == 32'd9) begin
-                b9_full <= 1'b1; b9_key <= in_key; b9_first <= in_first; b9_last <= in_last; b9_bitpad <= in_bitpad; b9_bytes <= in_bytes; b9_data <= in_data;
+                b9_full <= 1'b1; b9_key <= in_key; b9_first <= in_first; b9_last <= in_last; b9_bitpad <= in_bitpad; b9_bytes <= in_bytes; b9_type <= in_type; b9_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd9) begin
                 s9_busy <= 1'b1; s9_blk <= s9_blk + 64'd1; s9_kind <= iss_kind; s9_last <= iss_last;
@@ -3353,12 +3370,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd9) begin
-                s9_busy <= 1'b0; s9_chain <= c_chain;
+                s9_busy <= 1'b0;
+                if (s9_kind != PH_OUTPUT) s9_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s9_kind)
                     PH_KEY: s9_sq <= s9_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s9_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s9_sq <= s9_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s9_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s9_sq <= (s9_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s9_sq <= SQ_IDLE; s9_blk <= 64'd0;
                     end
                 endcase
@@ -3368,11 +3386,11 @@ module skeinhw (
     // stream 10
     always @(posedge clk) begin : stream10
         if (rst) begin
-            b10_full <= 1'b0; b10_key <= 1'b0; b10_first <= 1'b0; b10_last <= 1'b0; b10_bitpad <= 1'b0; b10_bytes <= 8'd0; b10_data <= {512{1'b0}};
+            b10_full <= 1'b0; b10_key <= 1'b0; b10_first <= 1'b0; b10_last <= 1'b0; b10_bitpad <= 1'b0; b10_bytes <= 8'd0; b10_type <= 6'd0; b10_data <= {512{1'b0}};
             s10_sq <= SQ_IDLE; s10_busy <= 1'b0; s10_chain <= {512{1'b0}}; s10_pos <= 64'd0; s10_blk <= 64'd0; s10_kind <= PH_IDLE; s10_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[10] && in_stream == 32'd10) begin
-                b10_full <= 1'b1; b10_key <= in_key; b10_first <= in_first; b10_last <= in_last; b10_bitpad <= in_bitpad; b10_bytes <= in_bytes; b10_data <= in_data;
+                b10_full <= 1'b1; b10_key <= in_key; b10_first <= in_first; b10_last <= in_last; b10_bitpad <= in_bitpad; b10_bytes <= in_bytes; b10_type <= in_type; b10_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd10) begin
                 s10_busy <= 1'b1; s10_blk <= s10_blk + 64'd1; s10_kind <= iss_kind; s10_last <= iss_last;
@@ -3381,12 +3399,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd10) begin
-                s10_busy <= 1'b0; s10_chain <= c_chain;
+                s10_busy <= 1'b0;
+                if (s10_kind != PH_OUTPUT) s10_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s10_kind)
                     PH_KEY: s10_sq <= s10_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s10_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s10_sq <= s10_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s10_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s10_sq <= (s10_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s10_sq <= SQ_IDLE; s10_blk <= 64'd0;
                     end
                 endcase
@@ -3396,11 +3415,11 @@ module skeinhw (
     // stream 11
     always @(posedge clk) begin : stream11
         if (rst) begin
-            b11_full <= 1'b0; b11_key <= 1'b0; b11_first <= 1'b0; b11_last <= 1'b0; b11_bitpad <= 1'b0; b11_bytes <= 8'd0; b11_data <= {512{1'b0}};
+            b11_full <= 1'b0; b11_key <= 1'b0; b11_first <= 1'b0; b11_last <= 1'b0; b11_bitpad <= 1'b0; b11_bytes <= 8'd0; b11_type <= 6'd0; b11_data <= {512{1'b0}};
             s11_sq <= SQ_IDLE; s11_busy <= 1'b0; s11_chain <= {512{1'b0}}; s11_pos <= 64'd0; s11_blk <= 64'd0; s11_kind <= PH_IDLE; s11_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[11] && in_stream == 32'd11) begin
-                b11_full <= 1'b1; b11_key <= in_key; b11_first <= in_first; b11_last <= in_last; b11_bitpad <= in_bitpad; b11_bytes <= in_bytes; b11_data <= in_data;
+                b11_full <= 1'b1; b11_key <= in_key; b11_first <= in_first; b11_last <= in_last; b11_bitpad <= in_bitpad; b11_bytes <= in_bytes; b11_type <= in_type; b11_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd11) begin
                 s11_busy <= 1'b1; s11_blk <= s11_blk + 64'd1; s11_kind <= iss_kind; s11_last <= iss_last;
@@ -3409,12 +3428,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd11) begin
-                s11_busy <= 1'b0; s11_chain <= c_chain;
+                s11_busy <= 1'b0;
+                if (s11_kind != PH_OUTPUT) s11_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s11_kind)
                     PH_KEY: s11_sq <= s11_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s11_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s11_sq <= s11_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s11_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s11_sq <= (s11_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s11_sq <= SQ_IDLE; s11_blk <= 64'd0;
                     end
                 endcase
@@ -3424,11 +3444,11 @@ module skeinhw (
     // stream 12
     always @(posedge clk) begin : stream12
         if (rst) begin
-            b12_full <= 1'b0; b12_key <= 1'b0; b12_first <= 1'b0; b12_last <= 1'b0; b12_bitpad <= 1'b0; b12_bytes <= 8'd0; b12_data <= {512{1'b0}};
+            b12_full <= 1'b0; b12_key <= 1'b0; b12_first <= 1'b0; b12_last <= 1'b0; b12_bitpad <= 1'b0; b12_bytes <= 8'd0; b12_type <= 6'd0; b12_data <= {512{1'b0}};
             s12_sq <= SQ_IDLE; s12_busy <= 1'b0; s12_chain <= {512{1'b0}}; s12_pos <= 64'd0; s12_blk <= 64'd0; s12_kind <= PH_IDLE; s12_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[12] && in_stream == 32'd12) begin
-                b12_full <= 1'b1; b12_key <= in_key; b12_first <= in_first; b12_last <= in_last; b12_bitpad <= in_bitpad; b12_bytes <= in_bytes; b12_data <= in_data;
+                b12_full <= 1'b1; b12_key <= in_key; b12_first <= in_first; b12_last <= in_last; b12_bitpad <= in_bitpad; b12_bytes <= in_bytes; b12_type <= in_type; b12_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd12) begin
                 s12_busy <= 1'b1; s12_blk <= s12_blk + 64'd1; s12_kind <= iss_kind; s12_last <= iss_last;
@@ -3437,12 +3457,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd12) begin
-                s12_busy <= 1'b0; s12_chain <= c_chain;
+                s12_busy <= 1'b0;
+                if (s12_kind != PH_OUTPUT) s12_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s12_kind)
                     PH_KEY: s12_sq <= s12_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s12_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s12_sq <= s12_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s12_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s12_sq <= (s12_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s12_sq <= SQ_IDLE; s12_blk <= 64'd0;
                     end
                 endcase
@@ -3452,11 +3473,11 @@ module skeinhw (
     // stream 13
     always @(posedge clk) begin : stream13
         if (rst) begin
-            b13_full <= 1'b0; b13_key <= 1'b0; b13_first <= 1'b0; b13_last <= 1'b0; b13_bitpad <= 1'b0; b13_bytes <= 8'd0; b13_data <= {512{1'b0}};
+            b13_full <= 1'b0; b13_key <= 1'b0; b13_first <= 1'b0; b13_last <= 1'b0; b13_bitpad <= 1'b0; b13_bytes <= 8'd0; b13_type <= 6'd0; b13_data <= {512{1'b0}};
             s13_sq <= SQ_IDLE; s13_busy <= 1'b0; s13_chain <= {512{1'b0}}; s13_pos <= 64'd0; s13_blk <= 64'd0; s13_kind <= PH_IDLE; s13_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[13] && in_stream == 32'd13) begin
-                b13_full <= 1'b1; b13_key <= in_key; b13_first <= in_first; b13_last <= in_last; b13_bitpad <= in_bitpad; b13_bytes <= in_bytes; b13_data <= in_data;
+                b13_full <= 1'b1; b13_key <= in_key; b13_first <= in_first; b13_last <= in_last; b13_bitpad <= in_bitpad; b13_bytes <= in_bytes; b13_type <= in_type; b13_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd13) begin
                 s13_busy <= 1'b1; s13_blk <= s13_blk + 64'd1; s13_kind <= iss_kind; s13_last <= iss_last;
@@ -3465,12 +3486,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd13) begin
-                s13_busy <= 1'b0; s13_chain <= c_chain;
+                s13_busy <= 1'b0;
+                if (s13_kind != PH_OUTPUT) s13_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s13_kind)
                     PH_KEY: s13_sq <= s13_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s13_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s13_sq <= s13_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s13_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s13_sq <= (s13_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s13_sq <= SQ_IDLE; s13_blk <= 64'd0;
                     end
                 endcase
@@ -3480,11 +3502,11 @@ module skeinhw (
     // stream 14
     always @(posedge clk) begin : stream14
         if (rst) begin
-            b14_full <= 1'b0; b14_key <= 1'b0; b14_first <= 1'b0; b14_last <= 1'b0; b14_bitpad <= 1'b0; b14_bytes <= 8'd0; b14_data <= {512{1'b0}};
+            b14_full <= 1'b0; b14_key <= 1'b0; b14_first <= 1'b0; b14_last <= 1'b0; b14_bitpad <= 1'b0; b14_bytes <= 8'd0; b14_type <= 6'd0; b14_data <= {512{1'b0}};
             s14_sq <= SQ_IDLE; s14_busy <= 1'b0; s14_chain <= {512{1'b0}}; s14_pos <= 64'd0; s14_blk <= 64'd0; s14_kind <= PH_IDLE; s14_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[14] && in_stream == 32'd14) begin
-                b14_full <= 1'b1; b14_key <= in_key; b14_first <= in_first; b14_last <= in_last; b14_bitpad <= in_bitpad; b14_bytes <= in_bytes; b14_data <= in_data;
+                b14_full <= 1'b1; b14_key <= in_key; b14_first <= in_first; b14_last <= in_last; b14_bitpad <= in_bitpad; b14_bytes <= in_bytes; b14_type <= in_type; b14_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd14) begin
                 s14_busy <= 1'b1; s14_blk <= s14_blk + 64'd1; s14_kind <= iss_kind; s14_last <= iss_last;
@@ -3493,12 +3515,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd14) begin
-                s14_busy <= 1'b0; s14_chain <= c_chain;
+                s14_busy <= 1'b0;
+                if (s14_kind != PH_OUTPUT) s14_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s14_kind)
                     PH_KEY: s14_sq <= s14_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s14_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s14_sq <= s14_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s14_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s14_sq <= (s14_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s14_sq <= SQ_IDLE; s14_blk <= 64'd0;
                     end
                 endcase
@@ -3508,11 +3531,11 @@ module skeinhw (
     // stream 15
     always @(posedge clk) begin : stream15
         if (rst) begin
-            b15_full <= 1'b0; b15_key <= 1'b0; b15_first <= 1'b0; b15_last <= 1'b0; b15_bitpad <= 1'b0; b15_bytes <= 8'd0; b15_data <= {512{1'b0}};
+            b15_full <= 1'b0; b15_key <= 1'b0; b15_first <= 1'b0; b15_last <= 1'b0; b15_bitpad <= 1'b0; b15_bytes <= 8'd0; b15_type <= 6'd0; b15_data <= {512{1'b0}};
             s15_sq <= SQ_IDLE; s15_busy <= 1'b0; s15_chain <= {512{1'b0}}; s15_pos <= 64'd0; s15_blk <= 64'd0; s15_kind <= PH_IDLE; s15_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[15] && in_stream == 32'd15) begin
-                b15_full <= 1'b1; b15_key <= in_key; b15_first <= in_first; b15_last <= in_last; b15_bitpad <= in_bitpad; b15_bytes <= in_bytes; b15_data <= in_data;
+                b15_full <= 1'b1; b15_key <= in_key; b15_first <= in_first; b15_last <= in_last; b15_bitpad <= in_bitpad; b15_bytes <= in_bytes; b15_type <= in_type; b15_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd15) begin
                 s15_busy <= 1'b1; s15_blk <= s15_blk + 64'd1; s15_kind <= iss_kind; s15_last <= iss_last;
@@ -3521,12 +3544,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd15) begin
-                s15_busy <= 1'b0; s15_chain <= c_chain;
+                s15_busy <= 1'b0;
+                if (s15_kind != PH_OUTPUT) s15_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s15_kind)
                     PH_KEY: s15_sq <= s15_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s15_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s15_sq <= s15_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s15_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s15_sq <= (s15_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s15_sq <= SQ_IDLE; s15_blk <= 64'd0;
                     end
                 endcase
@@ -3536,11 +3560,11 @@ module skeinhw (
     // stream 16
     always @(posedge clk) begin : stream16
         if (rst) begin
-            b16_full <= 1'b0; b16_key <= 1'b0; b16_first <= 1'b0; b16_last <= 1'b0; b16_bitpad <= 1'b0; b16_bytes <= 8'd0; b16_data <= {512{1'b0}};
+            b16_full <= 1'b0; b16_key <= 1'b0; b16_first <= 1'b0; b16_last <= 1'b0; b16_bitpad <= 1'b0; b16_bytes <= 8'd0; b16_type <= 6'd0; b16_data <= {512{1'b0}};
             s16_sq <= SQ_IDLE; s16_busy <= 1'b0; s16_chain <= {512{1'b0}}; s16_pos <= 64'd0; s16_blk <= 64'd0; s16_kind <= PH_IDLE; s16_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[16] && in_stream == 32'd16) begin
-                b16_full <= 1'b1; b16_key <= in_key; b16_first <= in_first; b16_last <= in_last; b16_bitpad <= in_bitpad; b16_bytes <= in_bytes; b16_data <= in_data;
+                b16_full <= 1'b1; b16_key <= in_key; b16_first <= in_first; b16_last <= in_last; b16_bitpad <= in_bitpad; b16_bytes <= in_bytes; b16_type <= in_type; b16_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd16) begin
                 s16_busy <= 1'b1; s16_blk <= s16_blk + 64'd1; s16_kind <= iss_kind; s16_last <= iss_last;
@@ -3549,12 +3573,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd16) begin
-                s16_busy <= 1'b0; s16_chain <= c_chain;
+                s16_busy <= 1'b0;
+                if (s16_kind != PH_OUTPUT) s16_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s16_kind)
                     PH_KEY: s16_sq <= s16_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s16_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s16_sq <= s16_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s16_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s16_sq <= (s16_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s16_sq <= SQ_IDLE; s16_blk <= 64'd0;
                     end
                 endcase
@@ -3564,11 +3589,11 @@ module skeinhw (
     // stream 17
     always @(posedge clk) begin : stream17
         if (rst) begin
-            b17_full <= 1'b0; b17_key <= 1'b0; b17_first <= 1'b0; b17_last <= 1'b0; b17_bitpad <= 1'b0; b17_bytes <= 8'd0; b17_data <= {512{1'b0}};
+            b17_full <= 1'b0; b17_key <= 1'b0; b17_first <= 1'b0; b17_last <= 1'b0; b17_bitpad <= 1'b0; b17_bytes <= 8'd0; b17_type <= 6'd0; b17_data <= {512{1'b0}};
             s17_sq <= SQ_IDLE; s17_busy <= 1'b0; s17_chain <= {512{1'b0}}; s17_pos <= 64'd0; s17_blk <= 64'd0; s17_kind <= PH_IDLE; s17_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[17] && in_stream == 32'd17) begin
-                b17_full <= 1'b1; b17_key <= in_key; b17_first <= in_first; b17_last <= in_last; b17_bitpad <= in_bitpad; b17_bytes <= in_bytes; b17_data <= in_data;
+                b17_full <= 1'b1; b17_key <= in_key; b17_first <= in_first; b17_last <= in_last; b17_bitpad <= in_bitpad; b17_bytes <= in_bytes; b17_type <= in_type; b17_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd17) begin
                 s17_busy <= 1'b1; s17_blk <= s17_blk + 64'd1; s17_kind <= iss_kind; s17_last <= iss_last;
@@ -3577,12 +3602,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd17) begin
-                s17_busy <= 1'b0; s17_chain <= c_chain;
+                s17_busy <= 1'b0;
+                if (s17_kind != PH_OUTPUT) s17_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s17_kind)
                     PH_KEY: s17_sq <= s17_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s17_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s17_sq <= s17_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s17_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s17_sq <= (s17_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s17_sq <= SQ_IDLE; s17_blk <= 64'd0;
                     end
                 endcase
@@ -3592,11 +3618,11 @@ module skeinhw (
     // stream 18
     always @(posedge clk) begin : stream18
         if (rst) begin
-            b18_full <= 1'b0; b18_key <= 1'b0; b18_first <= 1'b0; b18_last <= 1'b0; b18_bitpad <= 1'b0; b18_bytes <= 8'd0; b18_data <= {512{1'b0}};
+            b18_full <= 1'b0; b18_key <= 1'b0; b18_first <= 1'b0; b18_last <= 1'b0; b18_bitpad <= 1'b0; b18_bytes <= 8'd0; b18_type <= 6'd0; b18_data <= {512{1'b0}};
             s18_sq <= SQ_IDLE; s18_busy <= 1'b0; s18_chain <= {512{1'b0}}; s18_pos <= 64'd0; s18_blk <= 64'd0; s18_kind <= PH_IDLE; s18_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[18] && in_stream == 32'd18) begin
-                b18_full <= 1'b1; b18_key <= in_key; b18_first <= in_first; b18_last <= in_last; b18_bitpad <= in_bitpad; b18_bytes <= in_bytes; b18_data <= in_data;
+                b18_full <= 1'b1; b18_key <= in_key; b18_first <= in_first; b18_last <= in_last; b18_bitpad <= in_bitpad; b18_bytes <= in_bytes; b18_type <= in_type; b18_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd18) begin
                 s18_busy <= 1'b1; s18_blk <= s18_blk + 64'd1; s18_kind <= iss_kind; s18_last <= iss_last;
@@ -3605,12 +3631,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd18) begin
-                s18_busy <= 1'b0; s18_chain <= c_chain;
+                s18_busy <= 1'b0;
+                if (s18_kind != PH_OUTPUT) s18_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s18_kind)
                     PH_KEY: s18_sq <= s18_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s18_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s18_sq <= s18_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s18_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s18_sq <= (s18_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s18_sq <= SQ_IDLE; s18_blk <= 64'd0;
                     end
                 endcase
@@ -3620,11 +3647,11 @@ module skeinhw (
     // stream 19
     always @(posedge clk) begin : stream19
         if (rst) begin
-            b19_full <= 1'b0; b19_key <= 1'b0; b19_first <= 1'b0; b19_last <= 1'b0; b19_bitpad <= 1'b0; b19_bytes <= 8'd0; b19_data <= {512{1'b0}};
+            b19_full <= 1'b0; b19_key <= 1'b0; b19_first <= 1'b0; b19_last <= 1'b0; b19_bitpad <= 1'b0; b19_bytes <= 8'd0; b19_type <= 6'd0; b19_data <= {512{1'b0}};
             s19_sq <= SQ_IDLE; s19_busy <= 1'b0; s19_chain <= {512{1'b0}}; s19_pos <= 64'd0; s19_blk <= 64'd0; s19_kind <= PH_IDLE; s19_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[19] && in_stream == 32'd19) begin
-                b19_full <= 1'b1; b19_key <= in_key; b19_first <= in_first; b19_last <= in_last; b19_bitpad <= in_bitpad; b19_bytes <= in_bytes; b19_data <= in_data;
+                b19_full <= 1'b1; b19_key <= in_key; b19_first <= in_first; b19_last <= in_last; b19_bitpad <= in_bitpad; b19_bytes <= in_bytes; b19_type <= in_type; b19_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd19) begin
                 s19_busy <= 1'b1; s19_blk <= s19_blk + 64'd1; s19_kind <= iss_kind; s19_last <= iss_last;
@@ -3633,12 +3660,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd19) begin
-                s19_busy <= 1'b0; s19_chain <= c_chain;
+                s19_busy <= 1'b0;
+                if (s19_kind != PH_OUTPUT) s19_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s19_kind)
                     PH_KEY: s19_sq <= s19_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s19_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s19_sq <= s19_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s19_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s19_sq <= (s19_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s19_sq <= SQ_IDLE; s19_blk <= 64'd0;
                     end
                 endcase
@@ -3648,11 +3676,11 @@ module skeinhw (
     // stream 20
     always @(posedge clk) begin : stream20
         if (rst) begin
-            b20_full <= 1'b0; b20_key <= 1'b0; b20_first <= 1'b0; b20_last <= 1'b0; b20_bitpad <= 1'b0; b20_bytes <= 8'd0; b20_data <= {512{1'b0}};
+            b20_full <= 1'b0; b20_key <= 1'b0; b20_first <= 1'b0; b20_last <= 1'b0; b20_bitpad <= 1'b0; b20_bytes <= 8'd0; b20_type <= 6'd0; b20_data <= {512{1'b0}};
             s20_sq <= SQ_IDLE; s20_busy <= 1'b0; s20_chain <= {512{1'b0}}; s20_pos <= 64'd0; s20_blk <= 64'd0; s20_kind <= PH_IDLE; s20_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[20] && in_stream == 32'd20) begin
-                b20_full <= 1'b1; b20_key <= in_key; b20_first <= in_first; b20_last <= in_last; b20_bitpad <= in_bitpad; b20_bytes <= in_bytes; b20_data <= in_data;
+                b20_full <= 1'b1; b20_key <= in_key; b20_first <= in_first; b20_last <= in_last; b20_bitpad <= in_bitpad; b20_bytes <= in_bytes; b20_type <= in_type; b20_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd20) begin
                 s20_busy <= 1'b1; s20_blk <= s20_blk + 64'd1; s20_kind <= iss_kind; s20_last <= iss_last;
@@ -3661,12 +3689,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd20) begin
-                s20_busy <= 1'b0; s20_chain <= c_chain;
+                s20_busy <= 1'b0;
+                if (s20_kind != PH_OUTPUT) s20_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s20_kind)
                     PH_KEY: s20_sq <= s20_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s20_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s20_sq <= s20_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s20_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s20_sq <= (s20_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s20_sq <= SQ_IDLE; s20_blk <= 64'd0;
                     end
                 endcase
@@ -3676,11 +3705,11 @@ module skeinhw (
     // stream 21
     always @(posedge clk) begin : stream21
         if (rst) begin
-            b21_full <= 1'b0; b21_key <= 1'b0; b21_first <= 1'b0; b21_last <= 1'b0; b21_bitpad <= 1'b0; b21_bytes <= 8'd0; b21_data <= {512{1'b0}};
+            b21_full <= 1'b0; b21_key <= 1'b0; b21_first <= 1'b0; b21_last <= 1'b0; b21_bitpad <= 1'b0; b21_bytes <= 8'd0; b21_type <= 6'd0; b21_data <= {512{1'b0}};
             s21_sq <= SQ_IDLE; s21_busy <= 1'b0; s21_chain <= {512{1'b0}}; s21_pos <= 64'd0; s21_blk <= 64'd0; s21_kind <= PH_IDLE; s21_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[21] && in_stream == 32'd21) begin
-                b21_full <= 1'b1; b21_key <= in_key; b21_first <= in_first; b21_last <= in_last; b21_bitpad <= in_bitpad; b21_bytes <= in_bytes; b21_data <= in_data;
+                b21_full <= 1'b1; b21_key <= in_key; b21_first <= in_first; b21_last <= in_last; b21_bitpad <= in_bitpad; b21_bytes <= in_bytes; b21_type <= in_type; b21_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd21) begin
                 s21_busy <= 1'b1; s21_blk <= s21_blk + 64'd1; s21_kind <= iss_kind; s21_last <= iss_last;
@@ -3689,12 +3718,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd21) begin
-                s21_busy <= 1'b0; s21_chain <= c_chain;
+                s21_busy <= 1'b0;
+                if (s21_kind != PH_OUTPUT) s21_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s21_kind)
                     PH_KEY: s21_sq <= s21_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s21_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s21_sq <= s21_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s21_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s21_sq <= (s21_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s21_sq <= SQ_IDLE; s21_blk <= 64'd0;
                     end
                 endcase
@@ -3704,11 +3734,11 @@ module skeinhw (
     // stream 22
     always @(posedge clk) begin : stream22
         if (rst) begin
-            b22_full <= 1'b0; b22_key <= 1'b0; b22_first <= 1'b0; b22_last <= 1'b0; b22_bitpad <= 1'b0; b22_bytes <= 8'd0; b22_data <= {512{1'b0}};
+            b22_full <= 1'b0; b22_key <= 1'b0; b22_first <= 1'b0; b22_last <= 1'b0; b22_bitpad <= 1'b0; b22_bytes <= 8'd0; b22_type <= 6'd0; b22_data <= {512{1'b0}};
             s22_sq <= SQ_IDLE; s22_busy <= 1'b0; s22_chain <= {512{1'b0}}; s22_pos <= 64'd0; s22_blk <= 64'd0; s22_kind <= PH_IDLE; s22_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[22] && in_stream == 32'd22) begin
-                b22_full <= 1'b1; b22_key <= in_key; b22_first <= in_first; b22_last <= in_last; b22_bitpad <= in_bitpad; b22_bytes <= in_bytes; b22_data <= in_data;
+                b22_full <= 1'b1; b22_key <= in_key; b22_first <= in_first; b22_last <= in_last; b22_bitpad <= in_bitpad; b22_bytes <= in_bytes; b22_type <= in_type; b22_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd22) begin
                 s22_busy <= 1'b1; s22_blk <= s22_blk + 64'd1; s22_kind <= iss_kind; s22_last <= iss_last;
@@ -3717,12 +3747,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd22) begin
-                s22_busy <= 1'b0; s22_chain <= c_chain;
+                s22_busy <= 1'b0;
+                if (s22_kind != PH_OUTPUT) s22_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s22_kind)
                     PH_KEY: s22_sq <= s22_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s22_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s22_sq <= s22_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s22_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s22_sq <= (s22_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s22_sq <= SQ_IDLE; s22_blk <= 64'd0;
                     end
                 endcase
@@ -3732,11 +3763,11 @@ module skeinhw (
     // stream 23
     always @(posedge clk) begin : stream23
         if (rst) begin
-            b23_full <= 1'b0; b23_key <= 1'b0; b23_first <= 1'b0; b23_last <= 1'b0; b23_bitpad <= 1'b0; b23_bytes <= 8'd0; b23_data <= {512{1'b0}};
+            b23_full <= 1'b0; b23_key <= 1'b0; b23_first <= 1'b0; b23_last <= 1'b0; b23_bitpad <= 1'b0; b23_bytes <= 8'd0; b23_type <= 6'd0; b23_data <= {512{1'b0}};
             s23_sq <= SQ_IDLE; s23_busy <= 1'b0; s23_chain <= {512{1'b0}}; s23_pos <= 64'd0; s23_blk <= 64'd0; s23_kind <= PH_IDLE; s23_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[23] && in_stream == 32'd23) begin
-                b23_full <= 1'b1; b23_key <= in_key; b23_first <= in_first; b23_last <= in_last; b23_bitpad <= in_bitpad; b23_bytes <= in_bytes; b23_data <= in_data;
+                b23_full <= 1'b1; b23_key <= in_key; b23_first <= in_first; b23_last <= in_last; b23_bitpad <= in_bitpad; b23_bytes <= in_bytes; b23_type <= in_type; b23_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd23) begin
                 s23_busy <= 1'b1; s23_blk <= s23_blk + 64'd1; s23_kind <= iss_kind; s23_last <= iss_last;
@@ -3745,12 +3776,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd23) begin
-                s23_busy <= 1'b0; s23_chain <= c_chain;
+                s23_busy <= 1'b0;
+                if (s23_kind != PH_OUTPUT) s23_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s23_kind)
                     PH_KEY: s23_sq <= s23_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s23_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s23_sq <= s23_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s23_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s23_sq <= (s23_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s23_sq <= SQ_IDLE; s23_blk <= 64'd0;
                     end
                 endcase
@@ -3760,11 +3792,11 @@ module skeinhw (
     // stream 24
     always @(posedge clk) begin : stream24
         if (rst) begin
-            b24_full <= 1'b0; b24_key <= 1'b0; b24_first <= 1'b0; b24_last <= 1'b0; b24_bitpad <= 1'b0; b24_bytes <= 8'd0; b24_data <= {512{1'b0}};
+            b24_full <= 1'b0; b24_key <= 1'b0; b24_first <= 1'b0; b24_last <= 1'b0; b24_bitpad <= 1'b0; b24_bytes <= 8'd0; b24_type <= 6'd0; b24_data <= {512{1'b0}};
             s24_sq <= SQ_IDLE; s24_busy <= 1'b0; s24_chain <= {512{1'b0}}; s24_pos <= 64'd0; s24_blk <= 64'd0; s24_kind <= PH_IDLE; s24_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[24] && in_stream == 32'd24) begin
-                b24_full <= 1'b1; b24_key <= in_key; b24_first <= in_first; b24_last <= in_last; b24_bitpad <= in_bitpad; b24_bytes <= in_bytes; b24_data <= in_data;
+                b24_full <= 1'b1; b24_key <= in_key; b24_first <= in_first; b24_last <= in_last; b24_bitpad <= in_bitpad; b24_bytes <= in_bytes; b24_type <= in_type; b24_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd24) begin
                 s24_busy <= 1'b1; s24_blk <= s24_blk + 64'd1; s24_kind <= iss_kind; s24_last <= iss_last;
@@ -3773,12 +3805,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd24) begin
-                s24_busy <= 1'b0; s24_chain <= c_chain;
+                s24_busy <= 1'b0;
+                if (s24_kind != PH_OUTPUT) s24_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s24_kind)
                     PH_KEY: s24_sq <= s24_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s24_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s24_sq <= s24_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s24_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s24_sq <= (s24_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s24_sq <= SQ_IDLE; s24_blk <= 64'd0;
                     end
                 endcase
@@ -3788,11 +3821,11 @@ module skeinhw (
     // stream 25
     always @(posedge clk) begin : stream25
         if (rst) begin
-            b25_full <= 1'b0; b25_key <= 1'b0; b25_first <= 1'b0; b25_last <= 1'b0; b25_bitpad <= 1'b0; b25_bytes <= 8'd0; b25_data <= {512{1'b0}};
+            b25_full <= 1'b0; b25_key <= 1'b0; b25_first <= 1'b0; b25_last <= 1'b0; b25_bitpad <= 1'b0; b25_bytes <= 8'd0; b25_type <= 6'd0; b25_data <= {512{1'b0}};
             s25_sq <= SQ_IDLE; s25_busy <= 1'b0; s25_chain <= {512{1'b0}}; s25_pos <= 64'd0; s25_blk <= 64'd0; s25_kind <= PH_IDLE; s25_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[25] && in_stream == 32'd25) begin
-                b25_full <= 1'b1; b25_key <= in_key; b25_first <= in_first; b25_last <= in_last; b25_bitpad <= in_bitpad; b25_bytes <= in_bytes; b25_data <= in_data;
+                b25_full <= 1'b1; b25_key <= in_key; b25_first <= in_first; b25_last <= in_last; b25_bitpad <= in_bitpad; b25_bytes <= in_bytes; b25_type <= in_type; b25_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd25) begin
                 s25_busy <= 1'b1; s25_blk <= s25_blk + 64'd1; s25_kind <= iss_kind; s25_last <= iss_last;
@@ -3801,12 +3834,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd25) begin
-                s25_busy <= 1'b0; s25_chain <= c_chain;
+                s25_busy <= 1'b0;
+                if (s25_kind != PH_OUTPUT) s25_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s25_kind)
                     PH_KEY: s25_sq <= s25_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s25_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s25_sq <= s25_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s25_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s25_sq <= (s25_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s25_sq <= SQ_IDLE; s25_blk <= 64'd0;
                     end
                 endcase
@@ -3816,11 +3850,11 @@ module skeinhw (
     // stream 26
     always @(posedge clk) begin : stream26
         if (rst) begin
-            b26_full <= 1'b0; b26_key <= 1'b0; b26_first <= 1'b0; b26_last <= 1'b0; b26_bitpad <= 1'b0; b26_bytes <= 8'd0; b26_data <= {512{1'b0}};
+            b26_full <= 1'b0; b26_key <= 1'b0; b26_first <= 1'b0; b26_last <= 1'b0; b26_bitpad <= 1'b0; b26_bytes <= 8'd0; b26_type <= 6'd0; b26_data <= {512{1'b0}};
             s26_sq <= SQ_IDLE; s26_busy <= 1'b0; s26_chain <= {512{1'b0}}; s26_pos <= 64'd0; s26_blk <= 64'd0; s26_kind <= PH_IDLE; s26_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[26] && in_stream == 32'd26) begin
-                b26_full <= 1'b1; b26_key <= in_key; b26_first <= in_first; b26_last <= in_last; b26_bitpad <= in_bitpad; b26_bytes <= in_bytes; b26_data <= in_data;
+                b26_full <= 1'b1; b26_key <= in_key; b26_first <= in_first; b26_last <= in_last; b26_bitpad <= in_bitpad; b26_bytes <= in_bytes; b26_type <= in_type; b26_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd26) begin
                 s26_busy <= 1'b1; s26_blk <= s26_blk + 64'd1; s26_kind <= iss_kind; s26_last <= iss_last;
@@ -3829,12 +3863,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd26) begin
-                s26_busy <= 1'b0; s26_chain <= c_chain;
+                s26_busy <= 1'b0;
+                if (s26_kind != PH_OUTPUT) s26_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s26_kind)
                     PH_KEY: s26_sq <= s26_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s26_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s26_sq <= s26_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s26_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s26_sq <= (s26_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s26_sq <= SQ_IDLE; s26_blk <= 64'd0;
                     end
                 endcase
@@ -3844,11 +3879,11 @@ module skeinhw (
     // stream 27
     always @(posedge clk) begin : stream27
         if (rst) begin
-            b27_full <= 1'b0; b27_key <= 1'b0; b27_first <= 1'b0; b27_last <= 1'b0; b27_bitpad <= 1'b0; b27_bytes <= 8'd0; b27_data <= {512{1'b0}};
+            b27_full <= 1'b0; b27_key <= 1'b0; b27_first <= 1'b0; b27_last <= 1'b0; b27_bitpad <= 1'b0; b27_bytes <= 8'd0; b27_type <= 6'd0; b27_data <= {512{1'b0}};
             s27_sq <= SQ_IDLE; s27_busy <= 1'b0; s27_chain <= {512{1'b0}}; s27_pos <= 64'd0; s27_blk <= 64'd0; s27_kind <= PH_IDLE; s27_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[27] && in_stream == 32'd27) begin
-                b27_full <= 1'b1; b27_key <= in_key; b27_first <= in_first; b27_last <= in_last; b27_bitpad <= in_bitpad; b27_bytes <= in_bytes; b27_data <= in_data;
+                b27_full <= 1'b1; b27_key <= in_key; b27_first <= in_first; b27_last <= in_last; b27_bitpad <= in_bitpad; b27_bytes <= in_bytes; b27_type <= in_type; b27_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd27) begin
                 s27_busy <= 1'b1; s27_blk <= s27_blk + 64'd1; s27_kind <= iss_kind; s27_last <= iss_last;
@@ -3857,12 +3892,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd27) begin
-                s27_busy <= 1'b0; s27_chain <= c_chain;
+                s27_busy <= 1'b0;
+                if (s27_kind != PH_OUTPUT) s27_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s27_kind)
                     PH_KEY: s27_sq <= s27_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s27_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s27_sq <= s27_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s27_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s27_sq <= (s27_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s27_sq <= SQ_IDLE; s27_blk <= 64'd0;
                     end
                 endcase
@@ -3872,11 +3908,11 @@ module skeinhw (
     // stream 28
     always @(posedge clk) begin : stream28
         if (rst) begin
-            b28_full <= 1'b0; b28_key <= 1'b0; b28_first <= 1'b0; b28_last <= 1'b0; b28_bitpad <= 1'b0; b28_bytes <= 8'd0; b28_data <= {512{1'b0}};
+            b28_full <= 1'b0; b28_key <= 1'b0; b28_first <= 1'b0; b28_last <= 1'b0; b28_bitpad <= 1'b0; b28_bytes <= 8'd0; b28_type <= 6'd0; b28_data <= {512{1'b0}};
             s28_sq <= SQ_IDLE; s28_busy <= 1'b0; s28_chain <= {512{1'b0}}; s28_pos <= 64'd0; s28_blk <= 64'd0; s28_kind <= PH_IDLE; s28_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[28] && in_stream == 32'd28) begin
-                b28_full <= 1'b1; b28_key <= in_key; b28_first <= in_first; b28_last <= in_last; b28_bitpad <= in_bitpad; b28_bytes <= in_bytes; b28_data <= in_data;
+                b28_full <= 1'b1; b28_key <= in_key; b28_first <= in_first; b28_last <= in_last; b28_bitpad <= in_bitpad; b28_bytes <= in_bytes; b28_type <= in_type; b28_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd28) begin
                 s28_busy <= 1'b1; s28_blk <= s28_blk + 64'd1; s28_kind <= iss_kind; s28_last <= iss_last;
@@ -3885,12 +3921,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd28) begin
-                s28_busy <= 1'b0; s28_chain <= c_chain;
+                s28_busy <= 1'b0;
+                if (s28_kind != PH_OUTPUT) s28_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s28_kind)
                     PH_KEY: s28_sq <= s28_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s28_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s28_sq <= s28_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s28_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s28_sq <= (s28_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s28_sq <= SQ_IDLE; s28_blk <= 64'd0;
                     end
                 endcase
@@ -3900,11 +3937,11 @@ module skeinhw (
     // stream 29
     always @(posedge clk) begin : stream29
         if (rst) begin
-            b29_full <= 1'b0; b29_key <= 1'b0; b29_first <= 1'b0; b29_last <= 1'b0; b29_bitpad <= 1'b0; b29_bytes <= 8'd0; b29_data <= {512{1'b0}};
+            b29_full <= 1'b0; b29_key <= 1'b0; b29_first <= 1'b0; b29_last <= 1'b0; b29_bitpad <= 1'b0; b29_bytes <= 8'd0; b29_type <= 6'd0; b29_data <= {512{1'b0}};
             s29_sq <= SQ_IDLE; s29_busy <= 1'b0; s29_chain <= {512{1'b0}}; s29_pos <= 64'd0; s29_blk <= 64'd0; s29_kind <= PH_IDLE; s29_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[29] && in_stream == 32'd29) begin
-                b29_full <= 1'b1; b29_key <= in_key; b29_first <= in_first; b29_last <= in_last; b29_bitpad <= in_bitpad; b29_bytes <= in_bytes; b29_data <= in_data;
+                b29_full <= 1'b1; b29_key <= in_key; b29_first <= in_first; b29_last <= in_last; b29_bitpad <= in_bitpad; b29_bytes <= in_bytes; b29_type <= in_type; b29_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd29) begin
                 s29_busy <= 1'b1; s29_blk <= s29_blk + 64'd1; s29_kind <= iss_kind; s29_last <= iss_last;
@@ -3913,12 +3950,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd29) begin
-                s29_busy <= 1'b0; s29_chain <= c_chain;
+                s29_busy <= 1'b0;
+                if (s29_kind != PH_OUTPUT) s29_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s29_kind)
                     PH_KEY: s29_sq <= s29_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s29_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s29_sq <= s29_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s29_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s29_sq <= (s29_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s29_sq <= SQ_IDLE; s29_blk <= 64'd0;
                     end
                 endcase
@@ -3928,11 +3966,11 @@ module skeinhw (
     // stream 30
     always @(posedge clk) begin : stream30
         if (rst) begin
-            b30_full <= 1'b0; b30_key <= 1'b0; b30_first <= 1'b0; b30_last <= 1'b0; b30_bitpad <= 1'b0; b30_bytes <= 8'd0; b30_data <= {512{1'b0}};
+            b30_full <= 1'b0; b30_key <= 1'b0; b30_first <= 1'b0; b30_last <= 1'b0; b30_bitpad <= 1'b0; b30_bytes <= 8'd0; b30_type <= 6'd0; b30_data <= {512{1'b0}};
             s30_sq <= SQ_IDLE; s30_busy <= 1'b0; s30_chain <= {512{1'b0}}; s30_pos <= 64'd0; s30_blk <= 64'd0; s30_kind <= PH_IDLE; s30_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[30] && in_stream == 32'd30) begin
-                b30_full <= 1'b1; b30_key <= in_key; b30_first <= in_first; b30_last <= in_last; b30_bitpad <= in_bitpad; b30_bytes <= in_bytes; b30_data <= in_data;
+                b30_full <= 1'b1; b30_key <= in_key; b30_first <= in_first; b30_last <= in_last; b30_bitpad <= in_bitpad; b30_bytes <= in_bytes; b30_type <= in_type; b30_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd30) begin
                 s30_busy <= 1'b1; s30_blk <= s30_blk + 64'd1; s30_kind <= iss_kind; s30_last <= iss_last;
@@ -3941,12 +3979,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd30) begin
-                s30_busy <= 1'b0; s30_chain <= c_chain;
+                s30_busy <= 1'b0;
+                if (s30_kind != PH_OUTPUT) s30_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s30_kind)
                     PH_KEY: s30_sq <= s30_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s30_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s30_sq <= s30_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s30_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s30_sq <= (s30_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s30_sq <= SQ_IDLE; s30_blk <= 64'd0;
                     end
                 endcase
@@ -3956,11 +3995,11 @@ module skeinhw (
     // stream 31
     always @(posedge clk) begin : stream31
         if (rst) begin
-            b31_full <= 1'b0; b31_key <= 1'b0; b31_first <= 1'b0; b31_last <= 1'b0; b31_bitpad <= 1'b0; b31_bytes <= 8'd0; b31_data <= {512{1'b0}};
+            b31_full <= 1'b0; b31_key <= 1'b0; b31_first <= 1'b0; b31_last <= 1'b0; b31_bitpad <= 1'b0; b31_bytes <= 8'd0; b31_type <= 6'd0; b31_data <= {512{1'b0}};
             s31_sq <= SQ_IDLE; s31_busy <= 1'b0; s31_chain <= {512{1'b0}}; s31_pos <= 64'd0; s31_blk <= 64'd0; s31_kind <= PH_IDLE; s31_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[31] && in_stream == 32'd31) begin
-                b31_full <= 1'b1; b31_key <= in_key; b31_first <= in_first; b31_last <= in_last; b31_bitpad <= in_bitpad; b31_bytes <= in_bytes; b31_data <= in_data;
+                b31_full <= 1'b1; b31_key <= in_key; b31_first <= in_first; b31_last <= in_last; b31_bitpad <= in_bitpad; b31_bytes <= in_bytes; b31_type <= in_type; b31_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd31) begin
                 s31_busy <= 1'b1; s31_blk <= s31_blk + 64'd1; s31_kind <= iss_kind; s31_last <= iss_last;
@@ -3969,12 +4008,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd31) begin
-                s31_busy <= 1'b0; s31_chain <= c_chain;
+                s31_busy <= 1'b0;
+                if (s31_kind != PH_OUTPUT) s31_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s31_kind)
                     PH_KEY: s31_sq <= s31_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s31_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s31_sq <= s31_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s31_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s31_sq <= (s31_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s31_sq <= SQ_IDLE; s31_blk <= 64'd0;
                     end
                 endcase
@@ -3984,11 +4024,11 @@ module skeinhw (
     // stream 32
     always @(posedge clk) begin : stream32
         if (rst) begin
-            b32_full <= 1'b0; b32_key <= 1'b0; b32_first <= 1'b0; b32_last <= 1'b0; b32_bitpad <= 1'b0; b32_bytes <= 8'd0; b32_data <= {512{1'b0}};
+            b32_full <= 1'b0; b32_key <= 1'b0; b32_first <= 1'b0; b32_last <= 1'b0; b32_bitpad <= 1'b0; b32_bytes <= 8'd0; b32_type <= 6'd0; b32_data <= {512{1'b0}};
             s32_sq <= SQ_IDLE; s32_busy <= 1'b0; s32_chain <= {512{1'b0}}; s32_pos <= 64'd0; s32_blk <= 64'd0; s32_kind <= PH_IDLE; s32_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[32] && in_stream == 32'd32) begin
-                b32_full <= 1'b1; b32_key <= in_key; b32_first <= in_first; b32_last <= in_last; b32_bitpad <= in_bitpad; b32_bytes <= in_bytes; b32_data <= in_data;
+                b32_full <= 1'b1; b32_key <= in_key; b32_first <= in_first; b32_last <= in_last; b32_bitpad <= in_bitpad; b32_bytes <= in_bytes; b32_type <= in_type; b32_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd32) begin
                 s32_busy <= 1'b1; s32_blk <= s32_blk + 64'd1; s32_kind <= iss_kind; s32_last <= iss_last;
@@ -3997,12 +4037,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd32) begin
-                s32_busy <= 1'b0; s32_chain <= c_chain;
+                s32_busy <= 1'b0;
+                if (s32_kind != PH_OUTPUT) s32_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s32_kind)
                     PH_KEY: s32_sq <= s32_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s32_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s32_sq <= s32_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s32_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s32_sq <= (s32_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s32_sq <= SQ_IDLE; s32_blk <= 64'd0;
                     end
                 endcase
@@ -4012,11 +4053,11 @@ module skeinhw (
     // stream 33
     always @(posedge clk) begin : stream33
         if (rst) begin
-            b33_full <= 1'b0; b33_key <= 1'b0; b33_first <= 1'b0; b33_last <= 1'b0; b33_bitpad <= 1'b0; b33_bytes <= 8'd0; b33_data <= {512{1'b0}};
+            b33_full <= 1'b0; b33_key <= 1'b0; b33_first <= 1'b0; b33_last <= 1'b0; b33_bitpad <= 1'b0; b33_bytes <= 8'd0; b33_type <= 6'd0; b33_data <= {512{1'b0}};
             s33_sq <= SQ_IDLE; s33_busy <= 1'b0; s33_chain <= {512{1'b0}}; s33_pos <= 64'd0; s33_blk <= 64'd0; s33_kind <= PH_IDLE; s33_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[33] && in_stream == 32'd33) begin
-                b33_full <= 1'b1; b33_key <= in_key; b33_first <= in_first; b33_last <= in_last; b33_bitpad <= in_bitpad; b33_bytes <= in_bytes; b33_data <= in_data;
+                b33_full <= 1'b1; b33_key <= in_key; b33_first <= in_first; b33_last <= in_last; b33_bitpad <= in_bitpad; b33_bytes <= in_bytes; b33_type <= in_type; b33_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd33) begin
                 s33_busy <= 1'b1; s33_blk <= s33_blk + 64'd1; s33_kind <= iss_kind; s33_last <= iss_last;
@@ -4025,12 +4066,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd33) begin
-                s33_busy <= 1'b0; s33_chain <= c_chain;
+                s33_busy <= 1'b0;
+                if (s33_kind != PH_OUTPUT) s33_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s33_kind)
                     PH_KEY: s33_sq <= s33_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s33_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s33_sq <= s33_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s33_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s33_sq <= (s33_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s33_sq <= SQ_IDLE; s33_blk <= 64'd0;
                     end
                 endcase
@@ -4040,11 +4082,11 @@ module skeinhw (
     // stream 34
     always @(posedge clk) begin : stream34
         if (rst) begin
-            b34_full <= 1'b0; b34_key <= 1'b0; b34_first <= 1'b0; b34_last <= 1'b0; b34_bitpad <= 1'b0; b34_bytes <= 8'd0; b34_data <= {512{1'b0}};
+            b34_full <= 1'b0; b34_key <= 1'b0; b34_first <= 1'b0; b34_last <= 1'b0; b34_bitpad <= 1'b0; b34_bytes <= 8'd0; b34_type <= 6'd0; b34_data <= {512{1'b0}};
             s34_sq <= SQ_IDLE; s34_busy <= 1'b0; s34_chain <= {512{1'b0}}; s34_pos <= 64'd0; s34_blk <= 64'd0; s34_kind <= PH_IDLE; s34_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[34] && in_stream == 32'd34) begin
-                b34_full <= 1'b1; b34_key <= in_key; b34_first <= in_first; b34_last <= in_last; b34_bitpad <= in_bitpad; b34_bytes <= in_bytes; b34_data <= in_data;
+                b34_full <= 1'b1; b34_key <= in_key; b34_first <= in_first; b34_last <= in_last; b34_bitpad <= in_bitpad; b34_bytes <= in_bytes; b34_type <= in_type; b34_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd34) begin
                 s34_busy <= 1'b1; s34_blk <= s34_blk + 64'd1; s34_kind <= iss_kind; s34_last <= iss_last;
@@ -4053,12 +4095,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd34) begin
-                s34_busy <= 1'b0; s34_chain <= c_chain;
+                s34_busy <= 1'b0;
+                if (s34_kind != PH_OUTPUT) s34_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s34_kind)
                     PH_KEY: s34_sq <= s34_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s34_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s34_sq <= s34_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s34_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s34_sq <= (s34_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s34_sq <= SQ_IDLE; s34_blk <= 64'd0;
                     end
                 endcase
@@ -4068,11 +4111,11 @@ module skeinhw (
     // stream 35
     always @(posedge clk) begin : stream35
         if (rst) begin
-            b35_full <= 1'b0; b35_key <= 1'b0; b35_first <= 1'b0; b35_last <= 1'b0; b35_bitpad <= 1'b0; b35_bytes <= 8'd0; b35_data <= {512{1'b0}};
+            b35_full <= 1'b0; b35_key <= 1'b0; b35_first <= 1'b0; b35_last <= 1'b0; b35_bitpad <= 1'b0; b35_bytes <= 8'd0; b35_type <= 6'd0; b35_data <= {512{1'b0}};
             s35_sq <= SQ_IDLE; s35_busy <= 1'b0; s35_chain <= {512{1'b0}}; s35_pos <= 64'd0; s35_blk <= 64'd0; s35_kind <= PH_IDLE; s35_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[35] && in_stream == 32'd35) begin
-                b35_full <= 1'b1; b35_key <= in_key; b35_first <= in_first; b35_last <= in_last; b35_bitpad <= in_bitpad; b35_bytes <= in_bytes; b35_data <= in_data;
+                b35_full <= 1'b1; b35_key <= in_key; b35_first <= in_first; b35_last <= in_last; b35_bitpad <= in_bitpad; b35_bytes <= in_bytes; b35_type <= in_type; b35_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd35) begin
                 s35_busy <= 1'b1; s35_blk <= s35_blk + 64'd1; s35_kind <= iss_kind; s35_last <= iss_last;
@@ -4081,12 +4124,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd35) begin
-                s35_busy <= 1'b0; s35_chain <= c_chain;
+                s35_busy <= 1'b0;
+                if (s35_kind != PH_OUTPUT) s35_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s35_kind)
                     PH_KEY: s35_sq <= s35_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s35_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s35_sq <= s35_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s35_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s35_sq <= (s35_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s35_sq <= SQ_IDLE; s35_blk <= 64'd0;
                     end
                 endcase
@@ -4096,11 +4140,11 @@ module skeinhw (
     // stream 36
     always @(posedge clk) begin : stream36
         if (rst) begin
-            b36_full <= 1'b0; b36_key <= 1'b0; b36_first <= 1'b0; b36_last <= 1'b0; b36_bitpad <= 1'b0; b36_bytes <= 8'd0; b36_data <= {512{1'b0}};
+            b36_full <= 1'b0; b36_key <= 1'b0; b36_first <= 1'b0; b36_last <= 1'b0; b36_bitpad <= 1'b0; b36_bytes <= 8'd0; b36_type <= 6'd0; b36_data <= {512{1'b0}};
             s36_sq <= SQ_IDLE; s36_busy <= 1'b0; s36_chain <= {512{1'b0}}; s36_pos <= 64'd0; s36_blk <= 64'd0; s36_kind <= PH_IDLE; s36_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[36] && in_stream == 32'd36) begin
-                b36_full <= 1'b1; b36_key <= in_key; b36_first <= in_first; b36_last <= in_last; b36_bitpad <= in_bitpad; b36_bytes <= in_bytes; b36_data <= in_data;
+                b36_full <= 1'b1; b36_key <= in_key; b36_first <= in_first; b36_last <= in_last; b36_bitpad <= in_bitpad; b36_bytes <= in_bytes; b36_type <= in_type; b36_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd36) begin
                 s36_busy <= 1'b1; s36_blk <= s36_blk + 64'd1; s36_kind <= iss_kind; s36_last <= iss_last;
@@ -4109,12 +4153,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd36) begin
-                s36_busy <= 1'b0; s36_chain <= c_chain;
+                s36_busy <= 1'b0;
+                if (s36_kind != PH_OUTPUT) s36_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s36_kind)
                     PH_KEY: s36_sq <= s36_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s36_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s36_sq <= s36_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s36_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s36_sq <= (s36_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s36_sq <= SQ_IDLE; s36_blk <= 64'd0;
                     end
                 endcase
@@ -4124,11 +4169,11 @@ module skeinhw (
     // stream 37
     always @(posedge clk) begin : stream37
         if (rst) begin
-            b37_full <= 1'b0; b37_key <= 1'b0; b37_first <= 1'b0; b37_last <= 1'b0; b37_bitpad <= 1'b0; b37_bytes <= 8'd0; b37_data <= {512{1'b0}};
+            b37_full <= 1'b0; b37_key <= 1'b0; b37_first <= 1'b0; b37_last <= 1'b0; b37_bitpad <= 1'b0; b37_bytes <= 8'd0; b37_type <= 6'd0; b37_data <= {512{1'b0}};
             s37_sq <= SQ_IDLE; s37_busy <= 1'b0; s37_chain <= {512{1'b0}}; s37_pos <= 64'd0; s37_blk <= 64'd0; s37_kind <= PH_IDLE; s37_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[37] && in_stream == 32'd37) begin
-                b37_full <= 1'b1; b37_key <= in_key; b37_first <= in_first; b37_last <= in_last; b37_bitpad <= in_bitpad; b37_bytes <= in_bytes; b37_data <= in_data;
+                b37_full <= 1'b1; b37_key <= in_key; b37_first <= in_first; b37_last <= in_last; b37_bitpad <= in_bitpad; b37_bytes <= in_bytes; b37_type <= in_type; b37_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd37) begin
                 s37_busy <= 1'b1; s37_blk <= s37_blk + 64'd1; s37_kind <= iss_kind; s37_last <= iss_last;
@@ -4137,12 +4182,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd37) begin
-                s37_busy <= 1'b0; s37_chain <= c_chain;
+                s37_busy <= 1'b0;
+                if (s37_kind != PH_OUTPUT) s37_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s37_kind)
                     PH_KEY: s37_sq <= s37_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s37_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s37_sq <= s37_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s37_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s37_sq <= (s37_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s37_sq <= SQ_IDLE; s37_blk <= 64'd0;
                     end
                 endcase
@@ -4152,11 +4198,11 @@ module skeinhw (
     // stream 38
     always @(posedge clk) begin : stream38
         if (rst) begin
-            b38_full <= 1'b0; b38_key <= 1'b0; b38_first <= 1'b0; b38_last <= 1'b0; b38_bitpad <= 1'b0; b38_bytes <= 8'd0; b38_data <= {512{1'b0}};
+            b38_full <= 1'b0; b38_key <= 1'b0; b38_first <= 1'b0; b38_last <= 1'b0; b38_bitpad <= 1'b0; b38_bytes <= 8'd0; b38_type <= 6'd0; b38_data <= {512{1'b0}};
             s38_sq <= SQ_IDLE; s38_busy <= 1'b0; s38_chain <= {512{1'b0}}; s38_pos <= 64'd0; s38_blk <= 64'd0; s38_kind <= PH_IDLE; s38_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[38] && in_stream == 32'd38) begin
-                b38_full <= 1'b1; b38_key <= in_key; b38_first <= in_first; b38_last <= in_last; b38_bitpad <= in_bitpad; b38_bytes <= in_bytes; b38_data <= in_data;
+                b38_full <= 1'b1; b38_key <= in_key; b38_first <= in_first; b38_last <= in_last; b38_bitpad <= in_bitpad; b38_bytes <= in_bytes; b38_type <= in_type; b38_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd38) begin
                 s38_busy <= 1'b1; s38_blk <= s38_blk + 64'd1; s38_kind <= iss_kind; s38_last <= iss_last;
@@ -4165,12 +4211,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd38) begin
-                s38_busy <= 1'b0; s38_chain <= c_chain;
+                s38_busy <= 1'b0;
+                if (s38_kind != PH_OUTPUT) s38_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s38_kind)
                     PH_KEY: s38_sq <= s38_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s38_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s38_sq <= s38_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s38_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s38_sq <= (s38_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s38_sq <= SQ_IDLE; s38_blk <= 64'd0;
                     end
                 endcase
@@ -4180,11 +4227,11 @@ module skeinhw (
     // stream 39
     always @(posedge clk) begin : stream39
         if (rst) begin
-            b39_full <= 1'b0; b39_key <= 1'b0; b39_first <= 1'b0; b39_last <= 1'b0; b39_bitpad <= 1'b0; b39_bytes <= 8'd0; b39_data <= {512{1'b0}};
+            b39_full <= 1'b0; b39_key <= 1'b0; b39_first <= 1'b0; b39_last <= 1'b0; b39_bitpad <= 1'b0; b39_bytes <= 8'd0; b39_type <= 6'd0; b39_data <= {512{1'b0}};
             s39_sq <= SQ_IDLE; s39_busy <= 1'b0; s39_chain <= {512{1'b0}}; s39_pos <= 64'd0; s39_blk <= 64'd0; s39_kind <= PH_IDLE; s39_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[39] && in_stream == 32'd39) begin
-                b39_full <= 1'b1; b39_key <= in_key; b39_first <= in_first; b39_last <= in_last; b39_bitpad <= in_bitpad; b39_bytes <= in_bytes; b39_data <= in_data;
+                b39_full <= 1'b1; b39_key <= in_key; b39_first <= in_first; b39_last <= in_last; b39_bitpad <= in_bitpad; b39_bytes <= in_bytes; b39_type <= in_type; b39_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd39) begin
                 s39_busy <= 1'b1; s39_blk <= s39_blk + 64'd1; s39_kind <= iss_kind; s39_last <= iss_last;
@@ -4193,12 +4240,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd39) begin
-                s39_busy <= 1'b0; s39_chain <= c_chain;
+                s39_busy <= 1'b0;
+                if (s39_kind != PH_OUTPUT) s39_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s39_kind)
                     PH_KEY: s39_sq <= s39_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s39_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s39_sq <= s39_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s39_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s39_sq <= (s39_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s39_sq <= SQ_IDLE; s39_blk <= 64'd0;
                     end
                 endcase
@@ -4208,11 +4256,11 @@ module skeinhw (
     // stream 40
     always @(posedge clk) begin : stream40
         if (rst) begin
-            b40_full <= 1'b0; b40_key <= 1'b0; b40_first <= 1'b0; b40_last <= 1'b0; b40_bitpad <= 1'b0; b40_bytes <= 8'd0; b40_data <= {512{1'b0}};
+            b40_full <= 1'b0; b40_key <= 1'b0; b40_first <= 1'b0; b40_last <= 1'b0; b40_bitpad <= 1'b0; b40_bytes <= 8'd0; b40_type <= 6'd0; b40_data <= {512{1'b0}};
             s40_sq <= SQ_IDLE; s40_busy <= 1'b0; s40_chain <= {512{1'b0}}; s40_pos <= 64'd0; s40_blk <= 64'd0; s40_kind <= PH_IDLE; s40_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[40] && in_stream == 32'd40) begin
-                b40_full <= 1'b1; b40_key <= in_key; b40_first <= in_first; b40_last <= in_last; b40_bitpad <= in_bitpad; b40_bytes <= in_bytes; b40_data <= in_data;
+                b40_full <= 1'b1; b40_key <= in_key; b40_first <= in_first; b40_last <= in_last; b40_bitpad <= in_bitpad; b40_bytes <= in_bytes; b40_type <= in_type; b40_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd40) begin
                 s40_busy <= 1'b1; s40_blk <= s40_blk + 64'd1; s40_kind <= iss_kind; s40_last <= iss_last;
@@ -4221,12 +4269,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd40) begin
-                s40_busy <= 1'b0; s40_chain <= c_chain;
+                s40_busy <= 1'b0;
+                if (s40_kind != PH_OUTPUT) s40_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s40_kind)
                     PH_KEY: s40_sq <= s40_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s40_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s40_sq <= s40_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s40_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s40_sq <= (s40_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s40_sq <= SQ_IDLE; s40_blk <= 64'd0;
                     end
                 endcase
@@ -4236,11 +4285,11 @@ module skeinhw (
     // stream 41
     always @(posedge clk) begin : stream41
         if (rst) begin
-            b41_full <= 1'b0; b41_key <= 1'b0; b41_first <= 1'b0; b41_last <= 1'b0; b41_bitpad <= 1'b0; b41_bytes <= 8'd0; b41_data <= {512{1'b0}};
+            b41_full <= 1'b0; b41_key <= 1'b0; b41_first <= 1'b0; b41_last <= 1'b0; b41_bitpad <= 1'b0; b41_bytes <= 8'd0; b41_type <= 6'd0; b41_data <= {512{1'b0}};
             s41_sq <= SQ_IDLE; s41_busy <= 1'b0; s41_chain <= {512{1'b0}}; s41_pos <= 64'd0; s41_blk <= 64'd0; s41_kind <= PH_IDLE; s41_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[41] && in_stream == 32'd41) begin
-                b41_full <= 1'b1; b41_key <= in_key; b41_first <= in_first; b41_last <= in_last; b41_bitpad <= in_bitpad; b41_bytes <= in_bytes; b41_data <= in_data;
+                b41_full <= 1'b1; b41_key <= in_key; b41_first <= in_first; b41_last <= in_last; b41_bitpad <= in_bitpad; b41_bytes <= in_bytes; b41_type <= in_type; b41_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd41) begin
                 s41_busy <= 1'b1; s41_blk <= s41_blk + 64'd1; s41_kind <= iss_kind; s41_last <= iss_last;
@@ -4249,12 +4298,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd41) begin
-                s41_busy <= 1'b0; s41_chain <= c_chain;
+                s41_busy <= 1'b0;
+                if (s41_kind != PH_OUTPUT) s41_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s41_kind)
                     PH_KEY: s41_sq <= s41_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s41_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s41_sq <= s41_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s41_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s41_sq <= (s41_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s41_sq <= SQ_IDLE; s41_blk <= 64'd0;
                     end
                 endcase
@@ -4264,11 +4314,11 @@ module skeinhw (
     // stream 42
     always @(posedge clk) begin : stream42
         if (rst) begin
-            b42_full <= 1'b0; b42_key <= 1'b0; b42_first <= 1'b0; b42_last <= 1'b0; b42_bitpad <= 1'b0; b42_bytes <= 8'd0; b42_data <= {512{1'b0}};
+            b42_full <= 1'b0; b42_key <= 1'b0; b42_first <= 1'b0; b42_last <= 1'b0; b42_bitpad <= 1'b0; b42_bytes <= 8'd0; b42_type <= 6'd0; b42_data <= {512{1'b0}};
             s42_sq <= SQ_IDLE; s42_busy <= 1'b0; s42_chain <= {512{1'b0}}; s42_pos <= 64'd0; s42_blk <= 64'd0; s42_kind <= PH_IDLE; s42_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[42] && in_stream == 32'd42) begin
-                b42_full <= 1'b1; b42_key <= in_key; b42_first <= in_first; b42_last <= in_last; b42_bitpad <= in_bitpad; b42_bytes <= in_bytes; b42_data <= in_data;
+                b42_full <= 1'b1; b42_key <= in_key; b42_first <= in_first; b42_last <= in_last; b42_bitpad <= in_bitpad; b42_bytes <= in_bytes; b42_type <= in_type; b42_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd42) begin
                 s42_busy <= 1'b1; s42_blk <= s42_blk + 64'd1; s42_kind <= iss_kind; s42_last <= iss_last;
@@ -4277,12 +4327,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd42) begin
-                s42_busy <= 1'b0; s42_chain <= c_chain;
+                s42_busy <= 1'b0;
+                if (s42_kind != PH_OUTPUT) s42_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s42_kind)
                     PH_KEY: s42_sq <= s42_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s42_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s42_sq <= s42_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s42_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s42_sq <= (s42_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s42_sq <= SQ_IDLE; s42_blk <= 64'd0;
                     end
                 endcase
@@ -4292,11 +4343,11 @@ module skeinhw (
     // stream 43
     always @(posedge clk) begin : stream43
         if (rst) begin
-            b43_full <= 1'b0; b43_key <= 1'b0; b43_first <= 1'b0; b43_last <= 1'b0; b43_bitpad <= 1'b0; b43_bytes <= 8'd0; b43_data <= {512{1'b0}};
+            b43_full <= 1'b0; b43_key <= 1'b0; b43_first <= 1'b0; b43_last <= 1'b0; b43_bitpad <= 1'b0; b43_bytes <= 8'd0; b43_type <= 6'd0; b43_data <= {512{1'b0}};
             s43_sq <= SQ_IDLE; s43_busy <= 1'b0; s43_chain <= {512{1'b0}}; s43_pos <= 64'd0; s43_blk <= 64'd0; s43_kind <= PH_IDLE; s43_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[43] && in_stream == 32'd43) begin
-                b43_full <= 1'b1; b43_key <= in_key; b43_first <= in_first; b43_last <= in_last; b43_bitpad <= in_bitpad; b43_bytes <= in_bytes; b43_data <= in_data;
+                b43_full <= 1'b1; b43_key <= in_key; b43_first <= in_first; b43_last <= in_last; b43_bitpad <= in_bitpad; b43_bytes <= in_bytes; b43_type <= in_type; b43_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd43) begin
                 s43_busy <= 1'b1; s43_blk <= s43_blk + 64'd1; s43_kind <= iss_kind; s43_last <= iss_last;
@@ -4305,12 +4356,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd43) begin
-                s43_busy <= 1'b0; s43_chain <= c_chain;
+                s43_busy <= 1'b0;
+                if (s43_kind != PH_OUTPUT) s43_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s43_kind)
                     PH_KEY: s43_sq <= s43_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s43_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s43_sq <= s43_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s43_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s43_sq <= (s43_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s43_sq <= SQ_IDLE; s43_blk <= 64'd0;
                     end
                 endcase
@@ -4320,11 +4372,11 @@ module skeinhw (
     // stream 44
     always @(posedge clk) begin : stream44
         if (rst) begin
-            b44_full <= 1'b0; b44_key <= 1'b0; b44_first <= 1'b0; b44_last <= 1'b0; b44_bitpad <= 1'b0; b44_bytes <= 8'd0; b44_data <= {512{1'b0}};
+            b44_full <= 1'b0; b44_key <= 1'b0; b44_first <= 1'b0; b44_last <= 1'b0; b44_bitpad <= 1'b0; b44_bytes <= 8'd0; b44_type <= 6'd0; b44_data <= {512{1'b0}};
             s44_sq <= SQ_IDLE; s44_busy <= 1'b0; s44_chain <= {512{1'b0}}; s44_pos <= 64'd0; s44_blk <= 64'd0; s44_kind <= PH_IDLE; s44_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[44] && in_stream == 32'd44) begin
-                b44_full <= 1'b1; b44_key <= in_key; b44_first <= in_first; b44_last <= in_last; b44_bitpad <= in_bitpad; b44_bytes <= in_bytes; b44_data <= in_data;
+                b44_full <= 1'b1; b44_key <= in_key; b44_first <= in_first; b44_last <= in_last; b44_bitpad <= in_bitpad; b44_bytes <= in_bytes; b44_type <= in_type; b44_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd44) begin
                 s44_busy <= 1'b1; s44_blk <= s44_blk + 64'd1; s44_kind <= iss_kind; s44_last <= iss_last;
@@ -4333,12 +4385,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd44) begin
-                s44_busy <= 1'b0; s44_chain <= c_chain;
+                s44_busy <= 1'b0;
+                if (s44_kind != PH_OUTPUT) s44_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s44_kind)
                     PH_KEY: s44_sq <= s44_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s44_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s44_sq <= s44_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s44_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s44_sq <= (s44_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s44_sq <= SQ_IDLE; s44_blk <= 64'd0;
                     end
                 endcase
@@ -4348,11 +4401,11 @@ module skeinhw (
     // stream 45
     always @(posedge clk) begin : stream45
         if (rst) begin
-            b45_full <= 1'b0; b45_key <= 1'b0; b45_first <= 1'b0; b45_last <= 1'b0; b45_bitpad <= 1'b0; b45_bytes <= 8'd0; b45_data <= {512{1'b0}};
+            b45_full <= 1'b0; b45_key <= 1'b0; b45_first <= 1'b0; b45_last <= 1'b0; b45_bitpad <= 1'b0; b45_bytes <= 8'd0; b45_type <= 6'd0; b45_data <= {512{1'b0}};
             s45_sq <= SQ_IDLE; s45_busy <= 1'b0; s45_chain <= {512{1'b0}}; s45_pos <= 64'd0; s45_blk <= 64'd0; s45_kind <= PH_IDLE; s45_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[45] && in_stream == 32'd45) begin
-                b45_full <= 1'b1; b45_key <= in_key; b45_first <= in_first; b45_last <= in_last; b45_bitpad <= in_bitpad; b45_bytes <= in_bytes; b45_data <= in_data;
+                b45_full <= 1'b1; b45_key <= in_key; b45_first <= in_first; b45_last <= in_last; b45_bitpad <= in_bitpad; b45_bytes <= in_bytes; b45_type <= in_type; b45_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd45) begin
                 s45_busy <= 1'b1; s45_blk <= s45_blk + 64'd1; s45_kind <= iss_kind; s45_last <= iss_last;
@@ -4361,12 +4414,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd45) begin
-                s45_busy <= 1'b0; s45_chain <= c_chain;
+                s45_busy <= 1'b0;
+                if (s45_kind != PH_OUTPUT) s45_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s45_kind)
                     PH_KEY: s45_sq <= s45_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s45_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s45_sq <= s45_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s45_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s45_sq <= (s45_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s45_sq <= SQ_IDLE; s45_blk <= 64'd0;
                     end
                 endcase
@@ -4376,11 +4430,11 @@ module skeinhw (
     // stream 46
     always @(posedge clk) begin : stream46
         if (rst) begin
-            b46_full <= 1'b0; b46_key <= 1'b0; b46_first <= 1'b0; b46_last <= 1'b0; b46_bitpad <= 1'b0; b46_bytes <= 8'd0; b46_data <= {512{1'b0}};
+            b46_full <= 1'b0; b46_key <= 1'b0; b46_first <= 1'b0; b46_last <= 1'b0; b46_bitpad <= 1'b0; b46_bytes <= 8'd0; b46_type <= 6'd0; b46_data <= {512{1'b0}};
             s46_sq <= SQ_IDLE; s46_busy <= 1'b0; s46_chain <= {512{1'b0}}; s46_pos <= 64'd0; s46_blk <= 64'd0; s46_kind <= PH_IDLE; s46_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[46] && in_stream == 32'd46) begin
-                b46_full <= 1'b1; b46_key <= in_key; b46_first <= in_first; b46_last <= in_last; b46_bitpad <= in_bitpad; b46_bytes <= in_bytes; b46_data <= in_data;
+                b46_full <= 1'b1; b46_key <= in_key; b46_first <= in_first; b46_last <= in_last; b46_bitpad <= in_bitpad; b46_bytes <= in_bytes; b46_type <= in_type; b46_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd46) begin
                 s46_busy <= 1'b1; s46_blk <= s46_blk + 64'd1; s46_kind <= iss_kind; s46_last <= iss_last;
@@ -4389,12 +4443,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd46) begin
-                s46_busy <= 1'b0; s46_chain <= c_chain;
+                s46_busy <= 1'b0;
+                if (s46_kind != PH_OUTPUT) s46_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s46_kind)
                     PH_KEY: s46_sq <= s46_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s46_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s46_sq <= s46_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s46_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s46_sq <= (s46_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s46_sq <= SQ_IDLE; s46_blk <= 64'd0;
                     end
                 endcase
@@ -4404,11 +4459,11 @@ module skeinhw (
     // stream 47
     always @(posedge clk) begin : stream47
         if (rst) begin
-            b47_full <= 1'b0; b47_key <= 1'b0; b47_first <= 1'b0; b47_last <= 1'b0; b47_bitpad <= 1'b0; b47_bytes <= 8'd0; b47_data <= {512{1'b0}};
+            b47_full <= 1'b0; b47_key <= 1'b0; b47_first <= 1'b0; b47_last <= 1'b0; b47_bitpad <= 1'b0; b47_bytes <= 8'd0; b47_type <= 6'd0; b47_data <= {512{1'b0}};
             s47_sq <= SQ_IDLE; s47_busy <= 1'b0; s47_chain <= {512{1'b0}}; s47_pos <= 64'd0; s47_blk <= 64'd0; s47_kind <= PH_IDLE; s47_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[47] && in_stream == 32'd47) begin
-                b47_full <= 1'b1; b47_key <= in_key; b47_first <= in_first; b47_last <= in_last; b47_bitpad <= in_bitpad; b47_bytes <= in_bytes; b47_data <= in_data;
+                b47_full <= 1'b1; b47_key <= in_key; b47_first <= in_first; b47_last <= in_last; b47_bitpad <= in_bitpad; b47_bytes <= in_bytes; b47_type <= in_type; b47_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd47) begin
                 s47_busy <= 1'b1; s47_blk <= s47_blk + 64'd1; s47_kind <= iss_kind; s47_last <= iss_last;
@@ -4417,12 +4472,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd47) begin
-                s47_busy <= 1'b0; s47_chain <= c_chain;
+                s47_busy <= 1'b0;
+                if (s47_kind != PH_OUTPUT) s47_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s47_kind)
                     PH_KEY: s47_sq <= s47_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s47_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s47_sq <= s47_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s47_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s47_sq <= (s47_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s47_sq <= SQ_IDLE; s47_blk <= 64'd0;
                     end
                 endcase
@@ -4432,11 +4488,11 @@ module skeinhw (
     // stream 48
     always @(posedge clk) begin : stream48
         if (rst) begin
-            b48_full <= 1'b0; b48_key <= 1'b0; b48_first <= 1'b0; b48_last <= 1'b0; b48_bitpad <= 1'b0; b48_bytes <= 8'd0; b48_data <= {512{1'b0}};
+            b48_full <= 1'b0; b48_key <= 1'b0; b48_first <= 1'b0; b48_last <= 1'b0; b48_bitpad <= 1'b0; b48_bytes <= 8'd0; b48_type <= 6'd0; b48_data <= {512{1'b0}};
             s48_sq <= SQ_IDLE; s48_busy <= 1'b0; s48_chain <= {512{1'b0}}; s48_pos <= 64'd0; s48_blk <= 64'd0; s48_kind <= PH_IDLE; s48_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[48] && in_stream == 32'd48) begin
-                b48_full <= 1'b1; b48_key <= in_key; b48_first <= in_first; b48_last <= in_last; b48_bitpad <= in_bitpad; b48_bytes <= in_bytes; b48_data <= in_data;
+                b48_full <= 1'b1; b48_key <= in_key; b48_first <= in_first; b48_last <= in_last; b48_bitpad <= in_bitpad; b48_bytes <= in_bytes; b48_type <= in_type; b48_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd48) begin
                 s48_busy <= 1'b1; s48_blk <= s48_blk + 64'd1; s48_kind <= iss_kind; s48_last <= iss_last;
@@ -4445,12 +4501,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd48) begin
-                s48_busy <= 1'b0; s48_chain <= c_chain;
+                s48_busy <= 1'b0;
+                if (s48_kind != PH_OUTPUT) s48_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s48_kind)
                     PH_KEY: s48_sq <= s48_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s48_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s48_sq <= s48_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s48_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s48_sq <= (s48_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s48_sq <= SQ_IDLE; s48_blk <= 64'd0;
                     end
                 endcase
@@ -4460,11 +4517,11 @@ module skeinhw (
     // stream 49
     always @(posedge clk) begin : stream49
         if (rst) begin
-            b49_full <= 1'b0; b49_key <= 1'b0; b49_first <= 1'b0; b49_last <= 1'b0; b49_bitpad <= 1'b0; b49_bytes <= 8'd0; b49_data <= {512{1'b0}};
+            b49_full <= 1'b0; b49_key <= 1'b0; b49_first <= 1'b0; b49_last <= 1'b0; b49_bitpad <= 1'b0; b49_bytes <= 8'd0; b49_type <= 6'd0; b49_data <= {512{1'b0}};
             s49_sq <= SQ_IDLE; s49_busy <= 1'b0; s49_chain <= {512{1'b0}}; s49_pos <= 64'd0; s49_blk <= 64'd0; s49_kind <= PH_IDLE; s49_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[49] && in_stream == 32'd49) begin
-                b49_full <= 1'b1; b49_key <= in_key; b49_first <= in_first; b49_last <= in_last; b49_bitpad <= in_bitpad; b49_bytes <= in_bytes; b49_data <= in_data;
+                b49_full <= 1'b1; b49_key <= in_key; b49_first <= in_first; b49_last <= in_last; b49_bitpad <= in_bitpad; b49_bytes <= in_bytes; b49_type <= in_type; b49_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd49) begin
                 s49_busy <= 1'b1; s49_blk <= s49_blk + 64'd1; s49_kind <= iss_kind; s49_last <= iss_last;
@@ -4473,12 +4530,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd49) begin
-                s49_busy <= 1'b0; s49_chain <= c_chain;
+                s49_busy <= 1'b0;
+                if (s49_kind != PH_OUTPUT) s49_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s49_kind)
                     PH_KEY: s49_sq <= s49_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s49_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s49_sq <= s49_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s49_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s49_sq <= (s49_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s49_sq <= SQ_IDLE; s49_blk <= 64'd0;
                     end
                 endcase
@@ -4488,11 +4546,11 @@ module skeinhw (
     // stream 50
     always @(posedge clk) begin : stream50
         if (rst) begin
-            b50_full <= 1'b0; b50_key <= 1'b0; b50_first <= 1'b0; b50_last <= 1'b0; b50_bitpad <= 1'b0; b50_bytes <= 8'd0; b50_data <= {512{1'b0}};
+            b50_full <= 1'b0; b50_key <= 1'b0; b50_first <= 1'b0; b50_last <= 1'b0; b50_bitpad <= 1'b0; b50_bytes <= 8'd0; b50_type <= 6'd0; b50_data <= {512{1'b0}};
             s50_sq <= SQ_IDLE; s50_busy <= 1'b0; s50_chain <= {512{1'b0}}; s50_pos <= 64'd0; s50_blk <= 64'd0; s50_kind <= PH_IDLE; s50_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[50] && in_stream == 32'd50) begin
-                b50_full <= 1'b1; b50_key <= in_key; b50_first <= in_first; b50_last <= in_last; b50_bitpad <= in_bitpad; b50_bytes <= in_bytes; b50_data <= in_data;
+                b50_full <= 1'b1; b50_key <= in_key; b50_first <= in_first; b50_last <= in_last; b50_bitpad <= in_bitpad; b50_bytes <= in_bytes; b50_type <= in_type; b50_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd50) begin
                 s50_busy <= 1'b1; s50_blk <= s50_blk + 64'd1; s50_kind <= iss_kind; s50_last <= iss_last;
@@ -4501,12 +4559,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd50) begin
-                s50_busy <= 1'b0; s50_chain <= c_chain;
+                s50_busy <= 1'b0;
+                if (s50_kind != PH_OUTPUT) s50_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s50_kind)
                     PH_KEY: s50_sq <= s50_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s50_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s50_sq <= s50_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s50_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s50_sq <= (s50_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s50_sq <= SQ_IDLE; s50_blk <= 64'd0;
                     end
                 endcase
@@ -4516,11 +4575,11 @@ module skeinhw (
     // stream 51
     always @(posedge clk) begin : stream51
         if (rst) begin
-            b51_full <= 1'b0; b51_key <= 1'b0; b51_first <= 1'b0; b51_last <= 1'b0; b51_bitpad <= 1'b0; b51_bytes <= 8'd0; b51_data <= {512{1'b0}};
+            b51_full <= 1'b0; b51_key <= 1'b0; b51_first <= 1'b0; b51_last <= 1'b0; b51_bitpad <= 1'b0; b51_bytes <= 8'd0; b51_type <= 6'd0; b51_data <= {512{1'b0}};
             s51_sq <= SQ_IDLE; s51_busy <= 1'b0; s51_chain <= {512{1'b0}}; s51_pos <= 64'd0; s51_blk <= 64'd0; s51_kind <= PH_IDLE; s51_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[51] && in_stream == 32'd51) begin
-                b51_full <= 1'b1; b51_key <= in_key; b51_first <= in_first; b51_last <= in_last; b51_bitpad <= in_bitpad; b51_bytes <= in_bytes; b51_data <= in_data;
+                b51_full <= 1'b1; b51_key <= in_key; b51_first <= in_first; b51_last <= in_last; b51_bitpad <= in_bitpad; b51_bytes <= in_bytes; b51_type <= in_type; b51_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd51) begin
                 s51_busy <= 1'b1; s51_blk <= s51_blk + 64'd1; s51_kind <= iss_kind; s51_last <= iss_last;
@@ -4529,12 +4588,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd51) begin
-                s51_busy <= 1'b0; s51_chain <= c_chain;
+                s51_busy <= 1'b0;
+                if (s51_kind != PH_OUTPUT) s51_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s51_kind)
                     PH_KEY: s51_sq <= s51_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s51_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s51_sq <= s51_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s51_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s51_sq <= (s51_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s51_sq <= SQ_IDLE; s51_blk <= 64'd0;
                     end
                 endcase
@@ -4544,11 +4604,11 @@ module skeinhw (
     // stream 52
     always @(posedge clk) begin : stream52
         if (rst) begin
-            b52_full <= 1'b0; b52_key <= 1'b0; b52_first <= 1'b0; b52_last <= 1'b0; b52_bitpad <= 1'b0; b52_bytes <= 8'd0; b52_data <= {512{1'b0}};
+            b52_full <= 1'b0; b52_key <= 1'b0; b52_first <= 1'b0; b52_last <= 1'b0; b52_bitpad <= 1'b0; b52_bytes <= 8'd0; b52_type <= 6'd0; b52_data <= {512{1'b0}};
             s52_sq <= SQ_IDLE; s52_busy <= 1'b0; s52_chain <= {512{1'b0}}; s52_pos <= 64'd0; s52_blk <= 64'd0; s52_kind <= PH_IDLE; s52_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[52] && in_stream == 32'd52) begin
-                b52_full <= 1'b1; b52_key <= in_key; b52_first <= in_first; b52_last <= in_last; b52_bitpad <= in_bitpad; b52_bytes <= in_bytes; b52_data <= in_data;
+                b52_full <= 1'b1; b52_key <= in_key; b52_first <= in_first; b52_last <= in_last; b52_bitpad <= in_bitpad; b52_bytes <= in_bytes; b52_type <= in_type; b52_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd52) begin
                 s52_busy <= 1'b1; s52_blk <= s52_blk + 64'd1; s52_kind <= iss_kind; s52_last <= iss_last;
@@ -4557,12 +4617,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd52) begin
-                s52_busy <= 1'b0; s52_chain <= c_chain;
+                s52_busy <= 1'b0;
+                if (s52_kind != PH_OUTPUT) s52_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s52_kind)
                     PH_KEY: s52_sq <= s52_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s52_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s52_sq <= s52_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s52_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s52_sq <= (s52_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s52_sq <= SQ_IDLE; s52_blk <= 64'd0;
                     end
                 endcase
@@ -4572,11 +4633,11 @@ module skeinhw (
     // stream 53
     always @(posedge clk) begin : stream53
         if (rst) begin
-            b53_full <= 1'b0; b53_key <= 1'b0; b53_first <= 1'b0; b53_last <= 1'b0; b53_bitpad <= 1'b0; b53_bytes <= 8'd0; b53_data <= {512{1'b0}};
+            b53_full <= 1'b0; b53_key <= 1'b0; b53_first <= 1'b0; b53_last <= 1'b0; b53_bitpad <= 1'b0; b53_bytes <= 8'd0; b53_type <= 6'd0; b53_data <= {512{1'b0}};
             s53_sq <= SQ_IDLE; s53_busy <= 1'b0; s53_chain <= {512{1'b0}}; s53_pos <= 64'd0; s53_blk <= 64'd0; s53_kind <= PH_IDLE; s53_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[53] && in_stream == 32'd53) begin
-                b53_full <= 1'b1; b53_key <= in_key; b53_first <= in_first; b53_last <= in_last; b53_bitpad <= in_bitpad; b53_bytes <= in_bytes; b53_data <= in_data;
+                b53_full <= 1'b1; b53_key <= in_key; b53_first <= in_first; b53_last <= in_last; b53_bitpad <= in_bitpad; b53_bytes <= in_bytes; b53_type <= in_type; b53_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd53) begin
                 s53_busy <= 1'b1; s53_blk <= s53_blk + 64'd1; s53_kind <= iss_kind; s53_last <= iss_last;
@@ -4585,12 +4646,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd53) begin
-                s53_busy <= 1'b0; s53_chain <= c_chain;
+                s53_busy <= 1'b0;
+                if (s53_kind != PH_OUTPUT) s53_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s53_kind)
                     PH_KEY: s53_sq <= s53_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s53_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s53_sq <= s53_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s53_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s53_sq <= (s53_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s53_sq <= SQ_IDLE; s53_blk <= 64'd0;
                     end
                 endcase
@@ -4600,11 +4662,11 @@ module skeinhw (
     // stream 54
     always @(posedge clk) begin : stream54
         if (rst) begin
-            b54_full <= 1'b0; b54_key <= 1'b0; b54_first <= 1'b0; b54_last <= 1'b0; b54_bitpad <= 1'b0; b54_bytes <= 8'd0; b54_data <= {512{1'b0}};
+            b54_full <= 1'b0; b54_key <= 1'b0; b54_first <= 1'b0; b54_last <= 1'b0; b54_bitpad <= 1'b0; b54_bytes <= 8'd0; b54_type <= 6'd0; b54_data <= {512{1'b0}};
             s54_sq <= SQ_IDLE; s54_busy <= 1'b0; s54_chain <= {512{1'b0}}; s54_pos <= 64'd0; s54_blk <= 64'd0; s54_kind <= PH_IDLE; s54_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[54] && in_stream == 32'd54) begin
-                b54_full <= 1'b1; b54_key <= in_key; b54_first <= in_first; b54_last <= in_last; b54_bitpad <= in_bitpad; b54_bytes <= in_bytes; b54_data <= in_data;
+                b54_full <= 1'b1; b54_key <= in_key; b54_first <= in_first; b54_last <= in_last; b54_bitpad <= in_bitpad; b54_bytes <= in_bytes; b54_type <= in_type; b54_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd54) begin
                 s54_busy <= 1'b1; s54_blk <= s54_blk + 64'd1; s54_kind <= iss_kind; s54_last <= iss_last;
@@ -4613,12 +4675,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd54) begin
-                s54_busy <= 1'b0; s54_chain <= c_chain;
+                s54_busy <= 1'b0;
+                if (s54_kind != PH_OUTPUT) s54_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s54_kind)
                     PH_KEY: s54_sq <= s54_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s54_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s54_sq <= s54_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s54_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s54_sq <= (s54_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s54_sq <= SQ_IDLE; s54_blk <= 64'd0;
                     end
                 endcase
@@ -4628,11 +4691,11 @@ module skeinhw (
     // stream 55
     always @(posedge clk) begin : stream55
         if (rst) begin
-            b55_full <= 1'b0; b55_key <= 1'b0; b55_first <= 1'b0; b55_last <= 1'b0; b55_bitpad <= 1'b0; b55_bytes <= 8'd0; b55_data <= {512{1'b0}};
+            b55_full <= 1'b0; b55_key <= 1'b0; b55_first <= 1'b0; b55_last <= 1'b0; b55_bitpad <= 1'b0; b55_bytes <= 8'd0; b55_type <= 6'd0; b55_data <= {512{1'b0}};
             s55_sq <= SQ_IDLE; s55_busy <= 1'b0; s55_chain <= {512{1'b0}}; s55_pos <= 64'd0; s55_blk <= 64'd0; s55_kind <= PH_IDLE; s55_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[55] && in_stream == 32'd55) begin
-                b55_full <= 1'b1; b55_key <= in_key; b55_first <= in_first; b55_last <= in_last; b55_bitpad <= in_bitpad; b55_bytes <= in_bytes; b55_data <= in_data;
+                b55_full <= 1'b1; b55_key <= in_key; b55_first <= in_first; b55_last <= in_last; b55_bitpad <= in_bitpad; b55_bytes <= in_bytes; b55_type <= in_type; b55_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd55) begin
                 s55_busy <= 1'b1; s55_blk <= s55_blk + 64'd1; s55_kind <= iss_kind; s55_last <= iss_last;
@@ -4641,12 +4704,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd55) begin
-                s55_busy <= 1'b0; s55_chain <= c_chain;
+                s55_busy <= 1'b0;
+                if (s55_kind != PH_OUTPUT) s55_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s55_kind)
                     PH_KEY: s55_sq <= s55_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s55_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s55_sq <= s55_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s55_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s55_sq <= (s55_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s55_sq <= SQ_IDLE; s55_blk <= 64'd0;
                     end
                 endcase
@@ -4656,11 +4720,11 @@ module skeinhw (
     // stream 56
     always @(posedge clk) begin : stream56
         if (rst) begin
-            b56_full <= 1'b0; b56_key <= 1'b0; b56_first <= 1'b0; b56_last <= 1'b0; b56_bitpad <= 1'b0; b56_bytes <= 8'd0; b56_data <= {512{1'b0}};
+            b56_full <= 1'b0; b56_key <= 1'b0; b56_first <= 1'b0; b56_last <= 1'b0; b56_bitpad <= 1'b0; b56_bytes <= 8'd0; b56_type <= 6'd0; b56_data <= {512{1'b0}};
             s56_sq <= SQ_IDLE; s56_busy <= 1'b0; s56_chain <= {512{1'b0}}; s56_pos <= 64'd0; s56_blk <= 64'd0; s56_kind <= PH_IDLE; s56_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[56] && in_stream == 32'd56) begin
-                b56_full <= 1'b1; b56_key <= in_key; b56_first <= in_first; b56_last <= in_last; b56_bitpad <= in_bitpad; b56_bytes <= in_bytes; b56_data <= in_data;
+                b56_full <= 1'b1; b56_key <= in_key; b56_first <= in_first; b56_last <= in_last; b56_bitpad <= in_bitpad; b56_bytes <= in_bytes; b56_type <= in_type; b56_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd56) begin
                 s56_busy <= 1'b1; s56_blk <= s56_blk + 64'd1; s56_kind <= iss_kind; s56_last <= iss_last;
@@ -4669,12 +4733,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd56) begin
-                s56_busy <= 1'b0; s56_chain <= c_chain;
+                s56_busy <= 1'b0;
+                if (s56_kind != PH_OUTPUT) s56_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s56_kind)
                     PH_KEY: s56_sq <= s56_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s56_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s56_sq <= s56_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s56_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s56_sq <= (s56_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s56_sq <= SQ_IDLE; s56_blk <= 64'd0;
                     end
                 endcase
@@ -4684,11 +4749,11 @@ module skeinhw (
     // stream 57
     always @(posedge clk) begin : stream57
         if (rst) begin
-            b57_full <= 1'b0; b57_key <= 1'b0; b57_first <= 1'b0; b57_last <= 1'b0; b57_bitpad <= 1'b0; b57_bytes <= 8'd0; b57_data <= {512{1'b0}};
+            b57_full <= 1'b0; b57_key <= 1'b0; b57_first <= 1'b0; b57_last <= 1'b0; b57_bitpad <= 1'b0; b57_bytes <= 8'd0; b57_type <= 6'd0; b57_data <= {512{1'b0}};
             s57_sq <= SQ_IDLE; s57_busy <= 1'b0; s57_chain <= {512{1'b0}}; s57_pos <= 64'd0; s57_blk <= 64'd0; s57_kind <= PH_IDLE; s57_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[57] && in_stream == 32'd57) begin
-                b57_full <= 1'b1; b57_key <= in_key; b57_first <= in_first; b57_last <= in_last; b57_bitpad <= in_bitpad; b57_bytes <= in_bytes; b57_data <= in_data;
+                b57_full <= 1'b1; b57_key <= in_key; b57_first <= in_first; b57_last <= in_last; b57_bitpad <= in_bitpad; b57_bytes <= in_bytes; b57_type <= in_type; b57_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd57) begin
                 s57_busy <= 1'b1; s57_blk <= s57_blk + 64'd1; s57_kind <= iss_kind; s57_last <= iss_last;
@@ -4697,12 +4762,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd57) begin
-                s57_busy <= 1'b0; s57_chain <= c_chain;
+                s57_busy <= 1'b0;
+                if (s57_kind != PH_OUTPUT) s57_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s57_kind)
                     PH_KEY: s57_sq <= s57_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s57_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s57_sq <= s57_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s57_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s57_sq <= (s57_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s57_sq <= SQ_IDLE; s57_blk <= 64'd0;
                     end
                 endcase
@@ -4712,11 +4778,11 @@ module skeinhw (
     // stream 58
     always @(posedge clk) begin : stream58
         if (rst) begin
-            b58_full <= 1'b0; b58_key <= 1'b0; b58_first <= 1'b0; b58_last <= 1'b0; b58_bitpad <= 1'b0; b58_bytes <= 8'd0; b58_data <= {512{1'b0}};
+            b58_full <= 1'b0; b58_key <= 1'b0; b58_first <= 1'b0; b58_last <= 1'b0; b58_bitpad <= 1'b0; b58_bytes <= 8'd0; b58_type <= 6'd0; b58_data <= {512{1'b0}};
             s58_sq <= SQ_IDLE; s58_busy <= 1'b0; s58_chain <= {512{1'b0}}; s58_pos <= 64'd0; s58_blk <= 64'd0; s58_kind <= PH_IDLE; s58_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[58] && in_stream == 32'd58) begin
-                b58_full <= 1'b1; b58_key <= in_key; b58_first <= in_first; b58_last <= in_last; b58_bitpad <= in_bitpad; b58_bytes <= in_bytes; b58_data <= in_data;
+                b58_full <= 1'b1; b58_key <= in_key; b58_first <= in_first; b58_last <= in_last; b58_bitpad <= in_bitpad; b58_bytes <= in_bytes; b58_type <= in_type; b58_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd58) begin
                 s58_busy <= 1'b1; s58_blk <= s58_blk + 64'd1; s58_kind <= iss_kind; s58_last <= iss_last;
@@ -4725,12 +4791,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd58) begin
-                s58_busy <= 1'b0; s58_chain <= c_chain;
+                s58_busy <= 1'b0;
+                if (s58_kind != PH_OUTPUT) s58_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s58_kind)
                     PH_KEY: s58_sq <= s58_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s58_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s58_sq <= s58_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s58_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s58_sq <= (s58_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s58_sq <= SQ_IDLE; s58_blk <= 64'd0;
                     end
                 endcase
@@ -4740,11 +4807,11 @@ module skeinhw (
     // stream 59
     always @(posedge clk) begin : stream59
         if (rst) begin
-            b59_full <= 1'b0; b59_key <= 1'b0; b59_first <= 1'b0; b59_last <= 1'b0; b59_bitpad <= 1'b0; b59_bytes <= 8'd0; b59_data <= {512{1'b0}};
+            b59_full <= 1'b0; b59_key <= 1'b0; b59_first <= 1'b0; b59_last <= 1'b0; b59_bitpad <= 1'b0; b59_bytes <= 8'd0; b59_type <= 6'd0; b59_data <= {512{1'b0}};
             s59_sq <= SQ_IDLE; s59_busy <= 1'b0; s59_chain <= {512{1'b0}}; s59_pos <= 64'd0; s59_blk <= 64'd0; s59_kind <= PH_IDLE; s59_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[59] && in_stream == 32'd59) begin
-                b59_full <= 1'b1; b59_key <= in_key; b59_first <= in_first; b59_last <= in_last; b59_bitpad <= in_bitpad; b59_bytes <= in_bytes; b59_data <= in_data;
+                b59_full <= 1'b1; b59_key <= in_key; b59_first <= in_first; b59_last <= in_last; b59_bitpad <= in_bitpad; b59_bytes <= in_bytes; b59_type <= in_type; b59_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd59) begin
                 s59_busy <= 1'b1; s59_blk <= s59_blk + 64'd1; s59_kind <= iss_kind; s59_last <= iss_last;
@@ -4753,12 +4820,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd59) begin
-                s59_busy <= 1'b0; s59_chain <= c_chain;
+                s59_busy <= 1'b0;
+                if (s59_kind != PH_OUTPUT) s59_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s59_kind)
                     PH_KEY: s59_sq <= s59_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s59_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s59_sq <= s59_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s59_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s59_sq <= (s59_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s59_sq <= SQ_IDLE; s59_blk <= 64'd0;
                     end
                 endcase
@@ -4768,11 +4836,11 @@ module skeinhw (
     // stream 60
     always @(posedge clk) begin : stream60
         if (rst) begin
-            b60_full <= 1'b0; b60_key <= 1'b0; b60_first <= 1'b0; b60_last <= 1'b0; b60_bitpad <= 1'b0; b60_bytes <= 8'd0; b60_data <= {512{1'b0}};
+            b60_full <= 1'b0; b60_key <= 1'b0; b60_first <= 1'b0; b60_last <= 1'b0; b60_bitpad <= 1'b0; b60_bytes <= 8'd0; b60_type <= 6'd0; b60_data <= {512{1'b0}};
             s60_sq <= SQ_IDLE; s60_busy <= 1'b0; s60_chain <= {512{1'b0}}; s60_pos <= 64'd0; s60_blk <= 64'd0; s60_kind <= PH_IDLE; s60_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[60] && in_stream == 32'd60) begin
-                b60_full <= 1'b1; b60_key <= in_key; b60_first <= in_first; b60_last <= in_last; b60_bitpad <= in_bitpad; b60_bytes <= in_bytes; b60_data <= in_data;
+                b60_full <= 1'b1; b60_key <= in_key; b60_first <= in_first; b60_last <= in_last; b60_bitpad <= in_bitpad; b60_bytes <= in_bytes; b60_type <= in_type; b60_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd60) begin
                 s60_busy <= 1'b1; s60_blk <= s60_blk + 64'd1; s60_kind <= iss_kind; s60_last <= iss_last;
@@ -4781,12 +4849,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd60) begin
-                s60_busy <= 1'b0; s60_chain <= c_chain;
+                s60_busy <= 1'b0;
+                if (s60_kind != PH_OUTPUT) s60_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s60_kind)
                     PH_KEY: s60_sq <= s60_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s60_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s60_sq <= s60_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s60_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s60_sq <= (s60_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s60_sq <= SQ_IDLE; s60_blk <= 64'd0;
                     end
                 endcase
@@ -4796,11 +4865,11 @@ module skeinhw (
     // stream 61
     always @(posedge clk) begin : stream61
         if (rst) begin
-            b61_full <= 1'b0; b61_key <= 1'b0; b61_first <= 1'b0; b61_last <= 1'b0; b61_bitpad <= 1'b0; b61_bytes <= 8'd0; b61_data <= {512{1'b0}};
+            b61_full <= 1'b0; b61_key <= 1'b0; b61_first <= 1'b0; b61_last <= 1'b0; b61_bitpad <= 1'b0; b61_bytes <= 8'd0; b61_type <= 6'd0; b61_data <= {512{1'b0}};
             s61_sq <= SQ_IDLE; s61_busy <= 1'b0; s61_chain <= {512{1'b0}}; s61_pos <= 64'd0; s61_blk <= 64'd0; s61_kind <= PH_IDLE; s61_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[61] && in_stream == 32'd61) begin
-                b61_full <= 1'b1; b61_key <= in_key; b61_first <= in_first; b61_last <= in_last; b61_bitpad <= in_bitpad; b61_bytes <= in_bytes; b61_data <= in_data;
+                b61_full <= 1'b1; b61_key <= in_key; b61_first <= in_first; b61_last <= in_last; b61_bitpad <= in_bitpad; b61_bytes <= in_bytes; b61_type <= in_type; b61_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd61) begin
                 s61_busy <= 1'b1; s61_blk <= s61_blk + 64'd1; s61_kind <= iss_kind; s61_last <= iss_last;
@@ -4809,12 +4878,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd61) begin
-                s61_busy <= 1'b0; s61_chain <= c_chain;
+                s61_busy <= 1'b0;
+                if (s61_kind != PH_OUTPUT) s61_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s61_kind)
                     PH_KEY: s61_sq <= s61_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s61_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s61_sq <= s61_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s61_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s61_sq <= (s61_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s61_sq <= SQ_IDLE; s61_blk <= 64'd0;
                     end
                 endcase
@@ -4824,11 +4894,11 @@ module skeinhw (
     // stream 62
     always @(posedge clk) begin : stream62
         if (rst) begin
-            b62_full <= 1'b0; b62_key <= 1'b0; b62_first <= 1'b0; b62_last <= 1'b0; b62_bitpad <= 1'b0; b62_bytes <= 8'd0; b62_data <= {512{1'b0}};
+            b62_full <= 1'b0; b62_key <= 1'b0; b62_first <= 1'b0; b62_last <= 1'b0; b62_bitpad <= 1'b0; b62_bytes <= 8'd0; b62_type <= 6'd0; b62_data <= {512{1'b0}};
             s62_sq <= SQ_IDLE; s62_busy <= 1'b0; s62_chain <= {512{1'b0}}; s62_pos <= 64'd0; s62_blk <= 64'd0; s62_kind <= PH_IDLE; s62_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[62] && in_stream == 32'd62) begin
-                b62_full <= 1'b1; b62_key <= in_key; b62_first <= in_first; b62_last <= in_last; b62_bitpad <= in_bitpad; b62_bytes <= in_bytes; b62_data <= in_data;
+                b62_full <= 1'b1; b62_key <= in_key; b62_first <= in_first; b62_last <= in_last; b62_bitpad <= in_bitpad; b62_bytes <= in_bytes; b62_type <= in_type; b62_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd62) begin
                 s62_busy <= 1'b1; s62_blk <= s62_blk + 64'd1; s62_kind <= iss_kind; s62_last <= iss_last;
@@ -4837,12 +4907,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd62) begin
-                s62_busy <= 1'b0; s62_chain <= c_chain;
+                s62_busy <= 1'b0;
+                if (s62_kind != PH_OUTPUT) s62_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s62_kind)
                     PH_KEY: s62_sq <= s62_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s62_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s62_sq <= s62_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s62_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s62_sq <= (s62_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s62_sq <= SQ_IDLE; s62_blk <= 64'd0;
                     end
                 endcase
@@ -4852,11 +4923,11 @@ module skeinhw (
     // stream 63
     always @(posedge clk) begin : stream63
         if (rst) begin
-            b63_full <= 1'b0; b63_key <= 1'b0; b63_first <= 1'b0; b63_last <= 1'b0; b63_bitpad <= 1'b0; b63_bytes <= 8'd0; b63_data <= {512{1'b0}};
+            b63_full <= 1'b0; b63_key <= 1'b0; b63_first <= 1'b0; b63_last <= 1'b0; b63_bitpad <= 1'b0; b63_bytes <= 8'd0; b63_type <= 6'd0; b63_data <= {512{1'b0}};
             s63_sq <= SQ_IDLE; s63_busy <= 1'b0; s63_chain <= {512{1'b0}}; s63_pos <= 64'd0; s63_blk <= 64'd0; s63_kind <= PH_IDLE; s63_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[63] && in_stream == 32'd63) begin
-                b63_full <= 1'b1; b63_key <= in_key; b63_first <= in_first; b63_last <= in_last; b63_bitpad <= in_bitpad; b63_bytes <= in_bytes; b63_data <= in_data;
+                b63_full <= 1'b1; b63_key <= in_key; b63_first <= in_first; b63_last <= in_last; b63_bitpad <= in_bitpad; b63_bytes <= in_bytes; b63_type <= in_type; b63_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd63) begin
                 s63_busy <= 1'b1; s63_blk <= s63_blk + 64'd1; s63_kind <= iss_kind; s63_last <= iss_last;
@@ -4865,12 +4936,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd63) begin
-                s63_busy <= 1'b0; s63_chain <= c_chain;
+                s63_busy <= 1'b0;
+                if (s63_kind != PH_OUTPUT) s63_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s63_kind)
                     PH_KEY: s63_sq <= s63_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s63_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s63_sq <= s63_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s63_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s63_sq <= (s63_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s63_sq <= SQ_IDLE; s63_blk <= 64'd0;
                     end
                 endcase
@@ -4880,11 +4952,11 @@ module skeinhw (
     // stream 64
     always @(posedge clk) begin : stream64
         if (rst) begin
-            b64_full <= 1'b0; b64_key <= 1'b0; b64_first <= 1'b0; b64_last <= 1'b0; b64_bitpad <= 1'b0; b64_bytes <= 8'd0; b64_data <= {512{1'b0}};
+            b64_full <= 1'b0; b64_key <= 1'b0; b64_first <= 1'b0; b64_last <= 1'b0; b64_bitpad <= 1'b0; b64_bytes <= 8'd0; b64_type <= 6'd0; b64_data <= {512{1'b0}};
             s64_sq <= SQ_IDLE; s64_busy <= 1'b0; s64_chain <= {512{1'b0}}; s64_pos <= 64'd0; s64_blk <= 64'd0; s64_kind <= PH_IDLE; s64_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[64] && in_stream == 32'd64) begin
-                b64_full <= 1'b1; b64_key <= in_key; b64_first <= in_first; b64_last <= in_last; b64_bitpad <= in_bitpad; b64_bytes <= in_bytes; b64_data <= in_data;
+                b64_full <= 1'b1; b64_key <= in_key; b64_first <= in_first; b64_last <= in_last; b64_bitpad <= in_bitpad; b64_bytes <= in_bytes; b64_type <= in_type; b64_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd64) begin
                 s64_busy <= 1'b1; s64_blk <= s64_blk + 64'd1; s64_kind <= iss_kind; s64_last <= iss_last;
@@ -4893,12 +4965,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd64) begin
-                s64_busy <= 1'b0; s64_chain <= c_chain;
+                s64_busy <= 1'b0;
+                if (s64_kind != PH_OUTPUT) s64_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s64_kind)
                     PH_KEY: s64_sq <= s64_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s64_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s64_sq <= s64_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s64_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s64_sq <= (s64_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s64_sq <= SQ_IDLE; s64_blk <= 64'd0;
                     end
                 endcase
@@ -4908,11 +4981,11 @@ module skeinhw (
     // stream 65
     always @(posedge clk) begin : stream65
         if (rst) begin
-            b65_full <= 1'b0; b65_key <= 1'b0; b65_first <= 1'b0; b65_last <= 1'b0; b65_bitpad <= 1'b0; b65_bytes <= 8'd0; b65_data <= {512{1'b0}};
+            b65_full <= 1'b0; b65_key <= 1'b0; b65_first <= 1'b0; b65_last <= 1'b0; b65_bitpad <= 1'b0; b65_bytes <= 8'd0; b65_type <= 6'd0; b65_data <= {512{1'b0}};
             s65_sq <= SQ_IDLE; s65_busy <= 1'b0; s65_chain <= {512{1'b0}}; s65_pos <= 64'd0; s65_blk <= 64'd0; s65_kind <= PH_IDLE; s65_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[65] && in_stream == 32'd65) begin
-                b65_full <= 1'b1; b65_key <= in_key; b65_first <= in_first; b65_last <= in_last; b65_bitpad <= in_bitpad; b65_bytes <= in_bytes; b65_data <= in_data;
+                b65_full <= 1'b1; b65_key <= in_key; b65_first <= in_first; b65_last <= in_last; b65_bitpad <= in_bitpad; b65_bytes <= in_bytes; b65_type <= in_type; b65_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd65) begin
                 s65_busy <= 1'b1; s65_blk <= s65_blk + 64'd1; s65_kind <= iss_kind; s65_last <= iss_last;
@@ -4921,12 +4994,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd65) begin
-                s65_busy <= 1'b0; s65_chain <= c_chain;
+                s65_busy <= 1'b0;
+                if (s65_kind != PH_OUTPUT) s65_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s65_kind)
                     PH_KEY: s65_sq <= s65_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s65_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s65_sq <= s65_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s65_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s65_sq <= (s65_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s65_sq <= SQ_IDLE; s65_blk <= 64'd0;
                     end
                 endcase
@@ -4936,11 +5010,11 @@ module skeinhw (
     // stream 66
     always @(posedge clk) begin : stream66
         if (rst) begin
-            b66_full <= 1'b0; b66_key <= 1'b0; b66_first <= 1'b0; b66_last <= 1'b0; b66_bitpad <= 1'b0; b66_bytes <= 8'd0; b66_data <= {512{1'b0}};
+            b66_full <= 1'b0; b66_key <= 1'b0; b66_first <= 1'b0; b66_last <= 1'b0; b66_bitpad <= 1'b0; b66_bytes <= 8'd0; b66_type <= 6'd0; b66_data <= {512{1'b0}};
             s66_sq <= SQ_IDLE; s66_busy <= 1'b0; s66_chain <= {512{1'b0}}; s66_pos <= 64'd0; s66_blk <= 64'd0; s66_kind <= PH_IDLE; s66_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[66] && in_stream == 32'd66) begin
-                b66_full <= 1'b1; b66_key <= in_key; b66_first <= in_first; b66_last <= in_last; b66_bitpad <= in_bitpad; b66_bytes <= in_bytes; b66_data <= in_data;
+                b66_full <= 1'b1; b66_key <= in_key; b66_first <= in_first; b66_last <= in_last; b66_bitpad <= in_bitpad; b66_bytes <= in_bytes; b66_type <= in_type; b66_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd66) begin
                 s66_busy <= 1'b1; s66_blk <= s66_blk + 64'd1; s66_kind <= iss_kind; s66_last <= iss_last;
@@ -4949,12 +5023,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd66) begin
-                s66_busy <= 1'b0; s66_chain <= c_chain;
+                s66_busy <= 1'b0;
+                if (s66_kind != PH_OUTPUT) s66_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s66_kind)
                     PH_KEY: s66_sq <= s66_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s66_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s66_sq <= s66_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s66_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s66_sq <= (s66_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s66_sq <= SQ_IDLE; s66_blk <= 64'd0;
                     end
                 endcase
@@ -4964,11 +5039,11 @@ module skeinhw (
     // stream 67
     always @(posedge clk) begin : stream67
         if (rst) begin
-            b67_full <= 1'b0; b67_key <= 1'b0; b67_first <= 1'b0; b67_last <= 1'b0; b67_bitpad <= 1'b0; b67_bytes <= 8'd0; b67_data <= {512{1'b0}};
+            b67_full <= 1'b0; b67_key <= 1'b0; b67_first <= 1'b0; b67_last <= 1'b0; b67_bitpad <= 1'b0; b67_bytes <= 8'd0; b67_type <= 6'd0; b67_data <= {512{1'b0}};
             s67_sq <= SQ_IDLE; s67_busy <= 1'b0; s67_chain <= {512{1'b0}}; s67_pos <= 64'd0; s67_blk <= 64'd0; s67_kind <= PH_IDLE; s67_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[67] && in_stream == 32'd67) begin
-                b67_full <= 1'b1; b67_key <= in_key; b67_first <= in_first; b67_last <= in_last; b67_bitpad <= in_bitpad; b67_bytes <= in_bytes; b67_data <= in_data;
+                b67_full <= 1'b1; b67_key <= in_key; b67_first <= in_first; b67_last <= in_last; b67_bitpad <= in_bitpad; b67_bytes <= in_bytes; b67_type <= in_type; b67_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd67) begin
                 s67_busy <= 1'b1; s67_blk <= s67_blk + 64'd1; s67_kind <= iss_kind; s67_last <= iss_last;
@@ -4977,12 +5052,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd67) begin
-                s67_busy <= 1'b0; s67_chain <= c_chain;
+                s67_busy <= 1'b0;
+                if (s67_kind != PH_OUTPUT) s67_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s67_kind)
                     PH_KEY: s67_sq <= s67_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s67_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s67_sq <= s67_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s67_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s67_sq <= (s67_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s67_sq <= SQ_IDLE; s67_blk <= 64'd0;
                     end
                 endcase
@@ -4992,11 +5068,11 @@ module skeinhw (
     // stream 68
     always @(posedge clk) begin : stream68
         if (rst) begin
-            b68_full <= 1'b0; b68_key <= 1'b0; b68_first <= 1'b0; b68_last <= 1'b0; b68_bitpad <= 1'b0; b68_bytes <= 8'd0; b68_data <= {512{1'b0}};
+            b68_full <= 1'b0; b68_key <= 1'b0; b68_first <= 1'b0; b68_last <= 1'b0; b68_bitpad <= 1'b0; b68_bytes <= 8'd0; b68_type <= 6'd0; b68_data <= {512{1'b0}};
             s68_sq <= SQ_IDLE; s68_busy <= 1'b0; s68_chain <= {512{1'b0}}; s68_pos <= 64'd0; s68_blk <= 64'd0; s68_kind <= PH_IDLE; s68_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[68] && in_stream == 32'd68) begin
-                b68_full <= 1'b1; b68_key <= in_key; b68_first <= in_first; b68_last <= in_last; b68_bitpad <= in_bitpad; b68_bytes <= in_bytes; b68_data <= in_data;
+                b68_full <= 1'b1; b68_key <= in_key; b68_first <= in_first; b68_last <= in_last; b68_bitpad <= in_bitpad; b68_bytes <= in_bytes; b68_type <= in_type; b68_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd68) begin
                 s68_busy <= 1'b1; s68_blk <= s68_blk + 64'd1; s68_kind <= iss_kind; s68_last <= iss_last;
@@ -5005,12 +5081,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd68) begin
-                s68_busy <= 1'b0; s68_chain <= c_chain;
+                s68_busy <= 1'b0;
+                if (s68_kind != PH_OUTPUT) s68_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s68_kind)
                     PH_KEY: s68_sq <= s68_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s68_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s68_sq <= s68_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s68_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s68_sq <= (s68_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s68_sq <= SQ_IDLE; s68_blk <= 64'd0;
                     end
                 endcase
@@ -5020,11 +5097,11 @@ module skeinhw (
     // stream 69
     always @(posedge clk) begin : stream69
         if (rst) begin
-            b69_full <= 1'b0; b69_key <= 1'b0; b69_first <= 1'b0; b69_last <= 1'b0; b69_bitpad <= 1'b0; b69_bytes <= 8'd0; b69_data <= {512{1'b0}};
+            b69_full <= 1'b0; b69_key <= 1'b0; b69_first <= 1'b0; b69_last <= 1'b0; b69_bitpad <= 1'b0; b69_bytes <= 8'd0; b69_type <= 6'd0; b69_data <= {512{1'b0}};
             s69_sq <= SQ_IDLE; s69_busy <= 1'b0; s69_chain <= {512{1'b0}}; s69_pos <= 64'd0; s69_blk <= 64'd0; s69_kind <= PH_IDLE; s69_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[69] && in_stream == 32'd69) begin
-                b69_full <= 1'b1; b69_key <= in_key; b69_first <= in_first; b69_last <= in_last; b69_bitpad <= in_bitpad; b69_bytes <= in_bytes; b69_data <= in_data;
+                b69_full <= 1'b1; b69_key <= in_key; b69_first <= in_first; b69_last <= in_last; b69_bitpad <= in_bitpad; b69_bytes <= in_bytes; b69_type <= in_type; b69_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd69) begin
                 s69_busy <= 1'b1; s69_blk <= s69_blk + 64'd1; s69_kind <= iss_kind; s69_last <= iss_last;
@@ -5033,12 +5110,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd69) begin
-                s69_busy <= 1'b0; s69_chain <= c_chain;
+                s69_busy <= 1'b0;
+                if (s69_kind != PH_OUTPUT) s69_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s69_kind)
                     PH_KEY: s69_sq <= s69_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s69_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s69_sq <= s69_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s69_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s69_sq <= (s69_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s69_sq <= SQ_IDLE; s69_blk <= 64'd0;
                     end
                 endcase
@@ -5048,11 +5126,11 @@ module skeinhw (
     // stream 70
     always @(posedge clk) begin : stream70
         if (rst) begin
-            b70_full <= 1'b0; b70_key <= 1'b0; b70_first <= 1'b0; b70_last <= 1'b0; b70_bitpad <= 1'b0; b70_bytes <= 8'd0; b70_data <= {512{1'b0}};
+            b70_full <= 1'b0; b70_key <= 1'b0; b70_first <= 1'b0; b70_last <= 1'b0; b70_bitpad <= 1'b0; b70_bytes <= 8'd0; b70_type <= 6'd0; b70_data <= {512{1'b0}};
             s70_sq <= SQ_IDLE; s70_busy <= 1'b0; s70_chain <= {512{1'b0}}; s70_pos <= 64'd0; s70_blk <= 64'd0; s70_kind <= PH_IDLE; s70_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[70] && in_stream == 32'd70) begin
-                b70_full <= 1'b1; b70_key <= in_key; b70_first <= in_first; b70_last <= in_last; b70_bitpad <= in_bitpad; b70_bytes <= in_bytes; b70_data <= in_data;
+                b70_full <= 1'b1; b70_key <= in_key; b70_first <= in_first; b70_last <= in_last; b70_bitpad <= in_bitpad; b70_bytes <= in_bytes; b70_type <= in_type; b70_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd70) begin
                 s70_busy <= 1'b1; s70_blk <= s70_blk + 64'd1; s70_kind <= iss_kind; s70_last <= iss_last;
@@ -5061,12 +5139,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd70) begin
-                s70_busy <= 1'b0; s70_chain <= c_chain;
+                s70_busy <= 1'b0;
+                if (s70_kind != PH_OUTPUT) s70_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s70_kind)
                     PH_KEY: s70_sq <= s70_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s70_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s70_sq <= s70_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s70_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s70_sq <= (s70_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s70_sq <= SQ_IDLE; s70_blk <= 64'd0;
                     end
                 endcase
@@ -5076,11 +5155,11 @@ module skeinhw (
     // stream 71
     always @(posedge clk) begin : stream71
         if (rst) begin
-            b71_full <= 1'b0; b71_key <= 1'b0; b71_first <= 1'b0; b71_last <= 1'b0; b71_bitpad <= 1'b0; b71_bytes <= 8'd0; b71_data <= {512{1'b0}};
+            b71_full <= 1'b0; b71_key <= 1'b0; b71_first <= 1'b0; b71_last <= 1'b0; b71_bitpad <= 1'b0; b71_bytes <= 8'd0; b71_type <= 6'd0; b71_data <= {512{1'b0}};
             s71_sq <= SQ_IDLE; s71_busy <= 1'b0; s71_chain <= {512{1'b0}}; s71_pos <= 64'd0; s71_blk <= 64'd0; s71_kind <= PH_IDLE; s71_last <= 1'b0;
         end else begin
             if (in_valid && in_ready[71] && in_stream == 32'd71) begin
-                b71_full <= 1'b1; b71_key <= in_key; b71_first <= in_first; b71_last <= in_last; b71_bitpad <= in_bitpad; b71_bytes <= in_bytes; b71_data <= in_data;
+                b71_full <= 1'b1; b71_key <= in_key; b71_first <= in_first; b71_last <= in_last; b71_bitpad <= in_bitpad; b71_bytes <= in_bytes; b71_type <= in_type; b71_data <= in_data;
             end
             if (iss_valid && iss_stream[6:0] == 7'd71) begin
                 s71_busy <= 1'b1; s71_blk <= s71_blk + 64'd1; s71_kind <= iss_kind; s71_last <= iss_last;
@@ -5089,12 +5168,13 @@ module skeinhw (
                 end
             end
             if (c_valid && c_stream[6:0] == 7'd71) begin
-                s71_busy <= 1'b0; s71_chain <= c_chain;
+                s71_busy <= 1'b0;
+                if (s71_kind != PH_OUTPUT) s71_chain <= c_chain; // an Output block leaves the chain for the next
                 case (s71_kind)
                     PH_KEY: s71_sq <= s71_last ? SQ_CONFIG : SQ_KEY;
-                    PH_CONFIG: s71_sq <= SQ_MESSAGE;
-                    PH_MESSAGE: s71_sq <= s71_last ? SQ_OUTPUT : SQ_MESSAGE;
-                    default: begin // the Output UBI: the stream is done and may start again
+                    PH_CONFIG: s71_sq <= SQ_MESSAGE; // after the Config UBI and each optional argument
+                    PH_MESSAGE: s71_sq <= (s71_last) ? SQ_OUTPUT : SQ_MESSAGE;
+                    default: begin // an Output block: after the last, the stream is done and may start again
                         s71_sq <= SQ_IDLE; s71_blk <= 64'd0;
                     end
                 endcase
@@ -5118,25 +5198,28 @@ module skeinhw (
         g_bbitpad = (((((((grant[0] & b0_bitpad) | (grant[1] & b1_bitpad)) | (grant[2] & b2_bitpad)) | ((grant[3] & b3_bitpad) | (grant[4] & b4_bitpad))) | (((grant[5] & b5_bitpad) | (grant[6] & b6_bitpad)) | ((grant[7] & b7_bitpad) | (grant[8] & b8_bitpad)))) | (((((grant[9] & b9_bitpad) | (grant[10] & b10_bitpad)) | (grant[11] & b11_bitpad)) | ((grant[12] & b12_bitpad) | (grant[13] & b13_bitpad))) | (((grant[14] & b14_bitpad) | (grant[15] & b15_bitpad)) | ((grant[16] & b16_bitpad) | (grant[17] & b17_bitpad))))) | ((((((grant[18] & b18_bitpad) | (grant[19] & b19_bitpad)) | (grant[20] & b20_bitpad)) | ((grant[21] & b21_bitpad) | (grant[22] & b22_bitpad))) | (((grant[23] & b23_bitpad) | (grant[24] & b24_bitpad)) | ((grant[25] & b25_bitpad) | (grant[26] & b26_bitpad)))) | (((((grant[27] & b27_bitpad) | (grant[28] & b28_bitpad)) | (grant[29] & b29_bitpad)) | ((grant[30] & b30_bitpad) | (grant[31] & b31_bitpad))) | (((grant[32] & b32_bitpad) | (grant[33] & b33_bitpad)) | ((grant[34] & b34_bitpad) | (grant[35] & b35_bitpad)))))) | (((((((grant[36] & b36_bitpad) | (grant[37] & b37_bitpad)) | (grant[38] & b38_bitpad)) | ((grant[39] & b39_bitpad) | (grant[40] & b40_bitpad))) | (((grant[41] & b41_bitpad) | (grant[42] & b42_bitpad)) | ((grant[43] & b43_bitpad) | (grant[44] & b44_bitpad)))) | (((((grant[45] & b45_bitpad) | (grant[46] & b46_bitpad)) | (grant[47] & b47_bitpad)) | ((grant[48] & b48_bitpad) | (grant[49] & b49_bitpad))) | (((grant[50] & b50_bitpad) | (grant[51] & b51_bitpad)) | ((grant[52] & b52_bitpad) | (grant[53] & b53_bitpad))))) | ((((((grant[54] & b54_bitpad) | (grant[55] & b55_bitpad)) | (grant[56] & b56_bitpad)) | ((grant[57] & b57_bitpad) | (grant[58] & b58_bitpad))) | (((grant[59] & b59_bitpad) | (grant[60] & b60_bitpad)) | ((grant[61] & b61_bitpad) | (grant[62] & b62_bitpad)))) | (((((grant[63] & b63_bitpad) | (grant[64] & b64_bitpad)) | (grant[65] & b65_bitpad)) | ((grant[66] & b66_bitpad) | (grant[67] & b67_bitpad))) | (((grant[68] & b68_bitpad) | (grant[69] & b69_bitpad)) | ((grant[70] & b70_bitpad) | (grant[71] & b71_bitpad))))));
         g_bbytes = ((((((({8{grant[0]}} & b0_bytes) | ({8{grant[1]}} & b1_bytes)) | ({8{grant[2]}} & b2_bytes)) | (({8{grant[3]}} & b3_bytes) | ({8{grant[4]}} & b4_bytes))) | ((({8{grant[5]}} & b5_bytes) | ({8{grant[6]}} & b6_bytes)) | (({8{grant[7]}} & b7_bytes) | ({8{grant[8]}} & b8_bytes)))) | ((((({8{grant[9]}} & b9_bytes) | ({8{grant[10]}} & b10_bytes)) | ({8{grant[11]}} & b11_bytes)) | (({8{grant[12]}} & b12_bytes) | ({8{grant[13]}} & b13_bytes))) | ((({8{grant[14]}} & b14_bytes) | ({8{grant[15]}} & b15_bytes)) | (({8{grant[16]}} & b16_bytes) | ({8{grant[17]}} & b17_bytes))))) | (((((({8{grant[18]}} & b18_bytes) | ({8{grant[19]}} & b19_bytes)) | ({8{grant[20]}} & b20_bytes)) | (({8{grant[21]}} & b21_bytes) | ({8{grant[22]}} & b22_bytes))) | ((({8{grant[23]}} & b23_bytes) | ({8{grant[24]}} & b24_bytes)) | (({8{grant[25]}} & b25_bytes) | ({8{grant[26]}} & b26_bytes)))) | ((((({8{grant[27]}} & b27_bytes) | ({8{grant[28]}} & b28_bytes)) | ({8{grant[29]}} & b29_bytes)) | (({8{grant[30]}} & b30_bytes) | ({8{grant[31]}} & b31_bytes))) | ((({8{grant[32]}} & b32_bytes) | ({8{grant[33]}} & b33_bytes)) | (({8{grant[34]}} & b34_bytes) | ({8{grant[35]}} & b35_bytes)))))) | ((((((({8{grant[36]}} & b36_bytes) | ({8{grant[37]}} & b37_bytes)) | ({8{grant[38]}} & b38_bytes)) | (({8{grant[39]}} & b39_bytes) | ({8{grant[40]}} & b40_bytes))) | ((({8{grant[41]}} & b41_bytes) | ({8{grant[42]}} & b42_bytes)) | (({8{grant[43]}} & b43_bytes) | ({8{grant[44]}} & b44_bytes)))) | ((((({8{grant[45]}} & b45_bytes) | ({8{grant[46]}} & b46_bytes)) | ({8{grant[47]}} & b47_bytes)) | (({8{grant[48]}} & b48_bytes) | ({8{grant[49]}} & b49_bytes))) | ((({8{grant[50]}} & b50_bytes) | ({8{grant[51]}} & b51_bytes)) | (({8{grant[52]}} & b52_bytes) | ({8{grant[53]}} & b53_bytes))))) | (((((({8{grant[54]}} & b54_bytes) | ({8{grant[55]}} & b55_bytes)) | ({8{grant[56]}} & b56_bytes)) | (({8{grant[57]}} & b57_bytes) | ({8{grant[58]}} & b58_bytes))) | ((({8{grant[59]}} & b59_bytes) | ({8{grant[60]}} & b60_bytes)) | (({8{grant[61]}} & b61_bytes) | ({8{grant[62]}} & b62_bytes)))) | ((((({8{grant[63]}} & b63_bytes) | ({8{grant[64]}} & b64_bytes)) | ({8{grant[65]}} & b65_bytes)) | (({8{grant[66]}} & b66_bytes) | ({8{grant[67]}} & b67_bytes))) | ((({8{grant[68]}} & b68_bytes) | ({8{grant[69]}} & b69_bytes)) | (({8{grant[70]}} & b70_bytes) | ({8{grant[71]}} & b71_bytes))))));
         g_bdata = ((((((({512{grant[0]}} & b0_data) | ({512{grant[1]}} & b1_data)) | ({512{grant[2]}} & b2_data)) | (({512{grant[3]}} & b3_data) | ({512{grant[4]}} & b4_data))) | ((({512{grant[5]}} & b5_data) | ({512{grant[6]}} & b6_data)) | (({512{grant[7]}} & b7_data) | ({512{grant[8]}} & b8_data)))) | ((((({512{grant[9]}} & b9_data) | ({512{grant[10]}} & b10_data)) | ({512{grant[11]}} & b11_data)) | (({512{grant[12]}} & b12_data) | ({512{grant[13]}} & b13_data))) | ((({512{grant[14]}} & b14_data) | ({512{grant[15]}} & b15_data)) | (({512{grant[16]}} & b16_data) | ({512{grant[17]}} & b17_data))))) | (((((({512{grant[18]}} & b18_data) | ({512{grant[19]}} & b19_data)) | ({512{grant[20]}} & b20_data)) | (({512{grant[21]}} & b21_data) | ({512{grant[22]}} & b22_data))) | ((({512{grant[23]}} & b23_data) | ({512{grant[24]}} & b24_data)) | (({512{grant[25]}} & b25_data) | ({512{grant[26]}} & b26_data)))) | ((((({512{grant[27]}} & b27_data) | ({512{grant[28]}} & b28_data)) | ({512{grant[29]}} & b29_data)) | (({512{grant[30]}} & b30_data) | ({512{grant[31]}} & b31_data))) | ((({512{grant[32]}} & b32_data) | ({512{grant[33]}} & b33_data)) | (({512{grant[34]}} & b34_data) | ({512{grant[35]}} & b35_data)))))) | ((((((({512{grant[36]}} & b36_data) | ({512{grant[37]}} & b37_data)) | ({512{grant[38]}} & b38_data)) | (({512{grant[39]}} & b39_data) | ({512{grant[40]}} & b40_data))) | ((({512{grant[41]}} & b41_data) | ({512{grant[42]}} & b42_data)) | (({512{grant[43]}} & b43_data) | ({512{grant[44]}} & b44_data)))) | ((((({512{grant[45]}} & b45_data) | ({512{grant[46]}} & b46_data)) | ({512{grant[47]}} & b47_data)) | (({512{grant[48]}} & b48_data) | ({512{grant[49]}} & b49_data))) | ((({512{grant[50]}} & b50_data) | ({512{grant[51]}} & b51_data)) | (({512{grant[52]}} & b52_data) | ({512{grant[53]}} & b53_data))))) | (((((({512{grant[54]}} & b54_data) | ({512{grant[55]}} & b55_data)) | ({512{grant[56]}} & b56_data)) | (({512{grant[57]}} & b57_data) | ({512{grant[58]}} & b58_data))) | ((({512{grant[59]}} & b59_data) | ({512{grant[60]}} & b60_data)) | (({512{grant[61]}} & b61_data) | ({512{grant[62]}} & b62_data)))) | ((((({512{grant[63]}} & b63_data) | ({512{grant[64]}} & b64_data)) | ({512{grant[65]}} & b65_data)) | (({512{grant[66]}} & b66_data) | ({512{grant[67]}} & b67_data))) | ((({512{grant[68]}} & b68_data) | ({512{grant[69]}} & b69_data)) | (({512{grant[70]}} & b70_data) | ({512{grant[71]}} & b71_data))))));
+        g_btype = ((((((({6{grant[0]}} & b0_type) | ({6{grant[1]}} & b1_type)) | ({6{grant[2]}} & b2_type)) | (({6{grant[3]}} & b3_type) | ({6{grant[4]}} & b4_type))) | ((({6{grant[5]}} & b5_type) | ({6{grant[6]}} & b6_type)) | (({6{grant[7]}} & b7_type) | ({6{grant[8]}} & b8_type)))) | ((((({6{grant[9]}} & b9_type) | ({6{grant[10]}} & b10_type)) | ({6{grant[11]}} & b11_type)) | (({6{grant[12]}} & b12_type) | ({6{grant[13]}} & b13_type))) | ((({6{grant[14]}} & b14_type) | ({6{grant[15]}} & b15_type)) | (({6{grant[16]}} & b16_type) | ({6{grant[17]}} & b17_type))))) | (((((({6{grant[18]}} & b18_type) | ({6{grant[19]}} & b19_type)) | ({6{grant[20]}} & b20_type)) | (({6{grant[21]}} & b21_type) | ({6{grant[22]}} & b22_type))) | ((({6{grant[23]}} & b23_type) | ({6{grant[24]}} & b24_type)) | (({6{grant[25]}} & b25_type) | ({6{grant[26]}} & b26_type)))) | ((((({6{grant[27]}} & b27_type) | ({6{grant[28]}} & b28_type)) | ({6{grant[29]}} & b29_type)) | (({6{grant[30]}} & b30_type) | ({6{grant[31]}} & b31_type))) | ((({6{grant[32]}} & b32_type) | ({6{grant[33]}} & b33_type)) | (({6{grant[34]}} & b34_type) | ({6{grant[35]}} & b35_type)))))) | ((((((({6{grant[36]}} & b36_type) | ({6{grant[37]}} & b37_type)) | ({6{grant[38]}} & b38_type)) | (({6{grant[39]}} & b39_type) | ({6{grant[40]}} & b40_type))) | ((({6{grant[41]}} & b41_type) | ({6{grant[42]}} & b42_type)) | (({6{grant[43]}} & b43_type) | ({6{grant[44]}} & b44_type)))) | ((((({6{grant[45]}} & b45_type) | ({6{grant[46]}} & b46_type)) | ({6{grant[47]}} & b47_type)) | (({6{grant[48]}} & b48_type) | ({6{grant[49]}} & b49_type))) | ((({6{grant[50]}} & b50_type) | ({6{grant[51]}} & b51_type)) | (({6{grant[52]}} & b52_type) | ({6{grant[53]}} & b53_type))))) | (((((({6{grant[54]}} & b54_type) | ({6{grant[55]}} & b55_type)) | ({6{grant[56]}} & b56_type)) | (({6{grant[57]}} & b57_type) | ({6{grant[58]}} & b58_type))) | ((({6{grant[59]}} & b59_type) | ({6{grant[60]}} & b60_type)) | (({6{grant[61]}} & b61_type) | ({6{grant[62]}} & b62_type)))) | ((((({6{grant[63]}} & b63_type) | ({6{grant[64]}} & b64_type)) | ({6{grant[65]}} & b65_type)) | (({6{grant[66]}} & b66_type) | ({6{grant[67]}} & b67_type))) | ((({6{grant[68]}} & b68_type) | ({6{grant[69]}} & b69_type)) | (({6{grant[70]}} & b70_type) | ({6{grant[71]}} & b71_type))))));
     end
 
     // The block the granted stream issues next, in Skein's order: Key UBI blocks (MAC), the Config
-    // UBI (precomputed: a plain hash starts from its result, the IV), the message blocks, the Output UBI.
+    // UBI (precomputed: a plain hash starts from its result, the IV), the optional arguments and the message blocks (from the port), the Output UBI.
     always @* begin : issue_block
         iss_from_buf = 1'b0; iss_kind = PH_OUTPUT; iss_chain = g_chain;
+        // a block from the port: type 0 or 48 is the message, another type an optional argument (Config phase)
+        host_kind = (g_btype == 6'd0 || g_btype == 6'd48) ? PH_MESSAGE : PH_CONFIG;
         case (g_sq)
             SQ_IDLE: begin
                 iss_chain = {512{1'b0}};
                 if (g_bkey) begin
                     iss_kind = PH_KEY; iss_from_buf = 1'b1;
                 end else begin
-                    iss_kind = PH_MESSAGE; iss_from_buf = 1'b1;
+                    iss_kind = host_kind; iss_from_buf = 1'b1;
                     iss_chain = {64'hae18a40b660fcc33, 64'h991112c71a75b523, 64'heabe394ca9d5c3f4, 64'h5db62599df6ca7b0, 64'h9a255629ff352cb1, 64'h8fd1934127c79bce, 64'h0d95de399746df03, 64'h4903adff749c51ce}; // IV: the Config UBI's output
                 end
             end
             SQ_KEY: begin iss_kind = PH_KEY; iss_from_buf = 1'b1; end
             SQ_CONFIG: iss_kind = PH_CONFIG;
-            SQ_MESSAGE: begin iss_kind = PH_MESSAGE; iss_from_buf = 1'b1; end
+            SQ_MESSAGE: begin iss_kind = host_kind; iss_from_buf = 1'b1; end
             default: iss_kind = PH_OUTPUT;
         endcase
         if (iss_from_buf) begin
@@ -5151,12 +5234,12 @@ module skeinhw (
         end
         case (iss_kind)
             PH_KEY: iss_type = 6'd0;
-            PH_CONFIG: iss_type = 6'd4;
+            PH_CONFIG: iss_type = iss_from_buf ? g_btype : 6'd4;
             PH_MESSAGE: iss_type = 6'd48;
             default: iss_type = 6'd63;
         endcase
         // The tweak (Skein 1.3, Table 5): Position in t0 (and the low 32 bits of t1, always 0 here),
-        // tree level 0 at bit 112, then BitPad, Type, First, Final.
+        // the tree level at bit 112, then BitPad, Type, First, Final.
         iss_t0 = iss_pos;
         iss_t1 = 64'd0;
         iss_t1[55] = iss_bitpad; // TWEAK BitPad

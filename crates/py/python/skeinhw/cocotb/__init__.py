@@ -320,6 +320,12 @@ async def drive_messages(
             dut.in_first.value = int(first)
             dut.in_bitpad.value = int(bitpad)
             dut.in_bytes.value = nbytes
+            try:
+                # A key or message block (type 0 means the message); cores older than the
+                # in_type port have none.
+                dut.in_type.value = 0
+            except AttributeError:
+                pass
 
     while True:
         await RisingEdge(clk)
