@@ -88,8 +88,14 @@ pub fn config_string(out_bits: u64, tree: Option<TreeParams>) -> [u8; CONFIG_LEN
 }
 
 /// The chaining value before the message: Key UBI (if keyed), Config UBI, then the optional
-/// arguments in type order.
+/// arguments in type order. For plain Skein with a common output size this is a table lookup
+/// ([`crate::iv`]), not a Threefish call.
 pub fn initial_chain<const N: usize>(out_bits: u64, params: &Params<'_>) -> [u64; N] {
+    if *params == Params::default()
+        && let Some(iv) = crate::iv::precomputed::<N>(out_bits)
+    {
+        return iv;
+    }
     let mut g = [0u64; N];
     if !params.key.is_empty() {
         g = crate::ubi::ubi(g, params.key, BlockType::Key);
