@@ -6,7 +6,8 @@
 //! runs of the things compared are interleaved: a run that another process interrupted is
 //! slower, never faster, so the minimum is the undisturbed speed of each.
 //!
-//! Run: `cargo run --release -p skeinhw-skein --example probe`.
+//! Run: `cargo run --release -p skeinhw-skein --example probe` (add `-- short` for short
+//! messages only).
 
 use rustcrypto_skein::Digest;
 use skeinhw_skein::fast;
@@ -74,6 +75,53 @@ fn hash<const N: usize, R: Digest>(name: &str, len: usize) {
     );
 }
 
+/// ns per hash of a message of `len` bytes: skeinhw through `finalize` (a `Vec`), through
+/// `finalize_into` (a stack buffer), through its RustCrypto `digest` wrapper, and RustCrypto.
+fn short<const N: usize, S: Digest, R: Digest>(name: &str, len: usize) {
+    let data = vec![0xa5u8; len];
+    let reps = 2000;
+    let best = best_of(
+        300,
+        &mut [
+            &mut || {
+                for _ in 0..reps {
+                    let mut h = skeinhw_skein::Skein::<N>::new(N as u64 * 64).unwrap();
+                    h.update(black_box(&data));
+                    black_box(h.finalize());
+                }
+            },
+            &mut || {
+                for _ in 0..reps {
+                    let mut out = [0u8; 128];
+                    let mut h = skeinhw_skein::Skein::<N>::new(N as u64 * 64).unwrap();
+                    h.update(black_box(&data));
+                    h.finalize_into(&mut out[..N * 8]).unwrap();
+                    black_box(out);
+                }
+            },
+            &mut || {
+                for _ in 0..reps {
+                    black_box(S::digest(black_box(&data)));
+                }
+            },
+            &mut || {
+                for _ in 0..reps {
+                    black_box(R::digest(black_box(&data)));
+                }
+            },
+        ],
+    );
+    let ns: Vec<f64> = best.iter().map(|s| s / reps as f64 * 1e9).collect();
+    println!(
+        "{name} {len:>4} B ns/hash: finalize {:5.0}, finalize_into {:5.0}, digest wrapper {:5.0}, rustcrypto {:5.0}; ratio (rustcrypto / finalize_into) {:.2}",
+        ns[0],
+        ns[1],
+        ns[2],
+        ns[3],
+        ns[3] / ns[1]
+    );
+}
+
 /// MB/s of UBI over `len` bytes: through the hasher, and through `fast::compress_blocks`.
 fn ubi<const N: usize>(name: &str, len: usize) {
     let data = vec![0xa5u8; len];
@@ -98,6 +146,15 @@ fn ubi<const N: usize>(name: &str, len: usize) {
 }
 
 fn main() {
+    use skeinhw_skein::rustcrypto as ours;
+    if std::env::args().any(|a| a == "short") {
+        for len in [0, 32, 64] {
+            short::<4, ours::Skein256_256, rustcrypto_skein::Skein256_256>("skein256 ", len);
+            short::<8, ours::Skein512_512, rustcrypto_skein::Skein512_512>("skein512 ", len);
+            short::<16, ours::Skein1024_1024, rustcrypto_skein::Skein1024_1024>("skein1024", len);
+        }
+        return;
+    }
     ubi::<4>("ubi256 ", 1 << 20);
     ubi::<8>("ubi512 ", 1 << 20);
     ubi::<16>("ubi1024", 1 << 20);

@@ -88,8 +88,14 @@ pub fn config_string(out_bits: u64, tree: Option<TreeParams>) -> [u8; CONFIG_LEN
 }
 
 /// The chaining value before the message: Key UBI (if keyed), Config UBI, then the optional
-/// arguments in type order.
+/// arguments in type order. For plain Skein with a common output size this is a table lookup
+/// ([`crate::iv`]), not a Threefish call.
 pub fn initial_chain<const N: usize>(out_bits: u64, params: &Params<'_>) -> [u64; N] {
+    if *params == Params::default()
+        && let Some(iv) = crate::iv::precomputed::<N>(out_bits)
+    {
+        return iv;
+    }
     let mut g = [0u64; N];
     if !params.key.is_empty() {
         g = crate::ubi::ubi(g, params.key, BlockType::Key);
@@ -131,6 +137,8 @@ pub struct Skein<const N: usize> {
 enum Message<const N: usize> {
     Sequential(Ubi<N>),
     Tree(Tree<N>),
+    /// Left in a hasher that [`Skein::finalize_into`] consumes.
+    Done,
 }
 
 impl<const N: usize> Skein<N> {
@@ -207,6 +215,7 @@ impl<const N: usize> Skein<N> {
         match &mut self.message {
             Message::Sequential(u) => u.update(data),
             Message::Tree(t) => t.update(data),
+            Message::Done => unreachable!("a finalized hasher is consumed"),
         }
         Ok(())
     }
@@ -233,11 +242,14 @@ impl<const N: usize> Skein<N> {
     /// Finishes the hash and writes ceil(out_bits / 8) bytes into `out`; unused low bits of a
     /// partial last byte are zero.
     pub fn finalize_into(mut self, out: &mut [u8]) -> Result<(), Error> {
-        self.finalize_into_reset(out)
+        self.check_out_len(out)?;
+        // Nothing follows: leave an empty message behind instead of a fresh one.
+        let message = core::mem::replace(&mut self.message, Message::Done);
+        self.finish_into(message, out);
+        Ok(())
     }
 
-    /// As [`Skein::finalize_into`], then starts over with the same parameters.
-    pub fn finalize_into_reset(&mut self, out: &mut [u8]) -> Result<(), Error> {
+    fn check_out_len(&self, out: &[u8]) -> Result<(), Error> {
         let expected = self.out_bytes();
         if out.len() != expected {
             return Err(Error::OutputBufferLength {
@@ -246,9 +258,31 @@ impl<const N: usize> Skein<N> {
                 got: out.len(),
             });
         }
-        let mut g = self.finish_message();
+        Ok(())
+    }
+
+    /// Ends `message` and writes the output transform into `out`.
+    fn finish_into(&mut self, message: Message<N>, out: &mut [u8]) {
+        let bit_pad = core::mem::take(&mut self.bit_padded);
+        let mut g = Self::finish(message, bit_pad);
         output(&g, self.out_bits, out);
         g.zeroize();
+    }
+
+    fn finish(message: Message<N>, bit_pad: bool) -> [u64; N] {
+        match message {
+            Message::Sequential(u) => u.finish(bit_pad),
+            Message::Tree(t) => t.finish(bit_pad),
+            Message::Done => unreachable!("a finalized hasher is consumed"),
+        }
+    }
+
+    /// As [`Skein::finalize_into`], then starts over with the same parameters.
+    pub fn finalize_into_reset(&mut self, out: &mut [u8]) -> Result<(), Error> {
+        self.check_out_len(out)?;
+        let fresh = Self::fresh_message(self.start, self.tree_params());
+        let message = core::mem::replace(&mut self.message, fresh);
+        self.finish_into(message, out);
         Ok(())
     }
 
@@ -258,10 +292,7 @@ impl<const N: usize> Skein<N> {
         let fresh = Self::fresh_message(self.start, self.tree_params());
         let message = core::mem::replace(&mut self.message, fresh);
         let bit_pad = core::mem::take(&mut self.bit_padded);
-        match message {
-            Message::Sequential(u) => u.finish(bit_pad),
-            Message::Tree(t) => t.finish(bit_pad),
-        }
+        Self::finish(message, bit_pad)
     }
 
     /// Finishes the hash into a new vector of ceil(out_bits / 8) bytes.
@@ -280,7 +311,7 @@ impl<const N: usize> Skein<N> {
 
     fn tree_params(&self) -> Option<TreeParams> {
         match &self.message {
-            Message::Sequential(_) => None,
+            Message::Sequential(_) | Message::Done => None,
             Message::Tree(t) => Some(t.params),
         }
     }
@@ -311,7 +342,7 @@ pub fn output<const N: usize>(g: &[u64; N], out_bits: u64, out: &mut [u8]) {
         output_block(g, i as u64, &mut bytes[..nb]);
         chunk.copy_from_slice(&bytes[..chunk.len()]);
     }
-    bytes.zeroize();
+    bytes[..nb].zeroize();
     let rest = (out_bits % 8) as u32;
     if let (true, Some(last)) = (rest != 0, out.last_mut()) {
         *last &= 0xFFu8 << (8 - rest);

@@ -13,6 +13,7 @@ mod digest_impl;
 mod error;
 pub mod fast;
 mod hasher;
+pub mod iv;
 #[cfg(feature = "kat")]
 pub mod kat;
 pub mod lanes;

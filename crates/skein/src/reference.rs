@@ -117,14 +117,9 @@ fn tree<const N: usize>(g: [u64; N], m: BitString<'_>, t: TreeParams) -> [u64; N
     }
 }
 
-/// Skein with a state of `N` words over a message of `msg_bits` bits, written like the spec.
-pub fn skein<const N: usize>(
-    out_bits: u64,
-    message: &[u8],
-    msg_bits: u64,
-    params: &Params<'_>,
-) -> Vec<u8> {
-    assert!(msg_bits <= message.len() as u64 * 8);
+/// The chaining value before the message, written like the spec: K' = 0 or UBI(0, K, Tkey),
+/// G0 = UBI(K', C, Tcfg), then the optional arguments in increasing type order.
+pub fn initial_chain<const N: usize>(out_bits: u64, params: &Params<'_>) -> [u64; N] {
     // K' = 0, or UBI(0, K, Tkey) for a key.
     let mut g = [0u64; N];
     if !params.key.is_empty() {
@@ -149,6 +144,18 @@ pub fn skein<const N: usize>(
             g = ubi(g, whole(v), block_type, 0, 0);
         }
     }
+    g
+}
+
+/// Skein with a state of `N` words over a message of `msg_bits` bits, written like the spec.
+pub fn skein<const N: usize>(
+    out_bits: u64,
+    message: &[u8],
+    msg_bits: u64,
+    params: &Params<'_>,
+) -> Vec<u8> {
+    assert!(msg_bits <= message.len() as u64 * 8);
+    let mut g = initial_chain::<N>(out_bits, params);
     let m = BitString {
         bytes: message,
         bits: msg_bits,

@@ -93,9 +93,8 @@ impl<const N: usize> Ubi<N> {
         self.tweak.bit_pad = bit_pad;
         let bytes = self.buffered;
         self.process(&block, bytes);
-        let chain = self.chain;
-        self.zeroize();
-        chain
+        // `Drop` wipes the state.
+        self.chain
     }
 
     /// Bytes given so far, plus the starting offset: the Position the next block would start at.
@@ -107,7 +106,8 @@ impl<const N: usize> Ubi<N> {
 impl<const N: usize> Zeroize for Ubi<N> {
     fn zeroize(&mut self) {
         self.chain.zeroize();
-        self.buffer.zeroize();
+        // Only the first block's worth of the buffer is ever written.
+        self.buffer[..Self::BLOCK_BYTES].zeroize();
         self.buffered = 0;
     }
 }
