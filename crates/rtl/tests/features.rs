@@ -429,9 +429,12 @@ fn bad_combinations_are_refused_with_one_line() {
         }),
     };
     one_line(generate_for(&s, bad_tree).unwrap_err(), "tree parameters");
-    // More messages than streams.
-    one_line(
-        stimulus_jobs(&s, plain, &[job(256, None), job(256, None)]).unwrap_err(),
-        "stream",
-    );
+    // More messages than streams, where they must go one per stream (`stimulus_jobs` queues
+    // them back to back instead).
+    let m = skeinhw_rtl::Message {
+        data: b"abc",
+        bits: 24,
+        key: &[],
+    };
+    one_line(skeinhw_rtl::stimulus(&s, &[m, m]).unwrap_err(), "stream");
 }
