@@ -248,6 +248,8 @@ fn summaries_are_current() {
         let _ = std::fs::remove_file(&json);
         let same = NetlistSummary {
             yosys_seconds: old.yosys_seconds,
+            // Summaries made before the carry chains were recorded do not say.
+            carry_chains_64: old.carry_chains_64.and(new.carry_chains_64),
             ..new.clone()
         } == old;
         eprintln!(
