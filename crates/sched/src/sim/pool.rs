@@ -10,8 +10,8 @@
 //! shared adder), else it opens the next layer. A layer's pool is the most adders one cycle
 //! uses in it (a subkey word or a MIX pair each take one). Long's counts for Skein-256 follow:
 //! half the subkey adders 2 MIX + 2 subkey (3.4.2), half the MIX adders 1 + 4 (3.4.3), the
-//! split round 2 + 4 (Fig. 14b: its two halves never share a cycle, the MIX and the
-//! permutation share a layer), the MIX/key overlap 4 (3.4.4: one layer for both).
+//! split round 2 + 4 (Fig. 14b), the MIX/key overlap 4 (3.4.4: one layer for both). The
+//! permutation, wiring, is a layer of its own.
 
 use super::datapath::MicroOp;
 use super::placement::{Placement, Unit};
@@ -99,8 +99,13 @@ impl AdderPool {
                 if !used[s].iter().any(|c| c.contains(&u)) {
                     continue;
                 }
+                // The permutation is wiring: it takes a layer of its own (in a layer with MIX
+                // it would make every word a three-way select instead of two gated ones).
+                let wiring = |v: &Unit| matches!(v, Unit::Perm(_));
                 let joins = layers.last().is_some_and(|l| {
-                    !used[s]
+                    !wiring(&u)
+                        && !l.units.iter().any(wiring)
+                        && !used[s]
                         .iter()
                         .any(|c| c.contains(&u) && l.units.iter().any(|v| c.contains(v)))
                 });
@@ -195,7 +200,7 @@ mod tests {
     fn the_split_round_keeps_six() {
         let p = pool("long-split-256");
         assert_eq!(p.round_adders(), 6);
-        assert_eq!(p.stages[0].layers.len(), 2);
+        assert_eq!(p.stages[0].layers.len(), 3);
     }
 
     /// Long 3.4.4 (Fig. 15): "only four adders are used compared to the six".
