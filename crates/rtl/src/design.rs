@@ -1496,13 +1496,34 @@ fn pooled_stage(v: &mut Emitter, plan: &Plan, pool: &AdderPool, j: u32) {
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
-        for i in 0..p {
-            v.line(format!("p{j}_l{l}_a{i} = 64'd0; p{j}_l{l}_b{i} = 64'd0;"));
-        }
         if layer_has(layer, is_add) {
             v.line(format!(
                 "p{j}_l{l}_k = subkey_words(a{j}_ky, a{j}_tw, c{j}_l{l}_sk);"
             ));
+        }
+        // Each adder's operands default to its first alternative's (not to zero, which would
+        // put an AND in front of every carry chain): an adder with one alternative has no
+        // select at all.
+        for i in 0..p {
+            let first = layer.units.iter().find_map(|unit| {
+                let off = *offsets(plan, pool, j, l, *unit).first()?;
+                let w = off + i;
+                match unit {
+                    Unit::Add(_) if w < n => Some(format!(
+                        "p{j}_l{l}_a{i} = n{j}_st[{o} +: 64]; p{j}_l{l}_b{i} = p{j}_l{l}_k[{o} +: 64];",
+                        o = 64 * w
+                    )),
+                    Unit::Mix(_) if w < n / 2 => Some(format!(
+                        "p{j}_l{l}_a{i} = n{j}_st[{} +: 64]; p{j}_l{l}_b{i} = n{j}_st[{} +: 64];",
+                        128 * w,
+                        128 * w + 64
+                    )),
+                    _ => None,
+                }
+            });
+            v.line(
+                first.unwrap_or_else(|| format!("p{j}_l{l}_a{i} = 64'd0; p{j}_l{l}_b{i} = 64'd0;")),
+            );
         }
         // Operands.
         if p > 0 {
