@@ -771,11 +771,13 @@ fn pool_items(
             let mut key_words = BTreeSet::new();
             let mut rots = BTreeSet::new();
             let mut mix = false;
+            let mut has_add = false;
             for ((unit, off), values) in &l.alts {
                 let w = off + i;
                 match unit {
                     Unit::Add(_) if w < nw => {
                         alts += 1;
+                        has_add = true;
                         writers[w as usize] += 1;
                         for &s in values {
                             key_words.insert(note_key(s, w, key_adds));
@@ -793,8 +795,14 @@ fn pool_items(
                     _ => {}
                 }
             }
-            if alts > 1 {
+            // Alternatives of one kind (words or pairs at other offsets) select the operands
+            // in the LUT in front of the carry chain ((s ? a0 : a1) ^ (s ? b0 : b1), five
+            // inputs): no LUT of their own in the netlists of long-outshare-256 and
+            // long-inshare-256. A subkey word and a MIX pair on one adder (the overlap) need
+            // the operand selects and, the sum going to different words, two more selects.
+            if alts > 1 && mix && has_add {
                 push(Role::InputSelect, mux(alts), 2, W);
+                push(Role::SubkeyEnable, logic(2 * alts), 2, W);
             }
             let d = key_words.len() as u32;
             if d > 1 {
@@ -828,7 +836,9 @@ fn pool_items(
             }
         }
         if l.perm {
-            push(Role::Permutation, fused2, nw, W);
+            let pi = permutation(nw as usize);
+            let moved = pi.iter().enumerate().filter(|(w, p)| *w != **p).count() as u32;
+            push(Role::Permutation, fused2, moved, W);
         }
     }
 }
