@@ -106,8 +106,8 @@ impl AdderPool {
                     !wiring(&u)
                         && !l.units.iter().any(wiring)
                         && !used[s]
-                        .iter()
-                        .any(|c| c.contains(&u) && l.units.iter().any(|v| c.contains(v)))
+                            .iter()
+                            .any(|c| c.contains(&u) && l.units.iter().any(|v| c.contains(v)))
                 });
                 if joins {
                     layers.last_mut().expect("checked").units.push(u);
