@@ -27,8 +27,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use skeinhw_sched::RoundDatapath;
 use skeinhw_sched::Schedule;
-use skeinhw_sched::sim::{Datapath, MicroOp, Placement, Unit};
+use skeinhw_sched::sim::{AdderPool, Datapath, MicroOp, Placement, PoolOp, Unit};
 use skeinhw_skein::constants::{permutation, rotation};
 use skeinhw_skein::tweak::BIT_PAD_BIT;
 
@@ -79,12 +80,34 @@ struct Slot {
     busy: [BTreeSet<u32>; 4],
 }
 
+/// One layer of a shared datapath's stage (Long 3.4, [`AdderPool`]) as the generator builds
+/// it: `adders` pool adders whose operands each (unit, first word or pair) alternative picks.
+#[derive(Clone, Debug, Default)]
+struct PoolLayer {
+    adders: u32,
+    /// Per (unit, first word or pair): the subkeys (Add) or rounds mod 8 (Mix) it sees.
+    alts: BTreeMap<(Unit, u32), BTreeSet<u32>>,
+    /// A permutation unit in the layer.
+    perm: bool,
+    units: u32,
+}
+
+/// The pools of one slot of a shared datapath.
+#[derive(Clone, Debug, Default)]
+struct PoolSlot {
+    load: bool,
+    layers: Vec<PoolLayer>,
+}
+
 /// The generated design's structure, derived from the schedule as the generator does.
 #[derive(Clone, Debug)]
 pub struct GeneratedPlan {
     words: u32,
     streams: u32,
     slots: Vec<Slot>,
+    /// Per slot, Long 3.4's shared datapaths only: the adder pools the generator builds
+    /// instead of the units.
+    pools: Option<Vec<PoolSlot>>,
 }
 
 impl GeneratedPlan {
@@ -136,10 +159,49 @@ impl GeneratedPlan {
             }
         }
         slots[0].sources.insert(usize::MAX); // the issue
+        let pools = (schedule.round_datapath() != RoundDatapath::Baseline).then(|| {
+            let pool = AdderPool::new(&placement);
+            let mut out: Vec<PoolSlot> = pool
+                .stages
+                .iter()
+                .map(|st| PoolSlot {
+                    load: st.load,
+                    layers: st
+                        .layers
+                        .iter()
+                        .map(|l| PoolLayer {
+                            adders: l.adders,
+                            perm: l.units.iter().any(|u| matches!(u, Unit::Perm(_))),
+                            units: l.units.len() as u32,
+                            ..PoolLayer::default()
+                        })
+                        .collect(),
+                })
+                .collect();
+            for (e, ops) in pool.cycles.iter().enumerate() {
+                for op in ops {
+                    let PoolOp::Layer { layer, unit, op } = op else {
+                        continue;
+                    };
+                    let (first, value) = match *op {
+                        MicroOp::AddSubkey { subkey, first, .. } => (first, subkey),
+                        MicroOp::Mix { round, first, .. } => (first, round % 8),
+                        MicroOp::Permute => continue,
+                    };
+                    out[placement.slots[e]].layers[*layer]
+                        .alts
+                        .entry((*unit, first))
+                        .or_default()
+                        .insert(value);
+                }
+            }
+            out
+        });
         GeneratedPlan {
             words: schedule.words(),
             streams: schedule.blocks_in_flight(),
             slots,
+            pools,
         }
     }
 
@@ -329,7 +391,7 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
 
     // ---- per slot.
     let done_slots = plan.slots.iter().filter(|s| s.done).count() as u32;
-    for slot in &plan.slots {
+    for (slot_index, slot) in plan.slots.iter().enumerate() {
         // Registers: state, key, tweak, plaintext, cycle count (where the slot holds more than
         // one cycle of a block), live, phase, stream.
         let counted = slot.cycles > 1;
@@ -366,7 +428,11 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
         // The done bit (the round and subkey outputs feed only trace registers: counted with
         // them, not here).
         let mut rom_bits = 1;
-        for (unit, values) in &slot.units {
+        let pool = plan.pools.as_ref().map(|p| &p[slot_index]);
+        if let Some(pool) = pool {
+            rom_bits += pool_rom_bits(pool);
+        }
+        for (unit, values) in slot.units.iter().filter(|_| pool.is_none()) {
             let set = &values.values;
             rom_bits += match unit {
                 Unit::Add(_) => {
@@ -384,7 +450,10 @@ pub fn inventory(schedule: &Schedule) -> Inventory {
 
         // The stage: the chain of units.
         let mut key_adds: BTreeSet<(u32, u32, u32)> = BTreeSet::new();
-        for (unit, values) in &slot.units {
+        if let Some(pool) = pool {
+            pool_items(pool, nw, &mut push, &mut adders, &mut key_adds);
+        }
+        for (unit, values) in slot.units.iter().filter(|_| pool.is_none()) {
             let set = &values.values;
             match unit {
                 Unit::Add(_) => {
@@ -631,4 +700,145 @@ pub fn critical_chain(schedule: &Schedule) -> (u32, crate::timing::Chain) {
         }
     }
     worst
+}
+
+/// ROM output bits of a slot's pools: the load bit, per layer the unit select, and where it
+/// has adders the first word, the adder enables, the subkey and the rotation select.
+fn pool_rom_bits(pool: &PoolSlot) -> u32 {
+    let mut bits = u32::from(pool.load);
+    for l in &pool.layers {
+        bits += bit_len(l.units);
+        if l.adders > 0 {
+            let offs = l.alts.keys().fold(0, |a, (_, f)| a | f);
+            bits += bit_len(offs) + l.adders;
+            let sk = l
+                .alts
+                .iter()
+                .filter(|((u, _), _)| matches!(u, Unit::Add(_)))
+                .flat_map(|(_, v)| v.iter())
+                .fold(0, |a, v| a | v);
+            bits += bit_len(sk).min(5);
+            if l.alts.keys().any(|(u, _)| matches!(u, Unit::Mix(_))) {
+                bits += 3;
+            }
+        }
+    }
+    bits
+}
+
+/// The elements of a slot's pools (Long 3.4): subkey 0's load bank, then per layer its pool
+/// adders with their operand selects over the layer's alternatives, the subkey words they
+/// pick, the rotation and XOR of the MIX results and the write-back select per word.
+fn pool_items(
+    pool: &PoolSlot,
+    nw: u32,
+    push: &mut impl FnMut(Role, Kind, u32, u32),
+    adders: &mut Adders,
+    key_adds: &mut BTreeSet<(u32, u32, u32)>,
+) {
+    let adder = Kind::Adder {
+        fused_select: false,
+    };
+    let logic = |inputs: u32| Kind::Logic { inputs };
+    let mux = |fan_in: u32| Kind::Mux {
+        fan_in,
+        fused: false,
+    };
+    let fused2 = Kind::Mux {
+        fan_in: 2,
+        fused: true,
+    };
+    let note_key = |s: u32, i: u32, key_adds: &mut BTreeSet<(u32, u32, u32)>| {
+        let src = subkey_source(nw, s, i);
+        if src.1.is_some() || src.2 != 0 {
+            key_adds.insert((src.0, src.1.map_or(u32::MAX, |t| t), src.2));
+        }
+        src
+    };
+    if pool.load {
+        for i in 0..nw {
+            note_key(0, i, key_adds);
+            push(Role::SubkeyInjection, adder, 1, W);
+            push(Role::SubkeyEnable, logic(3), 1, W);
+        }
+        adders.subkey += nw;
+    }
+    for l in &pool.layers {
+        // Writers of each state word (pool results, the permutation), for the write-back.
+        let mut writers = vec![0u32; nw as usize];
+        for i in 0..l.adders {
+            let mut alts = 0;
+            let mut key_words = BTreeSet::new();
+            let mut rots = BTreeSet::new();
+            let mut mix = false;
+            let mut has_add = false;
+            for ((unit, off), values) in &l.alts {
+                let w = off + i;
+                match unit {
+                    Unit::Add(_) if w < nw => {
+                        alts += 1;
+                        has_add = true;
+                        writers[w as usize] += 1;
+                        for &s in values {
+                            key_words.insert(note_key(s, w, key_adds));
+                        }
+                    }
+                    Unit::Mix(_) if w < nw / 2 => {
+                        alts += 1;
+                        mix = true;
+                        writers[2 * w as usize] += 1;
+                        writers[2 * w as usize + 1] += 1;
+                        for &d in values {
+                            rots.insert((w, rotation(nw as usize, d as usize, w as usize)));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            // Alternatives of one kind (words or pairs at other offsets) select the operands
+            // in the LUT in front of the carry chain ((s ? a0 : a1) ^ (s ? b0 : b1), five
+            // inputs): no LUT of their own in the netlists of long-outshare-256 and
+            // long-inshare-256. A subkey word and a MIX pair on one adder (the overlap) need
+            // the operand selects and, the sum going to different words, two more selects.
+            if alts > 1 && mix && has_add {
+                push(Role::InputSelect, mux(alts), 2, W);
+                push(Role::SubkeyEnable, logic(2 * alts), 2, W);
+            }
+            let d = key_words.len() as u32;
+            if d > 1 {
+                push(Role::RoundKeySelect, logic(2 * d), 1, W);
+            }
+            push(
+                if mix {
+                    Role::Mix
+                } else {
+                    Role::SubkeyInjection
+                },
+                adder,
+                1,
+                W,
+            );
+            if mix {
+                adders.mix += 1;
+                let r = rots.len() as u32;
+                if r > 2 {
+                    push(Role::RotationSelect, mux(r), 1, W);
+                }
+                push(Role::MixXor, logic(if r > 2 { 2 } else { 4 }), 1, W);
+            } else {
+                adders.subkey += 1;
+            }
+        }
+        // Each word: its writers or the word passed through.
+        for &n in &writers {
+            if n > 0 {
+                push(Role::SubkeyEnable, logic(2 * n + 2), 1, W);
+            }
+        }
+        if l.perm {
+            let pi = permutation(nw as usize);
+            let moved = pi.iter().enumerate().filter(|(w, p)| *w != **p).count() as u32;
+            push(Role::Permutation, fused2, moved, W);
+        }
+    }
 }

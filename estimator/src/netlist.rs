@@ -291,6 +291,46 @@ impl Netlist {
         c
     }
 
+    /// Carry chains (CARRY4s linked `CO[3]` to `CI`) by length in CARRY4s: one 64-bit adder is
+    /// one chain of 16, so chains of 16 or more count the wide adders a design builds.
+    pub fn carry_chains(&self) -> BTreeMap<u32, u32> {
+        let mut next_of_ci: HashMap<u32, usize> = HashMap::new();
+        let mut carries = Vec::new();
+        for (i, cell) in self.cells.iter().enumerate() {
+            if let Pins::Carry4 { ci, .. } = &cell.pins {
+                carries.push(i);
+                if let Some(ci) = ci {
+                    next_of_ci.insert(*ci, i);
+                }
+            }
+        }
+        let mut has_pred = vec![false; self.cells.len()];
+        for &i in &carries {
+            if let Pins::Carry4 {
+                co: [.., Some(co)], ..
+            } = &self.cells[i].pins
+                && let Some(&n) = next_of_ci.get(co)
+            {
+                has_pred[n] = true;
+            }
+        }
+        let mut lengths = BTreeMap::new();
+        for &head in carries.iter().filter(|&&i| !has_pred[i]) {
+            let (mut at, mut len) = (head, 1u32);
+            while let Pins::Carry4 {
+                co: [.., Some(co)], ..
+            } = &self.cells[at].pins
+                && let Some(&n) = next_of_ci.get(co)
+                && len <= carries.len() as u32
+            {
+                at = n;
+                len += 1;
+            }
+            *lengths.entry(len).or_insert(0) += 1;
+        }
+        lengths
+    }
+
     /// Flip-flops whose data input is driven by a LUT, each LUT counted once.
     fn lut_fed_ffs(&self, drivers: &[u32]) -> u32 {
         let mut used = vec![false; self.cells.len()];

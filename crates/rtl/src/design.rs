@@ -14,8 +14,8 @@
 //!   registers;
 //! - the completion bus (feed-forward), the output registers, the phase and busy counters.
 
-use skeinhw_sched::Schedule;
-use skeinhw_sched::sim::{Datapath, MicroOp, Phase, Placement, Unit};
+use skeinhw_sched::sim::{AdderPool, Datapath, Layer, MicroOp, Phase, Placement, PoolOp, Unit};
+use skeinhw_sched::{RoundDatapath, Schedule};
 use skeinhw_skein::TreeParams;
 use skeinhw_skein::constants::{BlockType, C240, permutation, rotation};
 use skeinhw_skein::threefish::{KeySchedule, words_from_bytes};
@@ -68,6 +68,9 @@ pub(crate) struct Plan {
     pub(crate) slots: u32,
     /// Which round unit of a stage does each op (shared with the estimator).
     placement: Placement,
+    /// Long 3.4's shared datapaths: the adder pools the units share (shared with the
+    /// estimator); `None` for the baseline round, whose units each have their own adders.
+    pool: Option<AdderPool>,
 }
 
 impl Plan {
@@ -103,6 +106,8 @@ impl Plan {
                 placement.rounds_per_stage
             )));
         }
+        let pool = (schedule.round_datapath() != RoundDatapath::Baseline)
+            .then(|| AdderPool::new(&placement));
         Ok(Plan {
             features,
             schedule: schedule.clone(),
@@ -111,6 +116,7 @@ impl Plan {
             streams: schedule.blocks_in_flight(),
             slots,
             placement,
+            pool,
         })
     }
 
@@ -472,6 +478,9 @@ fn functions(v: &mut Emitter, plan: &Plan) {
     v.close("end");
     v.close("endfunction");
     v.line("");
+    if plan.pool.is_some() {
+        subkey_words(v, plan);
+    }
     tweak_words(v, plan.tree());
     if plan.slots > 1 {
         v.line("// The pipeline register a block is in during its cycle e (the simulator's Datapath::slot).");
@@ -1018,7 +1027,13 @@ fn rom_entry(plan: &Plan, j: u32, e: u32) -> (String, Vec<String>) {
     let op = &plan.dp.cycle_ops()[e as usize];
     let mut sets = Vec::new();
     let mut what = Vec::new();
-    for (unit, m) in &plan.placement.cycles[e as usize] {
+    if let Some(pool) = &plan.pool {
+        pooled_rom_entry(plan, pool, j, e, &mut sets, &mut what);
+    }
+    for (unit, m) in plan.placement.cycles[e as usize]
+        .iter()
+        .filter(|_| plan.pool.is_none())
+    {
         match (unit, m) {
             (Unit::Add(a), MicroOp::AddSubkey { subkey, first, end }) => {
                 sets.push(format!(
@@ -1111,7 +1126,10 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
         kybits - 1
     ));
     let mut decl = Vec::new();
-    for u in units {
+    if let Some(pool) = &plan.pool {
+        decl.extend(pooled_decl(plan, pool, j));
+    }
+    for u in units.iter().filter(|_| plan.pool.is_none()) {
         match u {
             Unit::Add(a) => decl.push(format!(
                 "reg [{}:0] c{j}_k{a}_sk; reg [{}:0] c{j}_k{a}_mask;",
@@ -1197,7 +1215,10 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     ));
     v.open(format!("always @* begin : rom{j}"));
     let mut defaults = Vec::new();
-    for u in units {
+    if let Some(pool) = &plan.pool {
+        defaults.extend(pooled_defaults(plan, pool, j));
+    }
+    for u in units.iter().filter(|_| plan.pool.is_none()) {
         match u {
             Unit::Add(a) => defaults.push(format!(
                 "c{j}_k{a}_sk = {}; c{j}_k{a}_mask = {};",
@@ -1251,7 +1272,10 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     ));
     v.open(format!("always @* begin : stage{j}"));
     v.line(format!("n{j}_st = a{j}_st;"));
-    for u in units {
+    if let Some(pool) = &plan.pool {
+        pooled_stage(v, plan, pool, j);
+    }
+    for u in units.iter().filter(|_| plan.pool.is_none()) {
         match u {
             Unit::Add(a) => v.line(format!(
                 "n{j}_st = add_subkey(n{j}_st, a{j}_ky, a{j}_tw, c{j}_k{a}_sk, c{j}_k{a}_mask);"
@@ -1534,5 +1558,361 @@ fn balanced(terms: &[String], op: &str, empty: &str) -> String {
             };
             format!("{} {op} {}", side(l), side(r))
         }
+    }
+}
+
+// ---- Long 3.4's shared adders -------------------------------------------------------------------
+
+/// Subkey `sk` as a whole (the words `add_subkey` adds), for the pools that pick its words.
+fn subkey_words(v: &mut Emitter, plan: &Plan) {
+    let n = plan.words as usize;
+    let nbits = plan.nbits();
+    let kybits = plan.kybits();
+    v.line("// Subkey sk's words (as add_subkey), for the shared subkey adders to pick from.");
+    v.open(format!("function [{}:0] subkey_words;", nbits - 1));
+    v.line(format!("input [{}:0] ky;", kybits - 1));
+    v.line("input [191:0] tw;");
+    v.line(format!("input [{}:0] sk;", SUBKEY_BITS - 1));
+    v.open("begin");
+    v.open("case (sk)");
+    for s in 0..plan.schedule.subkeys() as usize {
+        v.open(format!("{}: begin", dec(SUBKEY_BITS, s as u64)));
+        for i in 0..n {
+            let (key, tweak, counter) = subkey_sources_n(plan.words, s, i);
+            let mut expr = format!("ky[{} +: 64]", 64 * key);
+            if let Some(t) = tweak {
+                expr.push_str(&format!(" + tw[{} +: 64]", 64 * t));
+            }
+            if counter != 0 {
+                expr.push_str(&format!(" + {}", dec(64, counter)));
+            }
+            v.line(format!(
+                "subkey_words[{} +: 64] = {expr}; // SUBKEY s={s} i={i}",
+                64 * i
+            ));
+        }
+        v.close("end");
+    }
+    v.line(format!("default: subkey_words = {{{nbits}{{1'b0}}}};"));
+    v.close("endcase");
+    v.close("end");
+    v.close("endfunction");
+    v.line("");
+}
+
+/// Bits of a layer's unit select (0: the layer does nothing this cycle).
+const UNIT_SEL_BITS: u32 = 4;
+/// Bits of a layer's first word or pair.
+const OFFSET_BITS: u32 = 8;
+
+fn layer_has(layer: &Layer, kind: fn(&Unit) -> bool) -> bool {
+    layer.units.iter().any(kind)
+}
+
+fn is_add(u: &Unit) -> bool {
+    matches!(u, Unit::Add(_))
+}
+
+fn is_mix(u: &Unit) -> bool {
+    matches!(u, Unit::Mix(_))
+}
+
+/// The first words (pairs) one unit of a layer starts at in some cycle of slot `j`.
+fn offsets(plan: &Plan, pool: &AdderPool, j: u32, l: usize, unit: Unit) -> Vec<u32> {
+    let mut offs: Vec<u32> = pool
+        .cycles
+        .iter()
+        .enumerate()
+        .filter(|(e, _)| plan.placement.slots[*e] == j as usize)
+        .flat_map(|(_, ops)| ops.iter())
+        .filter_map(|op| match op {
+            PoolOp::Layer {
+                layer,
+                unit: u,
+                op: MicroOp::AddSubkey { first, .. } | MicroOp::Mix { first, .. },
+            } if *layer == l && *u == unit => Some(*first),
+            _ => None,
+        })
+        .collect();
+    offs.sort_unstable();
+    offs.dedup();
+    offs
+}
+
+fn pooled_decl(plan: &Plan, pool: &AdderPool, j: u32) -> Vec<String> {
+    let stage = &pool.stages[j as usize];
+    let mut decl = Vec::new();
+    if stage.load {
+        decl.push(format!("reg c{j}_ld;"));
+    }
+    for (l, layer) in stage.layers.iter().enumerate() {
+        let mut d = format!("reg [{}:0] c{j}_l{l}_u;", UNIT_SEL_BITS - 1);
+        if layer.adders > 0 {
+            d.push_str(&format!(
+                " reg [{}:0] c{j}_l{l}_off; reg [{}:0] c{j}_l{l}_en;",
+                OFFSET_BITS - 1,
+                layer.adders - 1
+            ));
+            let ops: Vec<String> = (0..layer.adders)
+                .flat_map(|i| [format!("p{j}_l{l}_a{i}"), format!("p{j}_l{l}_b{i}")])
+                .collect();
+            d.push_str(&format!(" reg [63:0] {};", ops.join(", ")));
+            let sums: Vec<String> = (0..layer.adders)
+                .map(|i| format!("p{j}_l{l}_s{i}"))
+                .collect();
+            d.push_str(&format!(" reg [63:0] {};", sums.join(", ")));
+        }
+        if layer_has(layer, is_add) {
+            d.push_str(&format!(
+                " reg [{}:0] c{j}_l{l}_sk; reg [{}:0] p{j}_l{l}_k;",
+                SUBKEY_BITS - 1,
+                plan.nbits() - 1
+            ));
+        }
+        if layer_has(layer, is_mix) {
+            d.push_str(&format!(" reg [2:0] c{j}_l{l}_rs;"));
+        }
+        decl.push(d);
+    }
+    decl
+}
+
+fn pooled_defaults(_plan: &Plan, pool: &AdderPool, j: u32) -> Vec<String> {
+    let stage = &pool.stages[j as usize];
+    let mut d = Vec::new();
+    if stage.load {
+        d.push(format!("c{j}_ld = 1'b0;"));
+    }
+    for (l, layer) in stage.layers.iter().enumerate() {
+        let mut x = format!("c{j}_l{l}_u = {};", dec(UNIT_SEL_BITS, 0));
+        if layer.adders > 0 {
+            x.push_str(&format!(
+                " c{j}_l{l}_off = {}; c{j}_l{l}_en = {};",
+                dec(OFFSET_BITS, 0),
+                dec(layer.adders, 0)
+            ));
+        }
+        if layer_has(layer, is_add) {
+            x.push_str(&format!(" c{j}_l{l}_sk = {};", dec(SUBKEY_BITS, 0)));
+        }
+        if layer_has(layer, is_mix) {
+            x.push_str(&format!(" c{j}_l{l}_rs = 3'd0;"));
+        }
+        d.push(x);
+    }
+    d
+}
+
+fn pooled_rom_entry(
+    plan: &Plan,
+    pool: &AdderPool,
+    j: u32,
+    e: u32,
+    sets: &mut Vec<String>,
+    what: &mut Vec<String>,
+) {
+    let n = plan.words;
+    let stage = &pool.stages[j as usize];
+    for op in &pool.cycles[e as usize] {
+        match op {
+            PoolOp::Load => {
+                sets.push(format!("c{j}_ld = 1'b1;"));
+                what.push("subkey 0 (load)".into());
+            }
+            PoolOp::Layer { layer, unit, op } => {
+                let l = *layer;
+                let layer_def = &stage.layers[l];
+                let idx = layer_def
+                    .units
+                    .iter()
+                    .position(|u| u == unit)
+                    .expect("unit of its layer") as u64
+                    + 1;
+                let mut x = format!("c{j}_l{l}_u = {};", dec(UNIT_SEL_BITS, idx));
+                let used = skeinhw_sched::sim::pool::op_adders(op);
+                match *op {
+                    MicroOp::AddSubkey { subkey, first, end } => {
+                        x.push_str(&format!(
+                            " c{j}_l{l}_off = {}; c{j}_l{l}_en = {}; c{j}_l{l}_sk = {};",
+                            dec(OFFSET_BITS, u64::from(first)),
+                            mask(layer_def.adders, 0, used),
+                            dec(SUBKEY_BITS, u64::from(subkey))
+                        ));
+                        if first == 0 && end == n {
+                            what.push(format!("subkey {subkey}"));
+                        } else {
+                            what.push(format!("subkey {subkey} words {first}..{}", end - 1));
+                        }
+                    }
+                    MicroOp::Mix { round, first, end } => {
+                        x.push_str(&format!(
+                            " c{j}_l{l}_off = {}; c{j}_l{l}_en = {}; c{j}_l{l}_rs = 3'd{};",
+                            dec(OFFSET_BITS, u64::from(first)),
+                            mask(layer_def.adders, 0, used),
+                            round % 8
+                        ));
+                        if first == 0 && end == n / 2 {
+                            what.push(format!("MIX of round {round}"));
+                        } else {
+                            what.push(format!("MIX {first}..{} of round {round}", end - 1));
+                        }
+                    }
+                    MicroOp::Permute => what.push("permute".into()),
+                }
+                what.last_mut()
+                    .expect("pushed")
+                    .push_str(&format!(" (layer {l})"));
+                sets.push(x);
+            }
+        }
+    }
+}
+
+/// The stage of a shared datapath: the load bank, then each layer: its pool adders' operands
+/// chosen by the unit and first word (pair) the control ROM gives, then the results written.
+fn pooled_stage(v: &mut Emitter, plan: &Plan, pool: &AdderPool, j: u32) {
+    let n = plan.words;
+    let stage = &pool.stages[j as usize];
+    if stage.load {
+        v.line(format!(
+            "if (c{j}_ld) n{j}_st = add_subkey(n{j}_st, a{j}_ky, a{j}_tw, {}, {});",
+            dec(SUBKEY_BITS, 0),
+            mask(n, 0, n)
+        ));
+    }
+    for (l, layer) in stage.layers.iter().enumerate() {
+        let p = layer.adders;
+        v.line(format!(
+            "// layer {l}: {} on {p} pool adder(s)",
+            layer
+                .units
+                .iter()
+                .map(|u| format!("{u:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        if layer_has(layer, is_add) {
+            v.line(format!(
+                "p{j}_l{l}_k = subkey_words(a{j}_ky, a{j}_tw, c{j}_l{l}_sk);"
+            ));
+        }
+        // Each adder's operands default to its first alternative's (not to zero, which would
+        // put an AND in front of every carry chain): an adder with one alternative has no
+        // select at all.
+        for i in 0..p {
+            let first = layer.units.iter().find_map(|unit| {
+                let off = *offsets(plan, pool, j, l, *unit).first()?;
+                let w = off + i;
+                match unit {
+                    Unit::Add(_) if w < n => Some(format!(
+                        "p{j}_l{l}_a{i} = n{j}_st[{o} +: 64]; p{j}_l{l}_b{i} = p{j}_l{l}_k[{o} +: 64];",
+                        o = 64 * w
+                    )),
+                    Unit::Mix(_) if w < n / 2 => Some(format!(
+                        "p{j}_l{l}_a{i} = n{j}_st[{} +: 64]; p{j}_l{l}_b{i} = n{j}_st[{} +: 64];",
+                        128 * w,
+                        128 * w + 64
+                    )),
+                    _ => None,
+                }
+            });
+            v.line(
+                first.unwrap_or_else(|| format!("p{j}_l{l}_a{i} = 64'd0; p{j}_l{l}_b{i} = 64'd0;")),
+            );
+        }
+        // Operands.
+        if p > 0 {
+            v.open(format!("case (c{j}_l{l}_u)"));
+            for (ui, unit) in layer.units.iter().enumerate() {
+                let offs = offsets(plan, pool, j, l, *unit);
+                if offs.is_empty() {
+                    continue;
+                }
+                v.open(format!("{}: begin", dec(UNIT_SEL_BITS, ui as u64 + 1)));
+                v.open(format!("case (c{j}_l{l}_off)"));
+                for off in offs {
+                    let mut a = Vec::new();
+                    for i in 0..p {
+                        let w = off + i;
+                        match unit {
+                            Unit::Add(_) if w < n => a.push(format!(
+                                "p{j}_l{l}_a{i} = n{j}_st[{o} +: 64]; p{j}_l{l}_b{i} = p{j}_l{l}_k[{o} +: 64];",
+                                o = 64 * w
+                            )),
+                            Unit::Mix(_) if w < n / 2 => a.push(format!(
+                                "p{j}_l{l}_a{i} = n{j}_st[{} +: 64]; p{j}_l{l}_b{i} = n{j}_st[{} +: 64];",
+                                128 * w,
+                                128 * w + 64
+                            )),
+                            _ => {}
+                        }
+                    }
+                    v.line(format!(
+                        "{}: begin {} end",
+                        dec(OFFSET_BITS, u64::from(off)),
+                        a.join(" ")
+                    ));
+                }
+                v.line("default: ;");
+                v.close("endcase");
+                v.close("end");
+            }
+            v.line("default: ;");
+            v.close("endcase");
+        }
+        for i in 0..p {
+            v.line(format!(
+                "p{j}_l{l}_s{i} = p{j}_l{l}_a{i} + p{j}_l{l}_b{i}; // pool adder {i} of layer {l}, shared by its units"
+            ));
+        }
+        // Results.
+        v.open(format!("case (c{j}_l{l}_u)"));
+        for (ui, unit) in layer.units.iter().enumerate() {
+            let sel = dec(UNIT_SEL_BITS, ui as u64 + 1);
+            match unit {
+                Unit::Perm(_) => v.line(format!("{sel}: n{j}_st = permute(n{j}_st);")),
+                Unit::Add(_) | Unit::Mix(_) => {
+                    let offs = offsets(plan, pool, j, l, *unit);
+                    if offs.is_empty() {
+                        continue;
+                    }
+                    v.open(format!("{sel}: begin"));
+                    v.open(format!("case (c{j}_l{l}_off)"));
+                    for off in offs {
+                        v.open(format!("{}: begin", dec(OFFSET_BITS, u64::from(off))));
+                        for i in 0..p {
+                            let w = off + i;
+                            match unit {
+                                Unit::Add(_) if w < n => v.line(format!(
+                                    "if (c{j}_l{l}_en[{i}]) n{j}_st[{} +: 64] = p{j}_l{l}_s{i}; // SUBKEY word {w}",
+                                    64 * w
+                                )),
+                                Unit::Mix(_) if w < n / 2 => {
+                                    v.open(format!("if (c{j}_l{l}_en[{i}]) begin // MIX {w}"));
+                                    v.line(format!("n{j}_st[{} +: 64] = p{j}_l{l}_s{i};", 128 * w));
+                                    v.open(format!("case (c{j}_l{l}_rs)"));
+                                    for d in 0..8 {
+                                        v.line(format!(
+                                            "3'd{d}: n{j}_st[{} +: 64] = rotl(p{j}_l{l}_b{i}, 6'd{}) ^ p{j}_l{l}_s{i}; // ROT d={d} j={w}",
+                                            128 * w + 64,
+                                            rotation(n as usize, d, w as usize)
+                                        ));
+                                    }
+                                    v.close("endcase");
+                                    v.close("end");
+                                }
+                                _ => {}
+                            }
+                        }
+                        v.close("end");
+                    }
+                    v.line("default: ;");
+                    v.close("endcase");
+                    v.close("end");
+                }
+            }
+        }
+        v.line("default: ;");
+        v.close("endcase");
     }
 }

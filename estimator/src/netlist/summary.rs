@@ -49,6 +49,10 @@ pub struct NetlistSummary {
     pub ffs: u32,
     /// CARRY4s.
     pub carry4: u32,
+    /// Carry chains of 16 CARRY4s or more: the 64-bit (and wider) adders (Yosys builds one
+    /// chain per adder). Absent in summaries made before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carry_chains_64: Option<u32>,
     /// MUXF7s.
     pub muxf7: u32,
     /// MUXF8s.
@@ -127,6 +131,7 @@ impl NetlistSummary {
             luts: a.luts,
             ffs: a.ffs,
             carry4: a.cells.carry4,
+            carry_chains_64: Some(netlist.carry_chains().range(16..).map(|(_, n)| n).sum()),
             muxf7: a.cells.muxf7,
             muxf8: a.cells.muxf8,
             lut_fed_ffs: a.lut_fed_ffs,

@@ -266,6 +266,132 @@ module skeinhw (
         end
     endfunction
 
+    // Subkey sk's words (as add_subkey), for the shared subkey adders to pick from.
+    function [255:0] subkey_words;
+        input [319:0] ky;
+        input [191:0] tw;
+        input [4:0] sk;
+        begin
+            case (sk)
+                5'd0: begin
+                    subkey_words[0 +: 64] = ky[0 +: 64]; // SUBKEY s=0 i=0
+                    subkey_words[64 +: 64] = ky[64 +: 64] + tw[0 +: 64]; // SUBKEY s=0 i=1
+                    subkey_words[128 +: 64] = ky[128 +: 64] + tw[64 +: 64]; // SUBKEY s=0 i=2
+                    subkey_words[192 +: 64] = ky[192 +: 64]; // SUBKEY s=0 i=3
+                end
+                5'd1: begin
+                    subkey_words[0 +: 64] = ky[64 +: 64]; // SUBKEY s=1 i=0
+                    subkey_words[64 +: 64] = ky[128 +: 64] + tw[64 +: 64]; // SUBKEY s=1 i=1
+                    subkey_words[128 +: 64] = ky[192 +: 64] + tw[128 +: 64]; // SUBKEY s=1 i=2
+                    subkey_words[192 +: 64] = ky[256 +: 64] + 64'd1; // SUBKEY s=1 i=3
+                end
+                5'd2: begin
+                    subkey_words[0 +: 64] = ky[128 +: 64]; // SUBKEY s=2 i=0
+                    subkey_words[64 +: 64] = ky[192 +: 64] + tw[128 +: 64]; // SUBKEY s=2 i=1
+                    subkey_words[128 +: 64] = ky[256 +: 64] + tw[0 +: 64]; // SUBKEY s=2 i=2
+                    subkey_words[192 +: 64] = ky[0 +: 64] + 64'd2; // SUBKEY s=2 i=3
+                end
+                5'd3: begin
+                    subkey_words[0 +: 64] = ky[192 +: 64]; // SUBKEY s=3 i=0
+                    subkey_words[64 +: 64] = ky[256 +: 64] + tw[0 +: 64]; // SUBKEY s=3 i=1
+                    subkey_words[128 +: 64] = ky[0 +: 64] + tw[64 +: 64]; // SUBKEY s=3 i=2
+                    subkey_words[192 +: 64] = ky[64 +: 64] + 64'd3; // SUBKEY s=3 i=3
+                end
+                5'd4: begin
+                    subkey_words[0 +: 64] = ky[256 +: 64]; // SUBKEY s=4 i=0
+                    subkey_words[64 +: 64] = ky[0 +: 64] + tw[64 +: 64]; // SUBKEY s=4 i=1
+                    subkey_words[128 +: 64] = ky[64 +: 64] + tw[128 +: 64]; // SUBKEY s=4 i=2
+                    subkey_words[192 +: 64] = ky[128 +: 64] + 64'd4; // SUBKEY s=4 i=3
+                end
+                5'd5: begin
+                    subkey_words[0 +: 64] = ky[0 +: 64]; // SUBKEY s=5 i=0
+                    subkey_words[64 +: 64] = ky[64 +: 64] + tw[128 +: 64]; // SUBKEY s=5 i=1
+                    subkey_words[128 +: 64] = ky[128 +: 64] + tw[0 +: 64]; // SUBKEY s=5 i=2
+                    subkey_words[192 +: 64] = ky[192 +: 64] + 64'd5; // SUBKEY s=5 i=3
+                end
+                5'd6: begin
+                    subkey_words[0 +: 64] = ky[64 +: 64]; // SUBKEY s=6 i=0
+                    subkey_words[64 +: 64] = ky[128 +: 64] + tw[0 +: 64]; // SUBKEY s=6 i=1
+                    subkey_words[128 +: 64] = ky[192 +: 64] + tw[64 +: 64]; // SUBKEY s=6 i=2
+                    subkey_words[192 +: 64] = ky[256 +: 64] + 64'd6; // SUBKEY s=6 i=3
+                end
+                5'd7: begin
+                    subkey_words[0 +: 64] = ky[128 +: 64]; // SUBKEY s=7 i=0
+                    subkey_words[64 +: 64] = ky[192 +: 64] + tw[64 +: 64]; // SUBKEY s=7 i=1
+                    subkey_words[128 +: 64] = ky[256 +: 64] + tw[128 +: 64]; // SUBKEY s=7 i=2
+                    subkey_words[192 +: 64] = ky[0 +: 64] + 64'd7; // SUBKEY s=7 i=3
+                end
+                5'd8: begin
+                    subkey_words[0 +: 64] = ky[192 +: 64]; // SUBKEY s=8 i=0
+                    subkey_words[64 +: 64] = ky[256 +: 64] + tw[128 +: 64]; // SUBKEY s=8 i=1
+                    subkey_words[128 +: 64] = ky[0 +: 64] + tw[0 +: 64]; // SUBKEY s=8 i=2
+                    subkey_words[192 +: 64] = ky[64 +: 64] + 64'd8; // SUBKEY s=8 i=3
+                end
+                5'd9: begin
+                    subkey_words[0 +: 64] = ky[256 +: 64]; // SUBKEY s=9 i=0
+                    subkey_words[64 +: 64] = ky[0 +: 64] + tw[0 +: 64]; // SUBKEY s=9 i=1
+                    subkey_words[128 +: 64] = ky[64 +: 64] + tw[64 +: 64]; // SUBKEY s=9 i=2
+                    subkey_words[192 +: 64] = ky[128 +: 64] + 64'd9; // SUBKEY s=9 i=3
+                end
+                5'd10: begin
+                    subkey_words[0 +: 64] = ky[0 +: 64]; // SUBKEY s=10 i=0
+                    subkey_words[64 +: 64] = ky[64 +: 64] + tw[64 +: 64]; // SUBKEY s=10 i=1
+                    subkey_words[128 +: 64] = ky[128 +: 64] + tw[128 +: 64]; // SUBKEY s=10 i=2
+                    subkey_words[192 +: 64] = ky[192 +: 64] + 64'd10; // SUBKEY s=10 i=3
+                end
+                5'd11: begin
+                    subkey_words[0 +: 64] = ky[64 +: 64]; // SUBKEY s=11 i=0
+                    subkey_words[64 +: 64] = ky[128 +: 64] + tw[128 +: 64]; // SUBKEY s=11 i=1
+                    subkey_words[128 +: 64] = ky[192 +: 64] + tw[0 +: 64]; // SUBKEY s=11 i=2
+                    subkey_words[192 +: 64] = ky[256 +: 64] + 64'd11; // SUBKEY s=11 i=3
+                end
+                5'd12: begin
+                    subkey_words[0 +: 64] = ky[128 +: 64]; // SUBKEY s=12 i=0
+                    subkey_words[64 +: 64] = ky[192 +: 64] + tw[0 +: 64]; // SUBKEY s=12 i=1
+                    subkey_words[128 +: 64] = ky[256 +: 64] + tw[64 +: 64]; // SUBKEY s=12 i=2
+                    subkey_words[192 +: 64] = ky[0 +: 64] + 64'd12; // SUBKEY s=12 i=3
+                end
+                5'd13: begin
+                    subkey_words[0 +: 64] = ky[192 +: 64]; // SUBKEY s=13 i=0
+                    subkey_words[64 +: 64] = ky[256 +: 64] + tw[64 +: 64]; // SUBKEY s=13 i=1
+                    subkey_words[128 +: 64] = ky[0 +: 64] + tw[128 +: 64]; // SUBKEY s=13 i=2
+                    subkey_words[192 +: 64] = ky[64 +: 64] + 64'd13; // SUBKEY s=13 i=3
+                end
+                5'd14: begin
+                    subkey_words[0 +: 64] = ky[256 +: 64]; // SUBKEY s=14 i=0
+                    subkey_words[64 +: 64] = ky[0 +: 64] + tw[128 +: 64]; // SUBKEY s=14 i=1
+                    subkey_words[128 +: 64] = ky[64 +: 64] + tw[0 +: 64]; // SUBKEY s=14 i=2
+                    subkey_words[192 +: 64] = ky[128 +: 64] + 64'd14; // SUBKEY s=14 i=3
+                end
+                5'd15: begin
+                    subkey_words[0 +: 64] = ky[0 +: 64]; // SUBKEY s=15 i=0
+                    subkey_words[64 +: 64] = ky[64 +: 64] + tw[0 +: 64]; // SUBKEY s=15 i=1
+                    subkey_words[128 +: 64] = ky[128 +: 64] + tw[64 +: 64]; // SUBKEY s=15 i=2
+                    subkey_words[192 +: 64] = ky[192 +: 64] + 64'd15; // SUBKEY s=15 i=3
+                end
+                5'd16: begin
+                    subkey_words[0 +: 64] = ky[64 +: 64]; // SUBKEY s=16 i=0
+                    subkey_words[64 +: 64] = ky[128 +: 64] + tw[64 +: 64]; // SUBKEY s=16 i=1
+                    subkey_words[128 +: 64] = ky[192 +: 64] + tw[128 +: 64]; // SUBKEY s=16 i=2
+                    subkey_words[192 +: 64] = ky[256 +: 64] + 64'd16; // SUBKEY s=16 i=3
+                end
+                5'd17: begin
+                    subkey_words[0 +: 64] = ky[128 +: 64]; // SUBKEY s=17 i=0
+                    subkey_words[64 +: 64] = ky[192 +: 64] + tw[128 +: 64]; // SUBKEY s=17 i=1
+                    subkey_words[128 +: 64] = ky[256 +: 64] + tw[0 +: 64]; // SUBKEY s=17 i=2
+                    subkey_words[192 +: 64] = ky[0 +: 64] + 64'd17; // SUBKEY s=17 i=3
+                end
+                5'd18: begin
+                    subkey_words[0 +: 64] = ky[192 +: 64]; // SUBKEY s=18 i=0
+                    subkey_words[64 +: 64] = ky[256 +: 64] + tw[0 +: 64]; // SUBKEY s=18 i=1
+                    subkey_words[128 +: 64] = ky[0 +: 64] + tw[64 +: 64]; // SUBKEY s=18 i=2
+                    subkey_words[192 +: 64] = ky[64 +: 64] + 64'd18; // SUBKEY s=18 i=3
+                end
+                default: subkey_words = {256{1'b0}};
+            endcase
+        end
+    endfunction
+
     // The tweak words {t2, t1, t0} (Skein 1.3, Table 5 and 3.3.2): t0 is Position (64 bits here), t1
     // carries only bits 55 and up (tree level 0; BitPad, Type, First, Final), t2 = t0 ^ t1.
     /* verilator lint_off UNUSEDSIGNAL */ // t1's other bits are 0
@@ -425,10 +551,10 @@ module skeinhw (
     reg a0_valid; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
     reg [7:0] a0_e;
     reg [255:0] a0_st, a0_plain, n0_st; reg [319:0] a0_ky; reg [191:0] a0_tw;
-    reg [4:0] c0_k0_sk; reg [3:0] c0_k0_mask;
-    reg [2:0] c0_m0_rs; reg [1:0] c0_m0_en;
-    reg c0_p0;
-    reg [4:0] c0_k1_sk; reg [3:0] c0_k1_mask;
+    reg c0_ld;
+    reg [3:0] c0_l0_u; reg [7:0] c0_l0_off; reg [1:0] c0_l0_en; reg [63:0] p0_l0_a0, p0_l0_b0, p0_l0_a1, p0_l0_b1; reg [63:0] p0_l0_s0, p0_l0_s1; reg [2:0] c0_l0_rs;
+    reg [3:0] c0_l1_u;
+    reg [3:0] c0_l2_u; reg [7:0] c0_l2_off; reg [3:0] c0_l2_en; reg [63:0] p0_l2_a0, p0_l2_b0, p0_l2_a1, p0_l2_b1, p0_l2_a2, p0_l2_b2, p0_l2_a3, p0_l2_b3; reg [63:0] p0_l2_s0, p0_l2_s1, p0_l2_s2, p0_l2_s3; reg [4:0] c0_l2_sk; reg [255:0] p0_l2_k;
     reg [7:0] c0_round, c0_subkey; reg c0_done; reg [15:0] c0_bmix, c0_bsub, c0_bks, c0_bfs;
 
     // which block enters slot 0 at the next edge
@@ -447,300 +573,300 @@ module skeinhw (
 
     // slot 0's control ROM on the arriving block's cycle (from Datapath::cycle_ops)
     always @* begin : rom0
-        c0_k0_sk = 5'd0; c0_k0_mask = 4'd0;
-        c0_m0_rs = 3'd0; c0_m0_en = 2'd0;
-        c0_p0 = 1'b0;
-        c0_k1_sk = 5'd0; c0_k1_mask = 4'd0;
+        c0_ld = 1'b0;
+        c0_l0_u = 4'd0; c0_l0_off = 8'd0; c0_l0_en = 2'd0; c0_l0_rs = 3'd0;
+        c0_l1_u = 4'd0;
+        c0_l2_u = 4'd0; c0_l2_off = 8'd0; c0_l2_en = 4'd0; c0_l2_sk = 5'd0;
         c0_round = 8'd0; c0_subkey = 8'd0; c0_done = 1'b0; c0_bmix = 16'd0; c0_bsub = 16'd0; c0_bks = 16'd0; c0_bfs = 16'd0;
         case (a0_e)
-            // cycle 0: subkey 0, MIX of round 0
-            8'd0: begin c0_k0_sk = 5'd0; c0_k0_mask = 4'hf; c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_round = 8'd0; c0_subkey = 8'd1; c0_bmix = 16'd2; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=0
-            // cycle 1: permute
-            8'd1: begin c0_p0 = 1'b1; c0_round = 8'd1; c0_subkey = 8'd1; end // CYCLE e=1
-            // cycle 2: MIX of round 1
-            8'd2: begin c0_m0_rs = 3'd1; c0_m0_en = 2'h3; c0_round = 8'd1; c0_subkey = 8'd1; c0_bmix = 16'd2; end // CYCLE e=2
-            // cycle 3: permute
-            8'd3: begin c0_p0 = 1'b1; c0_round = 8'd2; c0_subkey = 8'd1; end // CYCLE e=3
-            // cycle 4: MIX of round 2
-            8'd4: begin c0_m0_rs = 3'd2; c0_m0_en = 2'h3; c0_round = 8'd2; c0_subkey = 8'd1; c0_bmix = 16'd2; end // CYCLE e=4
-            // cycle 5: permute
-            8'd5: begin c0_p0 = 1'b1; c0_round = 8'd3; c0_subkey = 8'd1; end // CYCLE e=5
-            // cycle 6: MIX of round 3
-            8'd6: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_round = 8'd3; c0_subkey = 8'd1; c0_bmix = 16'd2; end // CYCLE e=6
-            // cycle 7: permute, subkey 1
-            8'd7: begin c0_p0 = 1'b1; c0_k1_sk = 5'd1; c0_k1_mask = 4'hf; c0_round = 8'd4; c0_subkey = 8'd2; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=7
-            // cycle 8: MIX of round 4
-            8'd8: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_round = 8'd4; c0_subkey = 8'd2; c0_bmix = 16'd2; end // CYCLE e=8
-            // cycle 9: permute
-            8'd9: begin c0_p0 = 1'b1; c0_round = 8'd5; c0_subkey = 8'd2; end // CYCLE e=9
-            // cycle 10: MIX of round 5
-            8'd10: begin c0_m0_rs = 3'd5; c0_m0_en = 2'h3; c0_round = 8'd5; c0_subkey = 8'd2; c0_bmix = 16'd2; end // CYCLE e=10
-            // cycle 11: permute
-            8'd11: begin c0_p0 = 1'b1; c0_round = 8'd6; c0_subkey = 8'd2; end // CYCLE e=11
-            // cycle 12: MIX of round 6
-            8'd12: begin c0_m0_rs = 3'd6; c0_m0_en = 2'h3; c0_round = 8'd6; c0_subkey = 8'd2; c0_bmix = 16'd2; end // CYCLE e=12
-            // cycle 13: permute
-            8'd13: begin c0_p0 = 1'b1; c0_round = 8'd7; c0_subkey = 8'd2; end // CYCLE e=13
-            // cycle 14: MIX of round 7
-            8'd14: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_round = 8'd7; c0_subkey = 8'd2; c0_bmix = 16'd2; end // CYCLE e=14
-            // cycle 15: permute, subkey 2
-            8'd15: begin c0_p0 = 1'b1; c0_k1_sk = 5'd2; c0_k1_mask = 4'hf; c0_round = 8'd8; c0_subkey = 8'd3; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=15
-            // cycle 16: MIX of round 8
-            8'd16: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_round = 8'd8; c0_subkey = 8'd3; c0_bmix = 16'd2; end // CYCLE e=16
-            // cycle 17: permute
-            8'd17: begin c0_p0 = 1'b1; c0_round = 8'd9; c0_subkey = 8'd3; end // CYCLE e=17
-            // cycle 18: MIX of round 9
-            8'd18: begin c0_m0_rs = 3'd1; c0_m0_en = 2'h3; c0_round = 8'd9; c0_subkey = 8'd3; c0_bmix = 16'd2; end // CYCLE e=18
-            // cycle 19: permute
-            8'd19: begin c0_p0 = 1'b1; c0_round = 8'd10; c0_subkey = 8'd3; end // CYCLE e=19
-            // cycle 20: MIX of round 10
-            8'd20: begin c0_m0_rs = 3'd2; c0_m0_en = 2'h3; c0_round = 8'd10; c0_subkey = 8'd3; c0_bmix = 16'd2; end // CYCLE e=20
-            // cycle 21: permute
-            8'd21: begin c0_p0 = 1'b1; c0_round = 8'd11; c0_subkey = 8'd3; end // CYCLE e=21
-            // cycle 22: MIX of round 11
-            8'd22: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_round = 8'd11; c0_subkey = 8'd3; c0_bmix = 16'd2; end // CYCLE e=22
-            // cycle 23: permute, subkey 3
-            8'd23: begin c0_p0 = 1'b1; c0_k1_sk = 5'd3; c0_k1_mask = 4'hf; c0_round = 8'd12; c0_subkey = 8'd4; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=23
-            // cycle 24: MIX of round 12
-            8'd24: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_round = 8'd12; c0_subkey = 8'd4; c0_bmix = 16'd2; end // CYCLE e=24
-            // cycle 25: permute
-            8'd25: begin c0_p0 = 1'b1; c0_round = 8'd13; c0_subkey = 8'd4; end // CYCLE e=25
-            // cycle 26: MIX of round 13
-            8'd26: begin c0_m0_rs = 3'd5; c0_m0_en = 2'h3; c0_round = 8'd13; c0_subkey = 8'd4; c0_bmix = 16'd2; end // CYCLE e=26
-            // cycle 27: permute
-            8'd27: begin c0_p0 = 1'b1; c0_round = 8'd14; c0_subkey = 8'd4; end // CYCLE e=27
-            // cycle 28: MIX of round 14
-            8'd28: begin c0_m0_rs = 3'd6; c0_m0_en = 2'h3; c0_round = 8'd14; c0_subkey = 8'd4; c0_bmix = 16'd2; end // CYCLE e=28
-            // cycle 29: permute
-            8'd29: begin c0_p0 = 1'b1; c0_round = 8'd15; c0_subkey = 8'd4; end // CYCLE e=29
-            // cycle 30: MIX of round 15
-            8'd30: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_round = 8'd15; c0_subkey = 8'd4; c0_bmix = 16'd2; end // CYCLE e=30
-            // cycle 31: permute, subkey 4
-            8'd31: begin c0_p0 = 1'b1; c0_k1_sk = 5'd4; c0_k1_mask = 4'hf; c0_round = 8'd16; c0_subkey = 8'd5; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=31
-            // cycle 32: MIX of round 16
-            8'd32: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_round = 8'd16; c0_subkey = 8'd5; c0_bmix = 16'd2; end // CYCLE e=32
-            // cycle 33: permute
-            8'd33: begin c0_p0 = 1'b1; c0_round = 8'd17; c0_subkey = 8'd5; end // CYCLE e=33
-            // cycle 34: MIX of round 17
-            8'd34: begin c0_m0_rs = 3'd1; c0_m0_en = 2'h3; c0_round = 8'd17; c0_subkey = 8'd5; c0_bmix = 16'd2; end // CYCLE e=34
-            // cycle 35: permute
-            8'd35: begin c0_p0 = 1'b1; c0_round = 8'd18; c0_subkey = 8'd5; end // CYCLE e=35
-            // cycle 36: MIX of round 18
-            8'd36: begin c0_m0_rs = 3'd2; c0_m0_en = 2'h3; c0_round = 8'd18; c0_subkey = 8'd5; c0_bmix = 16'd2; end // CYCLE e=36
-            // cycle 37: permute
-            8'd37: begin c0_p0 = 1'b1; c0_round = 8'd19; c0_subkey = 8'd5; end // CYCLE e=37
-            // cycle 38: MIX of round 19
-            8'd38: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_round = 8'd19; c0_subkey = 8'd5; c0_bmix = 16'd2; end // CYCLE e=38
-            // cycle 39: permute, subkey 5
-            8'd39: begin c0_p0 = 1'b1; c0_k1_sk = 5'd5; c0_k1_mask = 4'hf; c0_round = 8'd20; c0_subkey = 8'd6; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=39
-            // cycle 40: MIX of round 20
-            8'd40: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_round = 8'd20; c0_subkey = 8'd6; c0_bmix = 16'd2; end // CYCLE e=40
-            // cycle 41: permute
-            8'd41: begin c0_p0 = 1'b1; c0_round = 8'd21; c0_subkey = 8'd6; end // CYCLE e=41
-            // cycle 42: MIX of round 21
-            8'd42: begin c0_m0_rs = 3'd5; c0_m0_en = 2'h3; c0_round = 8'd21; c0_subkey = 8'd6; c0_bmix = 16'd2; end // CYCLE e=42
-            // cycle 43: permute
-            8'd43: begin c0_p0 = 1'b1; c0_round = 8'd22; c0_subkey = 8'd6; end // CYCLE e=43
-            // cycle 44: MIX of round 22
-            8'd44: begin c0_m0_rs = 3'd6; c0_m0_en = 2'h3; c0_round = 8'd22; c0_subkey = 8'd6; c0_bmix = 16'd2; end // CYCLE e=44
-            // cycle 45: permute
-            8'd45: begin c0_p0 = 1'b1; c0_round = 8'd23; c0_subkey = 8'd6; end // CYCLE e=45
-            // cycle 46: MIX of round 23
-            8'd46: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_round = 8'd23; c0_subkey = 8'd6; c0_bmix = 16'd2; end // CYCLE e=46
-            // cycle 47: permute, subkey 6
-            8'd47: begin c0_p0 = 1'b1; c0_k1_sk = 5'd6; c0_k1_mask = 4'hf; c0_round = 8'd24; c0_subkey = 8'd7; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=47
-            // cycle 48: MIX of round 24
-            8'd48: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_round = 8'd24; c0_subkey = 8'd7; c0_bmix = 16'd2; end // CYCLE e=48
-            // cycle 49: permute
-            8'd49: begin c0_p0 = 1'b1; c0_round = 8'd25; c0_subkey = 8'd7; end // CYCLE e=49
-            // cycle 50: MIX of round 25
-            8'd50: begin c0_m0_rs = 3'd1; c0_m0_en = 2'h3; c0_round = 8'd25; c0_subkey = 8'd7; c0_bmix = 16'd2; end // CYCLE e=50
-            // cycle 51: permute
-            8'd51: begin c0_p0 = 1'b1; c0_round = 8'd26; c0_subkey = 8'd7; end // CYCLE e=51
-            // cycle 52: MIX of round 26
-            8'd52: begin c0_m0_rs = 3'd2; c0_m0_en = 2'h3; c0_round = 8'd26; c0_subkey = 8'd7; c0_bmix = 16'd2; end // CYCLE e=52
-            // cycle 53: permute
-            8'd53: begin c0_p0 = 1'b1; c0_round = 8'd27; c0_subkey = 8'd7; end // CYCLE e=53
-            // cycle 54: MIX of round 27
-            8'd54: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_round = 8'd27; c0_subkey = 8'd7; c0_bmix = 16'd2; end // CYCLE e=54
-            // cycle 55: permute, subkey 7
-            8'd55: begin c0_p0 = 1'b1; c0_k1_sk = 5'd7; c0_k1_mask = 4'hf; c0_round = 8'd28; c0_subkey = 8'd8; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=55
-            // cycle 56: MIX of round 28
-            8'd56: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_round = 8'd28; c0_subkey = 8'd8; c0_bmix = 16'd2; end // CYCLE e=56
-            // cycle 57: permute
-            8'd57: begin c0_p0 = 1'b1; c0_round = 8'd29; c0_subkey = 8'd8; end // CYCLE e=57
-            // cycle 58: MIX of round 29
-            8'd58: begin c0_m0_rs = 3'd5; c0_m0_en = 2'h3; c0_round = 8'd29; c0_subkey = 8'd8; c0_bmix = 16'd2; end // CYCLE e=58
-            // cycle 59: permute
-            8'd59: begin c0_p0 = 1'b1; c0_round = 8'd30; c0_subkey = 8'd8; end // CYCLE e=59
-            // cycle 60: MIX of round 30
-            8'd60: begin c0_m0_rs = 3'd6; c0_m0_en = 2'h3; c0_round = 8'd30; c0_subkey = 8'd8; c0_bmix = 16'd2; end // CYCLE e=60
-            // cycle 61: permute
-            8'd61: begin c0_p0 = 1'b1; c0_round = 8'd31; c0_subkey = 8'd8; end // CYCLE e=61
-            // cycle 62: MIX of round 31
-            8'd62: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_round = 8'd31; c0_subkey = 8'd8; c0_bmix = 16'd2; end // CYCLE e=62
-            // cycle 63: permute, subkey 8
-            8'd63: begin c0_p0 = 1'b1; c0_k1_sk = 5'd8; c0_k1_mask = 4'hf; c0_round = 8'd32; c0_subkey = 8'd9; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=63
-            // cycle 64: MIX of round 32
-            8'd64: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_round = 8'd32; c0_subkey = 8'd9; c0_bmix = 16'd2; end // CYCLE e=64
-            // cycle 65: permute
-            8'd65: begin c0_p0 = 1'b1; c0_round = 8'd33; c0_subkey = 8'd9; end // CYCLE e=65
-            // cycle 66: MIX of round 33
-            8'd66: begin c0_m0_rs = 3'd1; c0_m0_en = 2'h3; c0_round = 8'd33; c0_subkey = 8'd9; c0_bmix = 16'd2; end // CYCLE e=66
-            // cycle 67: permute
-            8'd67: begin c0_p0 = 1'b1; c0_round = 8'd34; c0_subkey = 8'd9; end // CYCLE e=67
-            // cycle 68: MIX of round 34
-            8'd68: begin c0_m0_rs = 3'd2; c0_m0_en = 2'h3; c0_round = 8'd34; c0_subkey = 8'd9; c0_bmix = 16'd2; end // CYCLE e=68
-            // cycle 69: permute
-            8'd69: begin c0_p0 = 1'b1; c0_round = 8'd35; c0_subkey = 8'd9; end // CYCLE e=69
-            // cycle 70: MIX of round 35
-            8'd70: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_round = 8'd35; c0_subkey = 8'd9; c0_bmix = 16'd2; end // CYCLE e=70
-            // cycle 71: permute, subkey 9
-            8'd71: begin c0_p0 = 1'b1; c0_k1_sk = 5'd9; c0_k1_mask = 4'hf; c0_round = 8'd36; c0_subkey = 8'd10; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=71
-            // cycle 72: MIX of round 36
-            8'd72: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_round = 8'd36; c0_subkey = 8'd10; c0_bmix = 16'd2; end // CYCLE e=72
-            // cycle 73: permute
-            8'd73: begin c0_p0 = 1'b1; c0_round = 8'd37; c0_subkey = 8'd10; end // CYCLE e=73
-            // cycle 74: MIX of round 37
-            8'd74: begin c0_m0_rs = 3'd5; c0_m0_en = 2'h3; c0_round = 8'd37; c0_subkey = 8'd10; c0_bmix = 16'd2; end // CYCLE e=74
-            // cycle 75: permute
-            8'd75: begin c0_p0 = 1'b1; c0_round = 8'd38; c0_subkey = 8'd10; end // CYCLE e=75
-            // cycle 76: MIX of round 38
-            8'd76: begin c0_m0_rs = 3'd6; c0_m0_en = 2'h3; c0_round = 8'd38; c0_subkey = 8'd10; c0_bmix = 16'd2; end // CYCLE e=76
-            // cycle 77: permute
-            8'd77: begin c0_p0 = 1'b1; c0_round = 8'd39; c0_subkey = 8'd10; end // CYCLE e=77
-            // cycle 78: MIX of round 39
-            8'd78: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_round = 8'd39; c0_subkey = 8'd10; c0_bmix = 16'd2; end // CYCLE e=78
-            // cycle 79: permute, subkey 10
-            8'd79: begin c0_p0 = 1'b1; c0_k1_sk = 5'd10; c0_k1_mask = 4'hf; c0_round = 8'd40; c0_subkey = 8'd11; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=79
-            // cycle 80: MIX of round 40
-            8'd80: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_round = 8'd40; c0_subkey = 8'd11; c0_bmix = 16'd2; end // CYCLE e=80
-            // cycle 81: permute
-            8'd81: begin c0_p0 = 1'b1; c0_round = 8'd41; c0_subkey = 8'd11; end // CYCLE e=81
-            // cycle 82: MIX of round 41
-            8'd82: begin c0_m0_rs = 3'd1; c0_m0_en = 2'h3; c0_round = 8'd41; c0_subkey = 8'd11; c0_bmix = 16'd2; end // CYCLE e=82
-            // cycle 83: permute
-            8'd83: begin c0_p0 = 1'b1; c0_round = 8'd42; c0_subkey = 8'd11; end // CYCLE e=83
-            // cycle 84: MIX of round 42
-            8'd84: begin c0_m0_rs = 3'd2; c0_m0_en = 2'h3; c0_round = 8'd42; c0_subkey = 8'd11; c0_bmix = 16'd2; end // CYCLE e=84
-            // cycle 85: permute
-            8'd85: begin c0_p0 = 1'b1; c0_round = 8'd43; c0_subkey = 8'd11; end // CYCLE e=85
-            // cycle 86: MIX of round 43
-            8'd86: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_round = 8'd43; c0_subkey = 8'd11; c0_bmix = 16'd2; end // CYCLE e=86
-            // cycle 87: permute, subkey 11
-            8'd87: begin c0_p0 = 1'b1; c0_k1_sk = 5'd11; c0_k1_mask = 4'hf; c0_round = 8'd44; c0_subkey = 8'd12; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=87
-            // cycle 88: MIX of round 44
-            8'd88: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_round = 8'd44; c0_subkey = 8'd12; c0_bmix = 16'd2; end // CYCLE e=88
-            // cycle 89: permute
-            8'd89: begin c0_p0 = 1'b1; c0_round = 8'd45; c0_subkey = 8'd12; end // CYCLE e=89
-            // cycle 90: MIX of round 45
-            8'd90: begin c0_m0_rs = 3'd5; c0_m0_en = 2'h3; c0_round = 8'd45; c0_subkey = 8'd12; c0_bmix = 16'd2; end // CYCLE e=90
-            // cycle 91: permute
-            8'd91: begin c0_p0 = 1'b1; c0_round = 8'd46; c0_subkey = 8'd12; end // CYCLE e=91
-            // cycle 92: MIX of round 46
-            8'd92: begin c0_m0_rs = 3'd6; c0_m0_en = 2'h3; c0_round = 8'd46; c0_subkey = 8'd12; c0_bmix = 16'd2; end // CYCLE e=92
-            // cycle 93: permute
-            8'd93: begin c0_p0 = 1'b1; c0_round = 8'd47; c0_subkey = 8'd12; end // CYCLE e=93
-            // cycle 94: MIX of round 47
-            8'd94: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_round = 8'd47; c0_subkey = 8'd12; c0_bmix = 16'd2; end // CYCLE e=94
-            // cycle 95: permute, subkey 12
-            8'd95: begin c0_p0 = 1'b1; c0_k1_sk = 5'd12; c0_k1_mask = 4'hf; c0_round = 8'd48; c0_subkey = 8'd13; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=95
-            // cycle 96: MIX of round 48
-            8'd96: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_round = 8'd48; c0_subkey = 8'd13; c0_bmix = 16'd2; end // CYCLE e=96
-            // cycle 97: permute
-            8'd97: begin c0_p0 = 1'b1; c0_round = 8'd49; c0_subkey = 8'd13; end // CYCLE e=97
-            // cycle 98: MIX of round 49
-            8'd98: begin c0_m0_rs = 3'd1; c0_m0_en = 2'h3; c0_round = 8'd49; c0_subkey = 8'd13; c0_bmix = 16'd2; end // CYCLE e=98
-            // cycle 99: permute
-            8'd99: begin c0_p0 = 1'b1; c0_round = 8'd50; c0_subkey = 8'd13; end // CYCLE e=99
-            // cycle 100: MIX of round 50
-            8'd100: begin c0_m0_rs = 3'd2; c0_m0_en = 2'h3; c0_round = 8'd50; c0_subkey = 8'd13; c0_bmix = 16'd2; end // CYCLE e=100
-            // cycle 101: permute
-            8'd101: begin c0_p0 = 1'b1; c0_round = 8'd51; c0_subkey = 8'd13; end // CYCLE e=101
-            // cycle 102: MIX of round 51
-            8'd102: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_round = 8'd51; c0_subkey = 8'd13; c0_bmix = 16'd2; end // CYCLE e=102
-            // cycle 103: permute, subkey 13
-            8'd103: begin c0_p0 = 1'b1; c0_k1_sk = 5'd13; c0_k1_mask = 4'hf; c0_round = 8'd52; c0_subkey = 8'd14; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=103
-            // cycle 104: MIX of round 52
-            8'd104: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_round = 8'd52; c0_subkey = 8'd14; c0_bmix = 16'd2; end // CYCLE e=104
-            // cycle 105: permute
-            8'd105: begin c0_p0 = 1'b1; c0_round = 8'd53; c0_subkey = 8'd14; end // CYCLE e=105
-            // cycle 106: MIX of round 53
-            8'd106: begin c0_m0_rs = 3'd5; c0_m0_en = 2'h3; c0_round = 8'd53; c0_subkey = 8'd14; c0_bmix = 16'd2; end // CYCLE e=106
-            // cycle 107: permute
-            8'd107: begin c0_p0 = 1'b1; c0_round = 8'd54; c0_subkey = 8'd14; end // CYCLE e=107
-            // cycle 108: MIX of round 54
-            8'd108: begin c0_m0_rs = 3'd6; c0_m0_en = 2'h3; c0_round = 8'd54; c0_subkey = 8'd14; c0_bmix = 16'd2; end // CYCLE e=108
-            // cycle 109: permute
-            8'd109: begin c0_p0 = 1'b1; c0_round = 8'd55; c0_subkey = 8'd14; end // CYCLE e=109
-            // cycle 110: MIX of round 55
-            8'd110: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_round = 8'd55; c0_subkey = 8'd14; c0_bmix = 16'd2; end // CYCLE e=110
-            // cycle 111: permute, subkey 14
-            8'd111: begin c0_p0 = 1'b1; c0_k1_sk = 5'd14; c0_k1_mask = 4'hf; c0_round = 8'd56; c0_subkey = 8'd15; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=111
-            // cycle 112: MIX of round 56
-            8'd112: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_round = 8'd56; c0_subkey = 8'd15; c0_bmix = 16'd2; end // CYCLE e=112
-            // cycle 113: permute
-            8'd113: begin c0_p0 = 1'b1; c0_round = 8'd57; c0_subkey = 8'd15; end // CYCLE e=113
-            // cycle 114: MIX of round 57
-            8'd114: begin c0_m0_rs = 3'd1; c0_m0_en = 2'h3; c0_round = 8'd57; c0_subkey = 8'd15; c0_bmix = 16'd2; end // CYCLE e=114
-            // cycle 115: permute
-            8'd115: begin c0_p0 = 1'b1; c0_round = 8'd58; c0_subkey = 8'd15; end // CYCLE e=115
-            // cycle 116: MIX of round 58
-            8'd116: begin c0_m0_rs = 3'd2; c0_m0_en = 2'h3; c0_round = 8'd58; c0_subkey = 8'd15; c0_bmix = 16'd2; end // CYCLE e=116
-            // cycle 117: permute
-            8'd117: begin c0_p0 = 1'b1; c0_round = 8'd59; c0_subkey = 8'd15; end // CYCLE e=117
-            // cycle 118: MIX of round 59
-            8'd118: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_round = 8'd59; c0_subkey = 8'd15; c0_bmix = 16'd2; end // CYCLE e=118
-            // cycle 119: permute, subkey 15
-            8'd119: begin c0_p0 = 1'b1; c0_k1_sk = 5'd15; c0_k1_mask = 4'hf; c0_round = 8'd60; c0_subkey = 8'd16; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=119
-            // cycle 120: MIX of round 60
-            8'd120: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_round = 8'd60; c0_subkey = 8'd16; c0_bmix = 16'd2; end // CYCLE e=120
-            // cycle 121: permute
-            8'd121: begin c0_p0 = 1'b1; c0_round = 8'd61; c0_subkey = 8'd16; end // CYCLE e=121
-            // cycle 122: MIX of round 61
-            8'd122: begin c0_m0_rs = 3'd5; c0_m0_en = 2'h3; c0_round = 8'd61; c0_subkey = 8'd16; c0_bmix = 16'd2; end // CYCLE e=122
-            // cycle 123: permute
-            8'd123: begin c0_p0 = 1'b1; c0_round = 8'd62; c0_subkey = 8'd16; end // CYCLE e=123
-            // cycle 124: MIX of round 62
-            8'd124: begin c0_m0_rs = 3'd6; c0_m0_en = 2'h3; c0_round = 8'd62; c0_subkey = 8'd16; c0_bmix = 16'd2; end // CYCLE e=124
-            // cycle 125: permute
-            8'd125: begin c0_p0 = 1'b1; c0_round = 8'd63; c0_subkey = 8'd16; end // CYCLE e=125
-            // cycle 126: MIX of round 63
-            8'd126: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_round = 8'd63; c0_subkey = 8'd16; c0_bmix = 16'd2; end // CYCLE e=126
-            // cycle 127: permute, subkey 16
-            8'd127: begin c0_p0 = 1'b1; c0_k1_sk = 5'd16; c0_k1_mask = 4'hf; c0_round = 8'd64; c0_subkey = 8'd17; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=127
-            // cycle 128: MIX of round 64
-            8'd128: begin c0_m0_rs = 3'd0; c0_m0_en = 2'h3; c0_round = 8'd64; c0_subkey = 8'd17; c0_bmix = 16'd2; end // CYCLE e=128
-            // cycle 129: permute
-            8'd129: begin c0_p0 = 1'b1; c0_round = 8'd65; c0_subkey = 8'd17; end // CYCLE e=129
-            // cycle 130: MIX of round 65
-            8'd130: begin c0_m0_rs = 3'd1; c0_m0_en = 2'h3; c0_round = 8'd65; c0_subkey = 8'd17; c0_bmix = 16'd2; end // CYCLE e=130
-            // cycle 131: permute
-            8'd131: begin c0_p0 = 1'b1; c0_round = 8'd66; c0_subkey = 8'd17; end // CYCLE e=131
-            // cycle 132: MIX of round 66
-            8'd132: begin c0_m0_rs = 3'd2; c0_m0_en = 2'h3; c0_round = 8'd66; c0_subkey = 8'd17; c0_bmix = 16'd2; end // CYCLE e=132
-            // cycle 133: permute
-            8'd133: begin c0_p0 = 1'b1; c0_round = 8'd67; c0_subkey = 8'd17; end // CYCLE e=133
-            // cycle 134: MIX of round 67
-            8'd134: begin c0_m0_rs = 3'd3; c0_m0_en = 2'h3; c0_round = 8'd67; c0_subkey = 8'd17; c0_bmix = 16'd2; end // CYCLE e=134
-            // cycle 135: permute, subkey 17
-            8'd135: begin c0_p0 = 1'b1; c0_k1_sk = 5'd17; c0_k1_mask = 4'hf; c0_round = 8'd68; c0_subkey = 8'd18; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=135
-            // cycle 136: MIX of round 68
-            8'd136: begin c0_m0_rs = 3'd4; c0_m0_en = 2'h3; c0_round = 8'd68; c0_subkey = 8'd18; c0_bmix = 16'd2; end // CYCLE e=136
-            // cycle 137: permute
-            8'd137: begin c0_p0 = 1'b1; c0_round = 8'd69; c0_subkey = 8'd18; end // CYCLE e=137
-            // cycle 138: MIX of round 69
-            8'd138: begin c0_m0_rs = 3'd5; c0_m0_en = 2'h3; c0_round = 8'd69; c0_subkey = 8'd18; c0_bmix = 16'd2; end // CYCLE e=138
-            // cycle 139: permute
-            8'd139: begin c0_p0 = 1'b1; c0_round = 8'd70; c0_subkey = 8'd18; end // CYCLE e=139
-            // cycle 140: MIX of round 70
-            8'd140: begin c0_m0_rs = 3'd6; c0_m0_en = 2'h3; c0_round = 8'd70; c0_subkey = 8'd18; c0_bmix = 16'd2; end // CYCLE e=140
-            // cycle 141: permute
-            8'd141: begin c0_p0 = 1'b1; c0_round = 8'd71; c0_subkey = 8'd18; end // CYCLE e=141
-            // cycle 142: MIX of round 71
-            8'd142: begin c0_m0_rs = 3'd7; c0_m0_en = 2'h3; c0_round = 8'd71; c0_subkey = 8'd18; c0_bmix = 16'd2; end // CYCLE e=142
-            // cycle 143: permute, subkey 18
-            8'd143: begin c0_p0 = 1'b1; c0_k1_sk = 5'd18; c0_k1_mask = 4'hf; c0_round = 8'd72; c0_subkey = 8'd19; c0_done = 1'b1; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=143
+            // cycle 0: subkey 0 (load), MIX of round 0 (layer 0)
+            8'd0: begin c0_ld = 1'b1; c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd0; c0_round = 8'd0; c0_subkey = 8'd1; c0_bmix = 16'd2; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=0
+            // cycle 1: permute (layer 1)
+            8'd1: begin c0_l1_u = 4'd1; c0_round = 8'd1; c0_subkey = 8'd1; end // CYCLE e=1
+            // cycle 2: MIX of round 1 (layer 0)
+            8'd2: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd1; c0_round = 8'd1; c0_subkey = 8'd1; c0_bmix = 16'd2; end // CYCLE e=2
+            // cycle 3: permute (layer 1)
+            8'd3: begin c0_l1_u = 4'd1; c0_round = 8'd2; c0_subkey = 8'd1; end // CYCLE e=3
+            // cycle 4: MIX of round 2 (layer 0)
+            8'd4: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd2; c0_round = 8'd2; c0_subkey = 8'd1; c0_bmix = 16'd2; end // CYCLE e=4
+            // cycle 5: permute (layer 1)
+            8'd5: begin c0_l1_u = 4'd1; c0_round = 8'd3; c0_subkey = 8'd1; end // CYCLE e=5
+            // cycle 6: MIX of round 3 (layer 0)
+            8'd6: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd3; c0_round = 8'd3; c0_subkey = 8'd1; c0_bmix = 16'd2; end // CYCLE e=6
+            // cycle 7: permute (layer 1), subkey 1 (layer 2)
+            8'd7: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd1; c0_round = 8'd4; c0_subkey = 8'd2; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=7
+            // cycle 8: MIX of round 4 (layer 0)
+            8'd8: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd4; c0_round = 8'd4; c0_subkey = 8'd2; c0_bmix = 16'd2; end // CYCLE e=8
+            // cycle 9: permute (layer 1)
+            8'd9: begin c0_l1_u = 4'd1; c0_round = 8'd5; c0_subkey = 8'd2; end // CYCLE e=9
+            // cycle 10: MIX of round 5 (layer 0)
+            8'd10: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd5; c0_round = 8'd5; c0_subkey = 8'd2; c0_bmix = 16'd2; end // CYCLE e=10
+            // cycle 11: permute (layer 1)
+            8'd11: begin c0_l1_u = 4'd1; c0_round = 8'd6; c0_subkey = 8'd2; end // CYCLE e=11
+            // cycle 12: MIX of round 6 (layer 0)
+            8'd12: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd6; c0_round = 8'd6; c0_subkey = 8'd2; c0_bmix = 16'd2; end // CYCLE e=12
+            // cycle 13: permute (layer 1)
+            8'd13: begin c0_l1_u = 4'd1; c0_round = 8'd7; c0_subkey = 8'd2; end // CYCLE e=13
+            // cycle 14: MIX of round 7 (layer 0)
+            8'd14: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd7; c0_round = 8'd7; c0_subkey = 8'd2; c0_bmix = 16'd2; end // CYCLE e=14
+            // cycle 15: permute (layer 1), subkey 2 (layer 2)
+            8'd15: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd2; c0_round = 8'd8; c0_subkey = 8'd3; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=15
+            // cycle 16: MIX of round 8 (layer 0)
+            8'd16: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd0; c0_round = 8'd8; c0_subkey = 8'd3; c0_bmix = 16'd2; end // CYCLE e=16
+            // cycle 17: permute (layer 1)
+            8'd17: begin c0_l1_u = 4'd1; c0_round = 8'd9; c0_subkey = 8'd3; end // CYCLE e=17
+            // cycle 18: MIX of round 9 (layer 0)
+            8'd18: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd1; c0_round = 8'd9; c0_subkey = 8'd3; c0_bmix = 16'd2; end // CYCLE e=18
+            // cycle 19: permute (layer 1)
+            8'd19: begin c0_l1_u = 4'd1; c0_round = 8'd10; c0_subkey = 8'd3; end // CYCLE e=19
+            // cycle 20: MIX of round 10 (layer 0)
+            8'd20: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd2; c0_round = 8'd10; c0_subkey = 8'd3; c0_bmix = 16'd2; end // CYCLE e=20
+            // cycle 21: permute (layer 1)
+            8'd21: begin c0_l1_u = 4'd1; c0_round = 8'd11; c0_subkey = 8'd3; end // CYCLE e=21
+            // cycle 22: MIX of round 11 (layer 0)
+            8'd22: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd3; c0_round = 8'd11; c0_subkey = 8'd3; c0_bmix = 16'd2; end // CYCLE e=22
+            // cycle 23: permute (layer 1), subkey 3 (layer 2)
+            8'd23: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd3; c0_round = 8'd12; c0_subkey = 8'd4; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=23
+            // cycle 24: MIX of round 12 (layer 0)
+            8'd24: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd4; c0_round = 8'd12; c0_subkey = 8'd4; c0_bmix = 16'd2; end // CYCLE e=24
+            // cycle 25: permute (layer 1)
+            8'd25: begin c0_l1_u = 4'd1; c0_round = 8'd13; c0_subkey = 8'd4; end // CYCLE e=25
+            // cycle 26: MIX of round 13 (layer 0)
+            8'd26: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd5; c0_round = 8'd13; c0_subkey = 8'd4; c0_bmix = 16'd2; end // CYCLE e=26
+            // cycle 27: permute (layer 1)
+            8'd27: begin c0_l1_u = 4'd1; c0_round = 8'd14; c0_subkey = 8'd4; end // CYCLE e=27
+            // cycle 28: MIX of round 14 (layer 0)
+            8'd28: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd6; c0_round = 8'd14; c0_subkey = 8'd4; c0_bmix = 16'd2; end // CYCLE e=28
+            // cycle 29: permute (layer 1)
+            8'd29: begin c0_l1_u = 4'd1; c0_round = 8'd15; c0_subkey = 8'd4; end // CYCLE e=29
+            // cycle 30: MIX of round 15 (layer 0)
+            8'd30: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd7; c0_round = 8'd15; c0_subkey = 8'd4; c0_bmix = 16'd2; end // CYCLE e=30
+            // cycle 31: permute (layer 1), subkey 4 (layer 2)
+            8'd31: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd4; c0_round = 8'd16; c0_subkey = 8'd5; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=31
+            // cycle 32: MIX of round 16 (layer 0)
+            8'd32: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd0; c0_round = 8'd16; c0_subkey = 8'd5; c0_bmix = 16'd2; end // CYCLE e=32
+            // cycle 33: permute (layer 1)
+            8'd33: begin c0_l1_u = 4'd1; c0_round = 8'd17; c0_subkey = 8'd5; end // CYCLE e=33
+            // cycle 34: MIX of round 17 (layer 0)
+            8'd34: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd1; c0_round = 8'd17; c0_subkey = 8'd5; c0_bmix = 16'd2; end // CYCLE e=34
+            // cycle 35: permute (layer 1)
+            8'd35: begin c0_l1_u = 4'd1; c0_round = 8'd18; c0_subkey = 8'd5; end // CYCLE e=35
+            // cycle 36: MIX of round 18 (layer 0)
+            8'd36: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd2; c0_round = 8'd18; c0_subkey = 8'd5; c0_bmix = 16'd2; end // CYCLE e=36
+            // cycle 37: permute (layer 1)
+            8'd37: begin c0_l1_u = 4'd1; c0_round = 8'd19; c0_subkey = 8'd5; end // CYCLE e=37
+            // cycle 38: MIX of round 19 (layer 0)
+            8'd38: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd3; c0_round = 8'd19; c0_subkey = 8'd5; c0_bmix = 16'd2; end // CYCLE e=38
+            // cycle 39: permute (layer 1), subkey 5 (layer 2)
+            8'd39: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd5; c0_round = 8'd20; c0_subkey = 8'd6; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=39
+            // cycle 40: MIX of round 20 (layer 0)
+            8'd40: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd4; c0_round = 8'd20; c0_subkey = 8'd6; c0_bmix = 16'd2; end // CYCLE e=40
+            // cycle 41: permute (layer 1)
+            8'd41: begin c0_l1_u = 4'd1; c0_round = 8'd21; c0_subkey = 8'd6; end // CYCLE e=41
+            // cycle 42: MIX of round 21 (layer 0)
+            8'd42: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd5; c0_round = 8'd21; c0_subkey = 8'd6; c0_bmix = 16'd2; end // CYCLE e=42
+            // cycle 43: permute (layer 1)
+            8'd43: begin c0_l1_u = 4'd1; c0_round = 8'd22; c0_subkey = 8'd6; end // CYCLE e=43
+            // cycle 44: MIX of round 22 (layer 0)
+            8'd44: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd6; c0_round = 8'd22; c0_subkey = 8'd6; c0_bmix = 16'd2; end // CYCLE e=44
+            // cycle 45: permute (layer 1)
+            8'd45: begin c0_l1_u = 4'd1; c0_round = 8'd23; c0_subkey = 8'd6; end // CYCLE e=45
+            // cycle 46: MIX of round 23 (layer 0)
+            8'd46: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd7; c0_round = 8'd23; c0_subkey = 8'd6; c0_bmix = 16'd2; end // CYCLE e=46
+            // cycle 47: permute (layer 1), subkey 6 (layer 2)
+            8'd47: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd6; c0_round = 8'd24; c0_subkey = 8'd7; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=47
+            // cycle 48: MIX of round 24 (layer 0)
+            8'd48: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd0; c0_round = 8'd24; c0_subkey = 8'd7; c0_bmix = 16'd2; end // CYCLE e=48
+            // cycle 49: permute (layer 1)
+            8'd49: begin c0_l1_u = 4'd1; c0_round = 8'd25; c0_subkey = 8'd7; end // CYCLE e=49
+            // cycle 50: MIX of round 25 (layer 0)
+            8'd50: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd1; c0_round = 8'd25; c0_subkey = 8'd7; c0_bmix = 16'd2; end // CYCLE e=50
+            // cycle 51: permute (layer 1)
+            8'd51: begin c0_l1_u = 4'd1; c0_round = 8'd26; c0_subkey = 8'd7; end // CYCLE e=51
+            // cycle 52: MIX of round 26 (layer 0)
+            8'd52: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd2; c0_round = 8'd26; c0_subkey = 8'd7; c0_bmix = 16'd2; end // CYCLE e=52
+            // cycle 53: permute (layer 1)
+            8'd53: begin c0_l1_u = 4'd1; c0_round = 8'd27; c0_subkey = 8'd7; end // CYCLE e=53
+            // cycle 54: MIX of round 27 (layer 0)
+            8'd54: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd3; c0_round = 8'd27; c0_subkey = 8'd7; c0_bmix = 16'd2; end // CYCLE e=54
+            // cycle 55: permute (layer 1), subkey 7 (layer 2)
+            8'd55: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd7; c0_round = 8'd28; c0_subkey = 8'd8; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=55
+            // cycle 56: MIX of round 28 (layer 0)
+            8'd56: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd4; c0_round = 8'd28; c0_subkey = 8'd8; c0_bmix = 16'd2; end // CYCLE e=56
+            // cycle 57: permute (layer 1)
+            8'd57: begin c0_l1_u = 4'd1; c0_round = 8'd29; c0_subkey = 8'd8; end // CYCLE e=57
+            // cycle 58: MIX of round 29 (layer 0)
+            8'd58: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd5; c0_round = 8'd29; c0_subkey = 8'd8; c0_bmix = 16'd2; end // CYCLE e=58
+            // cycle 59: permute (layer 1)
+            8'd59: begin c0_l1_u = 4'd1; c0_round = 8'd30; c0_subkey = 8'd8; end // CYCLE e=59
+            // cycle 60: MIX of round 30 (layer 0)
+            8'd60: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd6; c0_round = 8'd30; c0_subkey = 8'd8; c0_bmix = 16'd2; end // CYCLE e=60
+            // cycle 61: permute (layer 1)
+            8'd61: begin c0_l1_u = 4'd1; c0_round = 8'd31; c0_subkey = 8'd8; end // CYCLE e=61
+            // cycle 62: MIX of round 31 (layer 0)
+            8'd62: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd7; c0_round = 8'd31; c0_subkey = 8'd8; c0_bmix = 16'd2; end // CYCLE e=62
+            // cycle 63: permute (layer 1), subkey 8 (layer 2)
+            8'd63: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd8; c0_round = 8'd32; c0_subkey = 8'd9; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=63
+            // cycle 64: MIX of round 32 (layer 0)
+            8'd64: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd0; c0_round = 8'd32; c0_subkey = 8'd9; c0_bmix = 16'd2; end // CYCLE e=64
+            // cycle 65: permute (layer 1)
+            8'd65: begin c0_l1_u = 4'd1; c0_round = 8'd33; c0_subkey = 8'd9; end // CYCLE e=65
+            // cycle 66: MIX of round 33 (layer 0)
+            8'd66: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd1; c0_round = 8'd33; c0_subkey = 8'd9; c0_bmix = 16'd2; end // CYCLE e=66
+            // cycle 67: permute (layer 1)
+            8'd67: begin c0_l1_u = 4'd1; c0_round = 8'd34; c0_subkey = 8'd9; end // CYCLE e=67
+            // cycle 68: MIX of round 34 (layer 0)
+            8'd68: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd2; c0_round = 8'd34; c0_subkey = 8'd9; c0_bmix = 16'd2; end // CYCLE e=68
+            // cycle 69: permute (layer 1)
+            8'd69: begin c0_l1_u = 4'd1; c0_round = 8'd35; c0_subkey = 8'd9; end // CYCLE e=69
+            // cycle 70: MIX of round 35 (layer 0)
+            8'd70: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd3; c0_round = 8'd35; c0_subkey = 8'd9; c0_bmix = 16'd2; end // CYCLE e=70
+            // cycle 71: permute (layer 1), subkey 9 (layer 2)
+            8'd71: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd9; c0_round = 8'd36; c0_subkey = 8'd10; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=71
+            // cycle 72: MIX of round 36 (layer 0)
+            8'd72: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd4; c0_round = 8'd36; c0_subkey = 8'd10; c0_bmix = 16'd2; end // CYCLE e=72
+            // cycle 73: permute (layer 1)
+            8'd73: begin c0_l1_u = 4'd1; c0_round = 8'd37; c0_subkey = 8'd10; end // CYCLE e=73
+            // cycle 74: MIX of round 37 (layer 0)
+            8'd74: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd5; c0_round = 8'd37; c0_subkey = 8'd10; c0_bmix = 16'd2; end // CYCLE e=74
+            // cycle 75: permute (layer 1)
+            8'd75: begin c0_l1_u = 4'd1; c0_round = 8'd38; c0_subkey = 8'd10; end // CYCLE e=75
+            // cycle 76: MIX of round 38 (layer 0)
+            8'd76: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd6; c0_round = 8'd38; c0_subkey = 8'd10; c0_bmix = 16'd2; end // CYCLE e=76
+            // cycle 77: permute (layer 1)
+            8'd77: begin c0_l1_u = 4'd1; c0_round = 8'd39; c0_subkey = 8'd10; end // CYCLE e=77
+            // cycle 78: MIX of round 39 (layer 0)
+            8'd78: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd7; c0_round = 8'd39; c0_subkey = 8'd10; c0_bmix = 16'd2; end // CYCLE e=78
+            // cycle 79: permute (layer 1), subkey 10 (layer 2)
+            8'd79: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd10; c0_round = 8'd40; c0_subkey = 8'd11; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=79
+            // cycle 80: MIX of round 40 (layer 0)
+            8'd80: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd0; c0_round = 8'd40; c0_subkey = 8'd11; c0_bmix = 16'd2; end // CYCLE e=80
+            // cycle 81: permute (layer 1)
+            8'd81: begin c0_l1_u = 4'd1; c0_round = 8'd41; c0_subkey = 8'd11; end // CYCLE e=81
+            // cycle 82: MIX of round 41 (layer 0)
+            8'd82: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd1; c0_round = 8'd41; c0_subkey = 8'd11; c0_bmix = 16'd2; end // CYCLE e=82
+            // cycle 83: permute (layer 1)
+            8'd83: begin c0_l1_u = 4'd1; c0_round = 8'd42; c0_subkey = 8'd11; end // CYCLE e=83
+            // cycle 84: MIX of round 42 (layer 0)
+            8'd84: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd2; c0_round = 8'd42; c0_subkey = 8'd11; c0_bmix = 16'd2; end // CYCLE e=84
+            // cycle 85: permute (layer 1)
+            8'd85: begin c0_l1_u = 4'd1; c0_round = 8'd43; c0_subkey = 8'd11; end // CYCLE e=85
+            // cycle 86: MIX of round 43 (layer 0)
+            8'd86: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd3; c0_round = 8'd43; c0_subkey = 8'd11; c0_bmix = 16'd2; end // CYCLE e=86
+            // cycle 87: permute (layer 1), subkey 11 (layer 2)
+            8'd87: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd11; c0_round = 8'd44; c0_subkey = 8'd12; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=87
+            // cycle 88: MIX of round 44 (layer 0)
+            8'd88: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd4; c0_round = 8'd44; c0_subkey = 8'd12; c0_bmix = 16'd2; end // CYCLE e=88
+            // cycle 89: permute (layer 1)
+            8'd89: begin c0_l1_u = 4'd1; c0_round = 8'd45; c0_subkey = 8'd12; end // CYCLE e=89
+            // cycle 90: MIX of round 45 (layer 0)
+            8'd90: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd5; c0_round = 8'd45; c0_subkey = 8'd12; c0_bmix = 16'd2; end // CYCLE e=90
+            // cycle 91: permute (layer 1)
+            8'd91: begin c0_l1_u = 4'd1; c0_round = 8'd46; c0_subkey = 8'd12; end // CYCLE e=91
+            // cycle 92: MIX of round 46 (layer 0)
+            8'd92: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd6; c0_round = 8'd46; c0_subkey = 8'd12; c0_bmix = 16'd2; end // CYCLE e=92
+            // cycle 93: permute (layer 1)
+            8'd93: begin c0_l1_u = 4'd1; c0_round = 8'd47; c0_subkey = 8'd12; end // CYCLE e=93
+            // cycle 94: MIX of round 47 (layer 0)
+            8'd94: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd7; c0_round = 8'd47; c0_subkey = 8'd12; c0_bmix = 16'd2; end // CYCLE e=94
+            // cycle 95: permute (layer 1), subkey 12 (layer 2)
+            8'd95: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd12; c0_round = 8'd48; c0_subkey = 8'd13; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=95
+            // cycle 96: MIX of round 48 (layer 0)
+            8'd96: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd0; c0_round = 8'd48; c0_subkey = 8'd13; c0_bmix = 16'd2; end // CYCLE e=96
+            // cycle 97: permute (layer 1)
+            8'd97: begin c0_l1_u = 4'd1; c0_round = 8'd49; c0_subkey = 8'd13; end // CYCLE e=97
+            // cycle 98: MIX of round 49 (layer 0)
+            8'd98: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd1; c0_round = 8'd49; c0_subkey = 8'd13; c0_bmix = 16'd2; end // CYCLE e=98
+            // cycle 99: permute (layer 1)
+            8'd99: begin c0_l1_u = 4'd1; c0_round = 8'd50; c0_subkey = 8'd13; end // CYCLE e=99
+            // cycle 100: MIX of round 50 (layer 0)
+            8'd100: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd2; c0_round = 8'd50; c0_subkey = 8'd13; c0_bmix = 16'd2; end // CYCLE e=100
+            // cycle 101: permute (layer 1)
+            8'd101: begin c0_l1_u = 4'd1; c0_round = 8'd51; c0_subkey = 8'd13; end // CYCLE e=101
+            // cycle 102: MIX of round 51 (layer 0)
+            8'd102: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd3; c0_round = 8'd51; c0_subkey = 8'd13; c0_bmix = 16'd2; end // CYCLE e=102
+            // cycle 103: permute (layer 1), subkey 13 (layer 2)
+            8'd103: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd13; c0_round = 8'd52; c0_subkey = 8'd14; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=103
+            // cycle 104: MIX of round 52 (layer 0)
+            8'd104: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd4; c0_round = 8'd52; c0_subkey = 8'd14; c0_bmix = 16'd2; end // CYCLE e=104
+            // cycle 105: permute (layer 1)
+            8'd105: begin c0_l1_u = 4'd1; c0_round = 8'd53; c0_subkey = 8'd14; end // CYCLE e=105
+            // cycle 106: MIX of round 53 (layer 0)
+            8'd106: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd5; c0_round = 8'd53; c0_subkey = 8'd14; c0_bmix = 16'd2; end // CYCLE e=106
+            // cycle 107: permute (layer 1)
+            8'd107: begin c0_l1_u = 4'd1; c0_round = 8'd54; c0_subkey = 8'd14; end // CYCLE e=107
+            // cycle 108: MIX of round 54 (layer 0)
+            8'd108: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd6; c0_round = 8'd54; c0_subkey = 8'd14; c0_bmix = 16'd2; end // CYCLE e=108
+            // cycle 109: permute (layer 1)
+            8'd109: begin c0_l1_u = 4'd1; c0_round = 8'd55; c0_subkey = 8'd14; end // CYCLE e=109
+            // cycle 110: MIX of round 55 (layer 0)
+            8'd110: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd7; c0_round = 8'd55; c0_subkey = 8'd14; c0_bmix = 16'd2; end // CYCLE e=110
+            // cycle 111: permute (layer 1), subkey 14 (layer 2)
+            8'd111: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd14; c0_round = 8'd56; c0_subkey = 8'd15; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=111
+            // cycle 112: MIX of round 56 (layer 0)
+            8'd112: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd0; c0_round = 8'd56; c0_subkey = 8'd15; c0_bmix = 16'd2; end // CYCLE e=112
+            // cycle 113: permute (layer 1)
+            8'd113: begin c0_l1_u = 4'd1; c0_round = 8'd57; c0_subkey = 8'd15; end // CYCLE e=113
+            // cycle 114: MIX of round 57 (layer 0)
+            8'd114: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd1; c0_round = 8'd57; c0_subkey = 8'd15; c0_bmix = 16'd2; end // CYCLE e=114
+            // cycle 115: permute (layer 1)
+            8'd115: begin c0_l1_u = 4'd1; c0_round = 8'd58; c0_subkey = 8'd15; end // CYCLE e=115
+            // cycle 116: MIX of round 58 (layer 0)
+            8'd116: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd2; c0_round = 8'd58; c0_subkey = 8'd15; c0_bmix = 16'd2; end // CYCLE e=116
+            // cycle 117: permute (layer 1)
+            8'd117: begin c0_l1_u = 4'd1; c0_round = 8'd59; c0_subkey = 8'd15; end // CYCLE e=117
+            // cycle 118: MIX of round 59 (layer 0)
+            8'd118: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd3; c0_round = 8'd59; c0_subkey = 8'd15; c0_bmix = 16'd2; end // CYCLE e=118
+            // cycle 119: permute (layer 1), subkey 15 (layer 2)
+            8'd119: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd15; c0_round = 8'd60; c0_subkey = 8'd16; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=119
+            // cycle 120: MIX of round 60 (layer 0)
+            8'd120: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd4; c0_round = 8'd60; c0_subkey = 8'd16; c0_bmix = 16'd2; end // CYCLE e=120
+            // cycle 121: permute (layer 1)
+            8'd121: begin c0_l1_u = 4'd1; c0_round = 8'd61; c0_subkey = 8'd16; end // CYCLE e=121
+            // cycle 122: MIX of round 61 (layer 0)
+            8'd122: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd5; c0_round = 8'd61; c0_subkey = 8'd16; c0_bmix = 16'd2; end // CYCLE e=122
+            // cycle 123: permute (layer 1)
+            8'd123: begin c0_l1_u = 4'd1; c0_round = 8'd62; c0_subkey = 8'd16; end // CYCLE e=123
+            // cycle 124: MIX of round 62 (layer 0)
+            8'd124: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd6; c0_round = 8'd62; c0_subkey = 8'd16; c0_bmix = 16'd2; end // CYCLE e=124
+            // cycle 125: permute (layer 1)
+            8'd125: begin c0_l1_u = 4'd1; c0_round = 8'd63; c0_subkey = 8'd16; end // CYCLE e=125
+            // cycle 126: MIX of round 63 (layer 0)
+            8'd126: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd7; c0_round = 8'd63; c0_subkey = 8'd16; c0_bmix = 16'd2; end // CYCLE e=126
+            // cycle 127: permute (layer 1), subkey 16 (layer 2)
+            8'd127: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd16; c0_round = 8'd64; c0_subkey = 8'd17; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=127
+            // cycle 128: MIX of round 64 (layer 0)
+            8'd128: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd0; c0_round = 8'd64; c0_subkey = 8'd17; c0_bmix = 16'd2; end // CYCLE e=128
+            // cycle 129: permute (layer 1)
+            8'd129: begin c0_l1_u = 4'd1; c0_round = 8'd65; c0_subkey = 8'd17; end // CYCLE e=129
+            // cycle 130: MIX of round 65 (layer 0)
+            8'd130: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd1; c0_round = 8'd65; c0_subkey = 8'd17; c0_bmix = 16'd2; end // CYCLE e=130
+            // cycle 131: permute (layer 1)
+            8'd131: begin c0_l1_u = 4'd1; c0_round = 8'd66; c0_subkey = 8'd17; end // CYCLE e=131
+            // cycle 132: MIX of round 66 (layer 0)
+            8'd132: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd2; c0_round = 8'd66; c0_subkey = 8'd17; c0_bmix = 16'd2; end // CYCLE e=132
+            // cycle 133: permute (layer 1)
+            8'd133: begin c0_l1_u = 4'd1; c0_round = 8'd67; c0_subkey = 8'd17; end // CYCLE e=133
+            // cycle 134: MIX of round 67 (layer 0)
+            8'd134: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd3; c0_round = 8'd67; c0_subkey = 8'd17; c0_bmix = 16'd2; end // CYCLE e=134
+            // cycle 135: permute (layer 1), subkey 17 (layer 2)
+            8'd135: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd17; c0_round = 8'd68; c0_subkey = 8'd18; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=135
+            // cycle 136: MIX of round 68 (layer 0)
+            8'd136: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd4; c0_round = 8'd68; c0_subkey = 8'd18; c0_bmix = 16'd2; end // CYCLE e=136
+            // cycle 137: permute (layer 1)
+            8'd137: begin c0_l1_u = 4'd1; c0_round = 8'd69; c0_subkey = 8'd18; end // CYCLE e=137
+            // cycle 138: MIX of round 69 (layer 0)
+            8'd138: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd5; c0_round = 8'd69; c0_subkey = 8'd18; c0_bmix = 16'd2; end // CYCLE e=138
+            // cycle 139: permute (layer 1)
+            8'd139: begin c0_l1_u = 4'd1; c0_round = 8'd70; c0_subkey = 8'd18; end // CYCLE e=139
+            // cycle 140: MIX of round 70 (layer 0)
+            8'd140: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd6; c0_round = 8'd70; c0_subkey = 8'd18; c0_bmix = 16'd2; end // CYCLE e=140
+            // cycle 141: permute (layer 1)
+            8'd141: begin c0_l1_u = 4'd1; c0_round = 8'd71; c0_subkey = 8'd18; end // CYCLE e=141
+            // cycle 142: MIX of round 71 (layer 0)
+            8'd142: begin c0_l0_u = 4'd1; c0_l0_off = 8'd0; c0_l0_en = 2'h3; c0_l0_rs = 3'd7; c0_round = 8'd71; c0_subkey = 8'd18; c0_bmix = 16'd2; end // CYCLE e=142
+            // cycle 143: permute (layer 1), subkey 18 (layer 2)
+            8'd143: begin c0_l1_u = 4'd1; c0_l2_u = 4'd1; c0_l2_off = 8'd0; c0_l2_en = 4'hf; c0_l2_sk = 5'd18; c0_round = 8'd72; c0_subkey = 8'd19; c0_done = 1'b1; c0_bsub = 16'd4; c0_bks = 16'd3; end // CYCLE e=143
             default: ;
         endcase
     end
@@ -748,10 +874,95 @@ module skeinhw (
     // slot 0's stage: its round units and key injections in chain order
     always @* begin : stage0
         n0_st = a0_st;
-        n0_st = add_subkey(n0_st, a0_ky, a0_tw, c0_k0_sk, c0_k0_mask);
-        n0_st = mix_layer(n0_st, c0_m0_rs, c0_m0_en);
-        if (c0_p0) n0_st = permute(n0_st);
-        n0_st = add_subkey(n0_st, a0_ky, a0_tw, c0_k1_sk, c0_k1_mask);
+        if (c0_ld) n0_st = add_subkey(n0_st, a0_ky, a0_tw, 5'd0, 4'hf);
+        // layer 0: Mix(0) on 2 pool adder(s)
+        p0_l0_a0 = n0_st[0 +: 64]; p0_l0_b0 = n0_st[64 +: 64];
+        p0_l0_a1 = n0_st[128 +: 64]; p0_l0_b1 = n0_st[192 +: 64];
+        case (c0_l0_u)
+            4'd1: begin
+                case (c0_l0_off)
+                    8'd0: begin p0_l0_a0 = n0_st[0 +: 64]; p0_l0_b0 = n0_st[64 +: 64]; p0_l0_a1 = n0_st[128 +: 64]; p0_l0_b1 = n0_st[192 +: 64]; end
+                    default: ;
+                endcase
+            end
+            default: ;
+        endcase
+        p0_l0_s0 = p0_l0_a0 + p0_l0_b0; // pool adder 0 of layer 0, shared by its units
+        p0_l0_s1 = p0_l0_a1 + p0_l0_b1; // pool adder 1 of layer 0, shared by its units
+        case (c0_l0_u)
+            4'd1: begin
+                case (c0_l0_off)
+                    8'd0: begin
+                        if (c0_l0_en[0]) begin // MIX 0
+                            n0_st[0 +: 64] = p0_l0_s0;
+                            case (c0_l0_rs)
+                                3'd0: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd14) ^ p0_l0_s0; // ROT d=0 j=0
+                                3'd1: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd52) ^ p0_l0_s0; // ROT d=1 j=0
+                                3'd2: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd23) ^ p0_l0_s0; // ROT d=2 j=0
+                                3'd3: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd5) ^ p0_l0_s0; // ROT d=3 j=0
+                                3'd4: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd25) ^ p0_l0_s0; // ROT d=4 j=0
+                                3'd5: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd46) ^ p0_l0_s0; // ROT d=5 j=0
+                                3'd6: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd58) ^ p0_l0_s0; // ROT d=6 j=0
+                                3'd7: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd32) ^ p0_l0_s0; // ROT d=7 j=0
+                            endcase
+                        end
+                        if (c0_l0_en[1]) begin // MIX 1
+                            n0_st[128 +: 64] = p0_l0_s1;
+                            case (c0_l0_rs)
+                                3'd0: n0_st[192 +: 64] = rotl(p0_l0_b1, 6'd16) ^ p0_l0_s1; // ROT d=0 j=1
+                                3'd1: n0_st[192 +: 64] = rotl(p0_l0_b1, 6'd57) ^ p0_l0_s1; // ROT d=1 j=1
+                                3'd2: n0_st[192 +: 64] = rotl(p0_l0_b1, 6'd40) ^ p0_l0_s1; // ROT d=2 j=1
+                                3'd3: n0_st[192 +: 64] = rotl(p0_l0_b1, 6'd37) ^ p0_l0_s1; // ROT d=3 j=1
+                                3'd4: n0_st[192 +: 64] = rotl(p0_l0_b1, 6'd33) ^ p0_l0_s1; // ROT d=4 j=1
+                                3'd5: n0_st[192 +: 64] = rotl(p0_l0_b1, 6'd12) ^ p0_l0_s1; // ROT d=5 j=1
+                                3'd6: n0_st[192 +: 64] = rotl(p0_l0_b1, 6'd22) ^ p0_l0_s1; // ROT d=6 j=1
+                                3'd7: n0_st[192 +: 64] = rotl(p0_l0_b1, 6'd32) ^ p0_l0_s1; // ROT d=7 j=1
+                            endcase
+                        end
+                    end
+                    default: ;
+                endcase
+            end
+            default: ;
+        endcase
+        // layer 1: Perm(0) on 0 pool adder(s)
+        case (c0_l1_u)
+            4'd1: n0_st = permute(n0_st);
+            default: ;
+        endcase
+        // layer 2: Add(1) on 4 pool adder(s)
+        p0_l2_k = subkey_words(a0_ky, a0_tw, c0_l2_sk);
+        p0_l2_a0 = n0_st[0 +: 64]; p0_l2_b0 = p0_l2_k[0 +: 64];
+        p0_l2_a1 = n0_st[64 +: 64]; p0_l2_b1 = p0_l2_k[64 +: 64];
+        p0_l2_a2 = n0_st[128 +: 64]; p0_l2_b2 = p0_l2_k[128 +: 64];
+        p0_l2_a3 = n0_st[192 +: 64]; p0_l2_b3 = p0_l2_k[192 +: 64];
+        case (c0_l2_u)
+            4'd1: begin
+                case (c0_l2_off)
+                    8'd0: begin p0_l2_a0 = n0_st[0 +: 64]; p0_l2_b0 = p0_l2_k[0 +: 64]; p0_l2_a1 = n0_st[64 +: 64]; p0_l2_b1 = p0_l2_k[64 +: 64]; p0_l2_a2 = n0_st[128 +: 64]; p0_l2_b2 = p0_l2_k[128 +: 64]; p0_l2_a3 = n0_st[192 +: 64]; p0_l2_b3 = p0_l2_k[192 +: 64]; end
+                    default: ;
+                endcase
+            end
+            default: ;
+        endcase
+        p0_l2_s0 = p0_l2_a0 + p0_l2_b0; // pool adder 0 of layer 2, shared by its units
+        p0_l2_s1 = p0_l2_a1 + p0_l2_b1; // pool adder 1 of layer 2, shared by its units
+        p0_l2_s2 = p0_l2_a2 + p0_l2_b2; // pool adder 2 of layer 2, shared by its units
+        p0_l2_s3 = p0_l2_a3 + p0_l2_b3; // pool adder 3 of layer 2, shared by its units
+        case (c0_l2_u)
+            4'd1: begin
+                case (c0_l2_off)
+                    8'd0: begin
+                        if (c0_l2_en[0]) n0_st[0 +: 64] = p0_l2_s0; // SUBKEY word 0
+                        if (c0_l2_en[1]) n0_st[64 +: 64] = p0_l2_s1; // SUBKEY word 1
+                        if (c0_l2_en[2]) n0_st[128 +: 64] = p0_l2_s2; // SUBKEY word 2
+                        if (c0_l2_en[3]) n0_st[192 +: 64] = p0_l2_s3; // SUBKEY word 3
+                    end
+                    default: ;
+                endcase
+            end
+            default: ;
+        endcase
     end
 
     always @(posedge clk) begin : slot0_regs

@@ -28,6 +28,7 @@
 mod controller;
 pub mod datapath;
 pub mod placement;
+pub mod pool;
 mod program;
 mod record;
 mod report;
@@ -40,6 +41,7 @@ use crate::size::StateSize;
 
 pub use datapath::{CycleOp, Datapath, MicroOp};
 pub use placement::{Placement, Unit};
+pub use pool::{AdderPool, Layer, PoolOp, StagePool};
 pub use program::{BlockJob, Program};
 pub use record::{
     AdderBusy, CycleRecord, MAX_WORDS, OutputRecord, OwnedCycleRecord, Phase, SlotRecord,

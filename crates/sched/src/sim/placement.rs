@@ -55,6 +55,8 @@ pub struct Placement {
     /// Per cycle e of a block (as [`Datapath::cycle_ops`]): its ops, each with its unit, in
     /// chain order.
     pub cycles: Vec<Vec<(Unit, MicroOp)>>,
+    /// Per cycle e of a block: the slot it is in.
+    pub slots: Vec<usize>,
     /// Per slot: the units some cycle uses, in chain order.
     pub stage_units: Vec<Vec<Unit>>,
     /// The first cycle whose ops do not fit the chain (those ops are left out), if any.
@@ -83,6 +85,7 @@ impl Placement {
         let mut stage_units: Vec<Vec<Unit>> = vec![Vec::new(); dp.slots()];
         let mut cycles = Vec::with_capacity(dp.cycle_ops().len());
         let mut overflow = None;
+        let slots = dp.cycle_ops().iter().map(|op| op.slot).collect();
         for op in dp.cycle_ops() {
             let mut here = Vec::with_capacity(op.ops.len());
             let fits = match align {
@@ -130,6 +133,7 @@ impl Placement {
         Placement {
             rounds_per_stage,
             cycles,
+            slots,
             stage_units,
             overflow,
         }
