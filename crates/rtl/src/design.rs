@@ -39,6 +39,9 @@ pub(crate) struct Plan {
     pub(crate) slots: u32,
     /// Which round unit of a stage does each op (shared with the estimator).
     placement: Placement,
+    /// A lean core: without the registers and counters only the trace reads
+    /// ([`crate::LEAN_OMITTED`]).
+    pub(crate) lean: bool,
 }
 
 impl Plan {
@@ -71,7 +74,23 @@ impl Plan {
             streams: schedule.blocks_in_flight(),
             slots,
             placement,
+            lean: false,
         })
+    }
+
+    /// The same plan for a lean core (see [`crate::Options::lean`]).
+    pub(crate) fn lean(mut self, lean: bool) -> Plan {
+        self.lean = lean;
+        self
+    }
+
+    /// The per-slot trace fields this core has as registers: all of them, or a lean core's
+    /// (without those only the trace reads).
+    pub(crate) fn slot_fields(&self) -> Vec<(String, u32)> {
+        names::slot_fields(self.words as usize)
+            .into_iter()
+            .filter(|(f, _)| !(self.lean && crate::LEAN_SLOT_OMITTED.contains(&f.as_str())))
+            .collect()
     }
 
     fn nbits(&self) -> u32 {
@@ -210,6 +229,12 @@ fn header(v: &mut Emitter, plan: &Plan) {
     v.line("// presents the digest (state size) on out_data_* with out_valid for one cycle.");
     v.line("// Registers named like the golden trace's signals (skeinhw_trace::names) hold the same values");
     v.line("// after every rising edge.");
+    if plan.lean {
+        v.line("// Lean build: without the registers only the trace reads (phase, busy_*, slot<i>_block,");
+        v.line(
+            "// slot<i>_round, slot<i>_subkey); a diff of this core cannot compare those fields.",
+        );
+    }
     v.line("");
 }
 
@@ -228,28 +253,40 @@ fn ports(v: &mut Emitter, plan: &Plan) {
     v.line("input  wire in_bitpad,");
     v.line(format!("input  wire [{}:0] in_data,", nbits - 1));
     v.line(format!("output wire [{}:0] in_ready,", ns - 1));
-    v.line(format!(
-        "output reg  [{}:0] {},",
-        names::PHASE_BITS - 1,
-        names::PHASE
-    ));
-    v.line(format!("output reg  {},", names::OUT_VALID));
-    v.line(format!(
-        "output reg  [{}:0] {},",
+    let mut outs = Vec::new();
+    if !plan.lean {
+        outs.push(format!(
+            "output reg  [{}:0] {}",
+            names::PHASE_BITS - 1,
+            names::PHASE
+        ));
+    }
+    outs.push(format!("output reg  {}", names::OUT_VALID));
+    outs.push(format!(
+        "output reg  [{}:0] {}",
         names::STREAM_BITS - 1,
         names::OUT_STREAM
     ));
-    v.line(format!(
-        "output reg  [{}:0] {},",
+    outs.push(format!(
+        "output reg  [{}:0] {}",
         names::INDEX_BITS - 1,
         names::OUT_INDEX
     ));
     for w in 0..plan.words as usize {
-        v.line(format!("output reg  [63:0] {},", names::out_data(w)));
+        outs.push(format!("output reg  [63:0] {}", names::out_data(w)));
     }
-    for (i, b) in names::BUSY.iter().enumerate() {
-        let sep = if i + 1 == names::BUSY.len() { "" } else { "," };
-        v.line(format!("output reg  [{}:0] {b}{sep}", names::BUSY_BITS - 1));
+    if !plan.lean {
+        for b in names::BUSY {
+            outs.push(format!("output reg  [{}:0] {b}", names::BUSY_BITS - 1));
+        }
+    }
+    let last = outs.len() - 1;
+    for (i, o) in outs.iter().enumerate() {
+        v.line(if i == last {
+            o.clone()
+        } else {
+            format!("{o},")
+        });
     }
     v.close(");");
     v.indent_more(); // the module body
@@ -424,7 +461,7 @@ fn declarations(v: &mut Emitter, plan: &Plan) {
     v.line("// ---- pipeline registers: the trace's slot<i>_* names, plus the cycle count and the plaintext");
     v.line("/* verilator lint_off UNUSEDSIGNAL */ // some trace registers are only observed in the VCD");
     for j in 0..plan.slots as usize {
-        for (field, width) in names::slot_fields(n) {
+        for (field, width) in plan.slot_fields() {
             let name = names::slot(j, &field);
             if width == 1 {
                 v.line(format!("reg {name};"));
@@ -489,8 +526,9 @@ fn streams(v: &mut Emitter, plan: &Plan) {
             nbits - 1
         ));
         v.line(format!(
-            "reg [2:0] s{k}_sq; reg s{k}_busy; reg [{}:0] s{k}_chain; reg [63:0] s{k}_pos; reg [63:0] s{k}_blk; reg [2:0] s{k}_kind; reg s{k}_last;",
-            nbits - 1
+            "reg [2:0] s{k}_sq; reg s{k}_busy; reg [{}:0] s{k}_chain; reg [63:0] s{k}_pos;{} reg [2:0] s{k}_kind; reg s{k}_last;",
+            nbits - 1,
+            if plan.lean { String::new() } else { format!(" reg [63:0] s{k}_blk;") }
         ));
         v.line(format!(
             "wire s{k}_ready = !s{k}_busy && (s{k}_sq == SQ_CONFIG || s{k}_sq == SQ_OUTPUT || b{k}_full);"
@@ -522,11 +560,13 @@ fn streams(v: &mut Emitter, plan: &Plan) {
     v.line("// ---- the issue (iss_*) and the completion (c_*) of this cycle");
     v.line("reg blocked, iss_valid, iss_from_buf, iss_first, iss_last, iss_bitpad; reg [31:0] iss_stream;");
     v.line(format!(
-        "reg [2:0] iss_kind; reg [63:0] iss_pos, iss_blk; reg [{}:0] iss_chain, iss_data; reg [5:0] iss_type; reg [63:0] iss_t0, iss_t1, iss_parity;",
+        "reg [2:0] iss_kind; reg [63:0] iss_pos{}; reg [{}:0] iss_chain, iss_data; reg [5:0] iss_type; reg [63:0] iss_t0, iss_t1, iss_parity;",
+        if plan.lean { "" } else { ", iss_blk" },
         nbits - 1
     ));
     v.line(format!(
-        "reg [2:0] g_sq; reg [{nb}:0] g_chain, g_bdata; reg [63:0] g_pos, g_blk; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes;",
+        "reg [2:0] g_sq; reg [{nb}:0] g_chain, g_bdata; reg [63:0] g_pos{}; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes;",
+        if plan.lean { "" } else { ", g_blk" },
         nb = nbits - 1
     ));
     v.line(format!(
@@ -542,7 +582,8 @@ fn streams(v: &mut Emitter, plan: &Plan) {
             "b{k}_full <= 1'b0; b{k}_key <= 1'b0; b{k}_first <= 1'b0; b{k}_last <= 1'b0; b{k}_bitpad <= 1'b0; b{k}_bytes <= 8'd0; b{k}_data <= {{{nbits}{{1'b0}}}};"
         ));
         v.line(format!(
-            "s{k}_sq <= SQ_IDLE; s{k}_busy <= 1'b0; s{k}_chain <= {{{nbits}{{1'b0}}}}; s{k}_pos <= 64'd0; s{k}_blk <= 64'd0; s{k}_kind <= PH_IDLE; s{k}_last <= 1'b0;"
+            "s{k}_sq <= SQ_IDLE; s{k}_busy <= 1'b0; s{k}_chain <= {{{nbits}{{1'b0}}}}; s{k}_pos <= 64'd0;{blk} s{k}_kind <= PH_IDLE; s{k}_last <= 1'b0;",
+            blk = if plan.lean { String::new() } else { format!(" s{k}_blk <= 64'd0;") }
         ));
         v.close("end else begin");
         v.indent_more();
@@ -560,7 +601,12 @@ fn streams(v: &mut Emitter, plan: &Plan) {
             dec(sb, u64::from(k))
         ));
         v.line(format!(
-            "s{k}_busy <= 1'b1; s{k}_blk <= s{k}_blk + 64'd1; s{k}_kind <= iss_kind; s{k}_last <= iss_last;"
+            "s{k}_busy <= 1'b1;{blk} s{k}_kind <= iss_kind; s{k}_last <= iss_last;",
+            blk = if plan.lean {
+                String::new()
+            } else {
+                format!(" s{k}_blk <= s{k}_blk + 64'd1;")
+            }
         ));
         v.open("if (iss_from_buf) begin");
         v.line(format!("b{k}_full <= 1'b0; s{k}_pos <= iss_pos;"));
@@ -581,7 +627,14 @@ fn streams(v: &mut Emitter, plan: &Plan) {
             "PH_MESSAGE: s{k}_sq <= s{k}_last ? SQ_OUTPUT : SQ_MESSAGE;"
         ));
         v.open("default: begin // the Output UBI: the stream is done and may start again");
-        v.line(format!("s{k}_sq <= SQ_IDLE; s{k}_blk <= 64'd0;"));
+        v.line(format!(
+            "s{k}_sq <= SQ_IDLE;{}",
+            if plan.lean {
+                String::new()
+            } else {
+                format!(" s{k}_blk <= 64'd0;")
+            }
+        ));
         v.close("end");
         v.close("endcase");
         v.close("end");
@@ -655,6 +708,10 @@ fn issue(v: &mut Emitter, plan: &Plan) {
         ("g_bbytes", 8, "b", "bytes"),
         ("g_bdata", nbits, "b", "data"),
     ];
+    // g_blk only carries the block index the trace reads
+    let fields = fields
+        .into_iter()
+        .filter(|f| !(plan.lean && f.0 == "g_blk"));
     for (field, width, prefix, name) in fields {
         let reg = |k: u32| format!("{prefix}{k}_{name}");
         v.line(format!("{field} = {};", pick(width, &reg)));
@@ -763,7 +820,9 @@ fn issue(v: &mut Emitter, plan: &Plan) {
         "iss_parity = 64'h{C240:016x} ^ {}; // C240 ^ k_0 ^ ... ^ k_Nw-1",
         parity.join(" ^ ")
     ));
-    v.line("iss_blk = g_blk;");
+    if !plan.lean {
+        v.line("iss_blk = g_blk;");
+    }
     v.close("end");
     v.line("");
 }
@@ -807,23 +866,26 @@ fn rom_entry(plan: &Plan, j: u32, e: u32) -> (String, Vec<String>) {
             _ => unreachable!("placed by kind"),
         }
     }
-    sets.push(format!(
-        "c{j}_round = {}; c{j}_subkey = {};",
-        dec(8, u64::from(op.round)),
-        dec(8, u64::from(op.subkey))
-    ));
+    if !plan.lean {
+        sets.push(format!(
+            "c{j}_round = {}; c{j}_subkey = {};",
+            dec(8, u64::from(op.round)),
+            dec(8, u64::from(op.subkey))
+        ));
+    }
     if op.done {
         sets.push(format!("c{j}_done = 1'b1;"));
     }
     let b = op.busy;
-    for (name, val) in [
+    let busy = [
         ("bmix", b.mix),
         ("bsub", b.subkey),
         ("bks", b.key_schedule),
         ("bfs", b.first_subkey),
-    ] {
-        if val != 0 {
-            sets.push(format!("c{j}_{name} = {};", dec(16, u64::from(val))));
+    ];
+    for (name, val) in if plan.lean { &busy[..0] } else { &busy[..] } {
+        if *val != 0 {
+            sets.push(format!("c{j}_{name} = {};", dec(16, u64::from(*val))));
         }
     }
     let comment = if what.is_empty() {
@@ -846,8 +908,12 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
         j / plan.schedule.functional_stages(),
         plan.placement.rounds_per_stage
     ));
+    let lean = plan.lean;
+    // The block index travels with a block only for the trace (`slot<j>_block`).
+    let blk = |text: String| if lean { String::new() } else { text };
     v.line(format!(
-        "reg a{j}_valid; reg [31:0] a{j}_stream; reg [2:0] a{j}_phase; reg [63:0] a{j}_block;"
+        "reg a{j}_valid; reg [31:0] a{j}_stream; reg [2:0] a{j}_phase;{}",
+        blk(format!(" reg [63:0] a{j}_block;"))
     ));
     // The arriving block's cycle count, where the slot counts (see `Plan::fixed_cycle`).
     let counted = plan.fixed_cycle(j).is_none();
@@ -881,9 +947,13 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             Unit::Perm(p) => decl.push(format!("reg c{j}_p{p};")),
         }
     }
-    decl.push(format!(
-        "reg [7:0] c{j}_round, c{j}_subkey; reg c{j}_done; reg [15:0] c{j}_bmix, c{j}_bsub, c{j}_bks, c{j}_bfs;"
-    ));
+    decl.push(if lean {
+        format!("reg c{j}_done;")
+    } else {
+        format!(
+            "reg [7:0] c{j}_round, c{j}_subkey; reg c{j}_done; reg [15:0] c{j}_bmix, c{j}_bsub, c{j}_bks, c{j}_bfs;"
+        )
+    });
     for d in decl {
         v.line(d);
     }
@@ -892,8 +962,9 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     v.line(format!("// which block enters slot {j} at the next edge"));
     v.open(format!("always @* begin : arrive{j}"));
     v.line(format!(
-        "a{j}_valid = 1'b0;{} a{j}_stream = 32'd0; a{j}_phase = PH_IDLE; a{j}_block = 64'd0;",
-        set_e(dec(ELAPSED_BITS, 0))
+        "a{j}_valid = 1'b0;{} a{j}_stream = 32'd0; a{j}_phase = PH_IDLE;{}",
+        set_e(dec(ELAPSED_BITS, 0)),
+        blk(format!(" a{j}_block = 64'd0;"))
     ));
     v.line(format!(
         "a{j}_st = {{{nbits}{{1'b0}}}}; a{j}_plain = {{{nbits}{{1'b0}}}}; a{j}_ky = {{{kybits}{{1'b0}}}}; a{j}_tw = 192'd0;"
@@ -916,9 +987,10 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             v.indent_more();
         }
         v.line(format!(
-            "a{j}_valid = 1'b1;{} a{j}_stream = {}; a{j}_phase = slot{i}_phase; a{j}_block = slot{i}_block;",
+            "a{j}_valid = 1'b1;{} a{j}_stream = {}; a{j}_phase = slot{i}_phase;{}",
             set_e(format!("slot{i}_elapsed + {}", dec(ELAPSED_BITS, 1))),
             stream_id(plan, &format!("slot{i}_stream")),
+            blk(format!(" a{j}_block = slot{i}_block;"))
         ));
         v.line(format!(
             "a{j}_st = slot{i}_st; a{j}_plain = slot{i}_plain; a{j}_ky = slot{i}_ky; a{j}_tw = tweak_words(slot{i}_tw[0 +: 64], slot{i}_tw[64 +: 64]);"
@@ -935,8 +1007,9 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
         }
         v.line("// a new block: the key is the chaining value and its parity, the tweak extended with t2");
         v.line(format!(
-            "a{j}_valid = 1'b1;{} a{j}_stream = iss_stream; a{j}_phase = iss_kind; a{j}_block = iss_blk;",
-            set_e(dec(ELAPSED_BITS, 0))
+            "a{j}_valid = 1'b1;{} a{j}_stream = iss_stream; a{j}_phase = iss_kind;{}",
+            set_e(dec(ELAPSED_BITS, 0)),
+            blk(format!(" a{j}_block = iss_blk;"))
         ));
         v.line(format!(
             "a{j}_st = iss_data; a{j}_plain = iss_data; a{j}_ky = {{iss_parity, iss_chain}}; a{j}_tw = tweak_words(iss_t0, iss_t1);"
@@ -967,9 +1040,13 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             Unit::Perm(p) => defaults.push(format!("c{j}_p{p} = 1'b0;")),
         }
     }
-    defaults.push(format!(
-        "c{j}_round = 8'd0; c{j}_subkey = 8'd0; c{j}_done = 1'b0; c{j}_bmix = 16'd0; c{j}_bsub = 16'd0; c{j}_bks = 16'd0; c{j}_bfs = 16'd0;"
-    ));
+    defaults.push(if lean {
+        format!("c{j}_done = 1'b0;")
+    } else {
+        format!(
+            "c{j}_round = 8'd0; c{j}_subkey = 8'd0; c{j}_done = 1'b0; c{j}_bmix = 16'd0; c{j}_bsub = 16'd0; c{j}_bks = 16'd0; c{j}_bfs = 16'd0;"
+        )
+    });
     for d in defaults {
         v.line(d);
     }
@@ -1028,7 +1105,7 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
         resets.push(format!("slot{j}_elapsed <= {};", dec(ELAPSED_BITS, 0)));
     }
     resets.push(format!("slot{j}_plain <= {{{nbits}{{1'b0}}}};"));
-    for (field, width) in names::slot_fields(n as usize) {
+    for (field, width) in plan.slot_fields() {
         resets.push(format!(
             "{} <= {};",
             names::slot(j as usize, &field),
@@ -1048,12 +1125,15 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     }
     v.line(format!("slot{j}_plain <= a{j}_plain;"));
     v.line(format!(
-        "{} <= a{j}_stream; {} <= a{j}_phase; {} <= a{j}_block; {} <= c{j}_round; {} <= c{j}_subkey;",
+        "{} <= a{j}_stream; {} <= a{j}_phase;{}",
         names::slot(j as usize, "stream"),
         names::slot(j as usize, "phase"),
-        names::slot(j as usize, "block"),
-        names::slot(j as usize, "round"),
-        names::slot(j as usize, "subkey"),
+        blk(format!(
+            " {} <= a{j}_block; {} <= c{j}_round; {} <= c{j}_subkey;",
+            names::slot(j as usize, "block"),
+            names::slot(j as usize, "round"),
+            names::slot(j as usize, "subkey"),
+        ))
     ));
     for w in 0..n as usize {
         v.line(format!(
@@ -1122,7 +1202,9 @@ fn completion(v: &mut Emitter, plan: &Plan) {
     }
     v.close("end");
     v.line("");
-    phase_next(v, plan);
+    if !plan.lean {
+        phase_next(v, plan);
+    }
     let sum = |field: &str| -> String {
         let terms: Vec<String> = (0..plan.slots)
             .map(|j| format!("(a{j}_valid ? c{j}_{field} : 16'd0)"))
@@ -1132,8 +1214,12 @@ fn completion(v: &mut Emitter, plan: &Plan) {
     v.open("always @(posedge clk) begin : outputs");
     v.open("if (rst) begin");
     v.line(format!(
-        "{} <= PH_IDLE; {} <= 1'b0; {} <= 32'd0; {} <= 64'd0;",
-        names::PHASE,
+        "{}{} <= 1'b0; {} <= 32'd0; {} <= 64'd0;",
+        if plan.lean {
+            String::new()
+        } else {
+            format!("{} <= PH_IDLE; ", names::PHASE)
+        },
         names::OUT_VALID,
         names::OUT_STREAM,
         names::OUT_INDEX
@@ -1141,12 +1227,16 @@ fn completion(v: &mut Emitter, plan: &Plan) {
     for w in 0..n {
         v.line(format!("{} <= 64'd0;", names::out_data(w)));
     }
-    for b in names::BUSY {
-        v.line(format!("{b} <= 16'd0;"));
+    if !plan.lean {
+        for b in names::BUSY {
+            v.line(format!("{b} <= 16'd0;"));
+        }
     }
     v.close("end else begin");
     v.indent_more();
-    v.line(format!("{} <= ph_next;", names::PHASE));
+    if !plan.lean {
+        v.line(format!("{} <= ph_next;", names::PHASE));
+    }
     v.line(format!(
         "{} <= c_valid && c_phase == PH_OUTPUT;",
         names::OUT_VALID
@@ -1165,8 +1255,10 @@ fn completion(v: &mut Emitter, plan: &Plan) {
         ));
     }
     v.close("end");
-    for (b, f) in names::BUSY.iter().zip(["bmix", "bsub", "bks", "bfs"]) {
-        v.line(format!("{b} <= {};", sum(f)));
+    if !plan.lean {
+        for (b, f) in names::BUSY.iter().zip(["bmix", "bsub", "bks", "bfs"]) {
+            v.line(format!("{b} <= {};", sum(f)));
+        }
     }
     v.close("end");
     v.close("end");

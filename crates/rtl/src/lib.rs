@@ -16,7 +16,7 @@ use std::path::Path;
 use skeinhw_sched::{AnySchedule, Schedule};
 use skeinhw_trace::names::{self, Signal};
 
-pub use compare::compare_vcd;
+pub use compare::{compare_vcd, compare_vcd_except};
 pub use error::RtlError;
 pub use run::{Built, RunOutput, Simulator, build, build_cached, lint, run};
 pub use stimulus::{Message, block_count, stimulus};
@@ -58,14 +58,67 @@ pub struct Design {
 /// Generates the design of `schedule`. Schedules with features the generator does not build
 /// are rejected with [`RtlError::Unsupported`], never generated wrong.
 pub fn generate(schedule: &Schedule) -> Result<Design, RtlError> {
-    let plan = design::Plan::new(schedule)?;
+    generate_with(schedule, Options::default())
+}
+
+/// How to generate a design.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// A lean core: no register or counter that only the trace reads (the controller `phase`,
+    /// the `busy_*` counters, each slot's `block`, `round` and `subkey`). The other trace
+    /// registers keep their names, so the diff still compares them; its signal map omits the
+    /// fields of [`lean_omitted`].
+    pub lean: bool,
+}
+
+/// The top-level trace fields a lean core does not have (only the trace reads them).
+pub const LEAN_OMITTED: [&str; 5] = [
+    names::PHASE,
+    names::BUSY[0],
+    names::BUSY[1],
+    names::BUSY[2],
+    names::BUSY[3],
+];
+
+/// The per-slot trace fields (`slot<i>_<field>`) a lean core does not have.
+pub const LEAN_SLOT_OMITTED: [&str; 3] = ["block", "round", "subkey"];
+
+/// Every trace field a lean core with `slots` pipeline registers does not have, in trace order:
+/// what a diff of it cannot compare.
+pub fn lean_omitted(slots: usize) -> Vec<String> {
+    let mut out: Vec<String> = LEAN_OMITTED.iter().map(|s| s.to_string()).collect();
+    for j in 0..slots {
+        out.extend(LEAN_SLOT_OMITTED.iter().map(|f| names::slot(j, f)));
+    }
+    out
+}
+
+/// Generates the design of `schedule` with `options` (see [`generate`]).
+pub fn generate_with(schedule: &Schedule, options: Options) -> Result<Design, RtlError> {
+    let plan = design::Plan::new(schedule)?.lean(options.lean);
+    let (words, slots) = (plan.words as usize, plan.slots as usize);
     Ok(Design {
         schedule: schedule.clone(),
         verilog: design::design(&plan),
         testbench: testbench::testbench(&plan),
-        signal_map: signal_map(plan.words as usize, plan.slots as usize),
+        signal_map: if options.lean {
+            signal_map_lean(words, slots)
+        } else {
+            signal_map(words, slots)
+        },
         streams: plan.streams,
     })
+}
+
+/// The signal map of a lean core: that of [`signal_map`] without the fields of
+/// [`lean_omitted`].
+pub fn signal_map_lean(words: usize, slots: usize) -> String {
+    let omitted = lean_omitted(slots);
+    let signals: Vec<Signal> = names::signals(words, slots)
+        .into_iter()
+        .filter(|s| !omitted.contains(&s.name))
+        .collect();
+    map_json(&signals)
 }
 
 /// The signal map: every trace field but the clock -> the RTL register and its bit slice, in
