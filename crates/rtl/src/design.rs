@@ -409,6 +409,9 @@ fn functions(v: &mut Emitter, plan: &Plan) {
     v.close("end");
     v.close("endfunction");
     v.line("");
+    if plan.lean {
+        add_subkey_selected(v, plan);
+    }
     tweak_words(v);
     if plan.slots > 1 {
         v.line("// The pipeline register a block is in during its cycle e (the simulator's Datapath::slot).");
@@ -429,6 +432,76 @@ fn functions(v: &mut Emitter, plan: &Plan) {
         v.close("endfunction");
         v.line("");
     }
+}
+
+/// A lean core's key injection, `add_subkey_sel`: the same sums as `add_subkey`, but each
+/// subkey word is built by selecting its key word, tweak word and counter on `sk` first and
+/// adding once (one adder chain per word), where `add_subkey` writes one sum per subkey and
+/// selects among the sums, which synthesis keeps as one adder per distinct (key, tweak) pair.
+/// The routing comes from the library's key schedule ([`subkey_sources_n`]), as there.
+fn add_subkey_selected(v: &mut Emitter, plan: &Plan) {
+    let n = plan.words as usize;
+    let nbits = plan.nbits();
+    let subkeys = plan.schedule.subkeys() as usize;
+    v.line("// Key injection of the lean core: subkey word i is the key word, tweak word and counter that");
+    v.line("// sk selects, added once (the same sums as add_subkey).");
+    v.open(format!("function [{}:0] add_subkey_sel;", nbits - 1));
+    v.line(format!("input [{}:0] x;", nbits - 1));
+    v.line(format!("input [{}:0] ky;", plan.kybits() - 1));
+    v.line("input [191:0] tw;");
+    v.line(format!("input [{}:0] sk;", SUBKEY_BITS - 1));
+    v.line(format!("input [{}:0] mask;", n - 1));
+    v.line(format!(
+        "reg [63:0] kw, tv; reg [{}:0] cv;",
+        SUBKEY_BITS - 1
+    ));
+    v.open("begin");
+    v.line("add_subkey_sel = x;");
+    for i in 0..n {
+        let sources: Vec<_> = (0..subkeys)
+            .map(|s| subkey_sources_n(plan.words, s, i))
+            .collect();
+        let tweaked = sources.iter().any(|x| x.1.is_some());
+        let counted = sources.iter().any(|x| x.2 != 0);
+        v.line(format!("// word {i}"));
+        v.open("case (sk)");
+        for (s, (key, tweak, counter)) in sources.iter().enumerate() {
+            let mut sets = vec![format!("kw = ky[{} +: 64];", 64 * key)];
+            if tweaked {
+                sets.push(match tweak {
+                    Some(t) => format!("tv = tw[{} +: 64];", 64 * t),
+                    None => "tv = 64'd0;".to_owned(),
+                });
+            }
+            if counted {
+                sets.push(format!("cv = {};", dec(SUBKEY_BITS, *counter)));
+            }
+            v.line(format!(
+                "{}: begin {} end",
+                dec(SUBKEY_BITS, s as u64),
+                sets.join(" ")
+            ));
+        }
+        v.line(format!(
+            "default: begin kw = 64'd0; tv = 64'd0; cv = {}; end",
+            dec(SUBKEY_BITS, 0)
+        ));
+        v.close("endcase");
+        let mut sum = format!("x[{} +: 64] + kw", 64 * i);
+        if tweaked {
+            sum.push_str(" + tv");
+        }
+        if counted {
+            sum.push_str(&format!(" + {{{}'d0, cv}}", 64 - SUBKEY_BITS));
+        }
+        v.line(format!(
+            "if (mask[{i}]) add_subkey_sel[{} +: 64] = {sum};",
+            64 * i
+        ));
+    }
+    v.close("end");
+    v.close("endfunction");
+    v.line("");
 }
 
 /// The tweak words a block carries from slot to slot, rebuilt from t0 and t1 at every arrival.
@@ -1087,7 +1160,12 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     for u in units {
         match u {
             Unit::Add(a) => v.line(format!(
-                "n{j}_st = add_subkey(n{j}_st, a{j}_ky, a{j}_tw, c{j}_k{a}_sk, c{j}_k{a}_mask);"
+                "n{j}_st = {}(n{j}_st, a{j}_ky, a{j}_tw, c{j}_k{a}_sk, c{j}_k{a}_mask);",
+                if plan.lean {
+                    "add_subkey_sel"
+                } else {
+                    "add_subkey"
+                }
             )),
             Unit::Mix(m) => v.line(format!(
                 "n{j}_st = mix_layer(n{j}_st, c{j}_m{m}_rs, c{j}_m{m}_en);"

@@ -148,6 +148,5 @@ fn a_lean_core_lacks_exactly_the_omitted_registers_and_its_map_says_so() {
             assert!(!decl(&lean.verilog), "{name}: the lean core declares {f}");
         }
         assert!(omitted.iter().any(|f| f == names::PHASE));
-        assert!(lean.verilog.len() < full.verilog.len());
     }
 }
