@@ -487,16 +487,18 @@ fn add_subkey_selected(v: &mut Emitter, plan: &Plan) {
             dec(SUBKEY_BITS, 0)
         ));
         v.close("endcase");
-        let mut sum = format!("x[{} +: 64] + kw", 64 * i);
+        let mut sum = "kw".to_owned();
         if tweaked {
             sum.push_str(" + tv");
         }
         if counted {
             sum.push_str(&format!(" + {{{}'d0, cv}}", 64 - SUBKEY_BITS));
         }
+        // The mask gates the subkey word to 0 (an AND the adder's LUTs absorb) rather than
+        // selecting between x and the sum after the adder.
         v.line(format!(
-            "if (mask[{i}]) add_subkey_sel[{} +: 64] = {sum};",
-            64 * i
+            "add_subkey_sel[{o} +: 64] = x[{o} +: 64] + ({{64{{mask[{i}]}}}} & ({sum}));",
+            o = 64 * i
         ));
     }
     v.close("end");
