@@ -281,12 +281,43 @@ def table(data):
                  "overlap against the baseline: 0.5x the period, 0.63x the latency (90 half-rounds "
                  "for 72 rounds), 0.7x the area (four adders for six).")
     lines.append("")
+    for d in ["long-split-256", "long-overlap-256"]:
+        for v in VARIANTS:
+            r, b = row_of(data, d, v), base[v]
+            if r is None or b is None:
+                lines.append(f"- {d} ({v}): not measured yet.")
+                continue
+            x, bx = r["xc5v"], b["xc5v"]
+            lat = x["block_latency_cycles"] * x["period_ns"]
+            b_lat = bx["block_latency_cycles"] * bx["period_ns"]
+            period, latency = x["period_ns"] / bx["period_ns"], lat / b_lat
+            area = x["luts"] / bx["luts"]
+            e, be = r.get("ecp5"), b.get("ecp5")
+            routed = ""
+            if e and be:
+                routed = (f"; routed on the ECP5, period {be['fmax_mhz'] / e['fmax_mhz']:.2f}x "
+                          f"and latency {x['block_latency_cycles'] * be['fmax_mhz'] / (bx['block_latency_cycles'] * e['fmax_mhz']):.2f}x")
+            close = [name for name, got, want in [("period", period, 0.5), ("latency", latency, 0.63),
+                                                  ("area", area, 0.7)] if abs(got - want) <= 0.1]
+            verdict = ("as Long guessed for " + ", ".join(close)) if close else \
+                "differs from Long's guess on all three"
+            lines.append(
+                f"- {d} ({v}) against long-iter-256 ({v}): netlist period {period:.2f}x (Long: "
+                f"0.5x), latency per block {latency:.2f}x ({x['block_latency_cycles']} cycles "
+                f"for {bx['block_latency_cycles']}; Long: 0.63x), LUTs {area:.2f}x (Long: 0.7x)"
+                f"{routed}: {verdict}.")
+    lines.append("")
     lines.append("| design | core | LUTs | Long's LUTs | over Long | ECP5 Fmax MHz |")
     lines.append("|---|---|---|---|---|---|")
     for d in ["long-iter-256", "long-iter-512", "long-iter-1024"]:
         for v in VARIANTS:
             r = row_of(data, d, v)
             luts = r["xc5v"]["luts"] if r else None
+            if luts is None and v == "full":
+                # the checked-in netlist summary of the same Verilog (estimator/data/netlists)
+                summary = os.path.join(ROOT, "estimator", "data", "netlists", f"{d}.json")
+                if os.path.exists(summary):
+                    luts = json.load(open(summary))["luts"]
             over = f"{(luts / LONG[d][0] - 1) * 100:+.1f}%" if luts else "-"
             e = r.get("ecp5") if r else None
             lines.append(f"| {d} | {v} | {fmt(luts)} | {fmt(LONG[d][0])} | {over} | "
@@ -332,6 +363,8 @@ def main():
                     help="re-run and compare with the checked-in rows (exit 1 on a difference)")
     ap.add_argument("--rerun", action="store_true", help="re-run rows that are current too")
     ap.add_argument("--work", metavar="DIR", help="keep the work files here")
+    ap.add_argument("--no-ecp5", action="store_true",
+                    help="the Virtex-5 netlist only (the row's ecp5 is null: not run)")
     args = ap.parse_args()
     data = load()
     if args.table:
@@ -355,16 +388,19 @@ def main():
             vpath = verilog(d, v, work, exe)
             h = fnv1a64(open(vpath, "rb").read())
             old = row_of(data, d, v)
-            current = old is not None and old["verilog_fnv1a64"] == h and old["tools"] == tools
+            current = (old is not None and old["verilog_fnv1a64"] == h and old["tools"] == tools
+                       and (old["ecp5"] is not None or args.no_ecp5))
             if current and not args.rerun and not args.check:
                 print(f"{d} {v}: current ({h})", flush=True)
                 continue
             t0 = time.time()
             row = {"design": d, "variant": v, "verilog_fnv1a64": h, "tools": tools,
-                   "xc5v": xc5v(d, v, work, exe), "ecp5": ecp5(vpath, work, pnr)}
+                   "xc5v": xc5v(d, v, work, exe),
+                   "ecp5": None if args.no_ecp5 else ecp5(vpath, work, pnr)}
+            e = row["ecp5"] or {}
             print(f"{d} {v}: xc5v {row['xc5v']['luts']} LUTs {row['xc5v']['ffs']} FFs "
-                  f"{row['xc5v']['period_ns']} ns; ecp5 {row['ecp5']['lut4']} LUT4 "
-                  f"{row['ecp5']['ffs']} FFs {row['ecp5']['fmax_mhz']} MHz "
+                  f"{row['xc5v']['period_ns']} ns; ecp5 {e.get('lut4', '-')} LUT4 "
+                  f"{e.get('ffs', '-')} FFs {e.get('fmax_mhz', '-')} MHz "
                   f"({time.time() - t0:.0f} s)", flush=True)
             if args.check:
                 if old is None:
@@ -372,10 +408,10 @@ def main():
                     failed = True
                     continue
                 for part in ["xc5v", "ecp5"]:
-                    for k, want in old[part].items():
+                    for k, want in (old[part] or {}).items():
                         if k == "seconds":
                             continue
-                        got = row[part][k]
+                        got = (row[part] or {}).get(k)
                         if got != want:
                             print(f"{d} {v}: {part}.{k} {got}, checked in {want}", flush=True)
                             failed = True
