@@ -67,6 +67,9 @@ fn lean_cores_give_the_official_digests_and_diff_identical_but_for_the_named_fie
     for name in ["long-iter-256", "long-split-256", "ath-4r", "ath-8r-2fp"] {
         let s = skeinhw_sched::preset(name).unwrap();
         let dir = lean_dir(&s);
+        if let Err(e) = skeinhw_rtl::lint(&dir) {
+            panic!("{name} lean: {e}");
+        }
         let built = build_cached(Simulator::Icarus, &dir, &cache_root()).expect("build");
         for e in picks(&all, s.size().bits()) {
             let m = Message {
