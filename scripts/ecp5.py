@@ -240,7 +240,7 @@ def fmt(v, digits=0):
     if v is None:
         return "-"
     if digits == 0:
-        return f"{v:,}"
+        return f"{v:,.0f}" if isinstance(v, float) else f"{v:,}"
     return f"{v:.{digits}f}"
 
 
