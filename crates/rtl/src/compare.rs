@@ -21,9 +21,22 @@ pub fn compare_vcd(
     scope: &str,
     strip_prefix: Option<&str>,
 ) -> Result<Option<DiffReport>, RtlError> {
+    compare_vcd_except(header, golden, vcd, scope, strip_prefix, &[])
+}
+
+/// [`compare_vcd`] of a design that lacks the trace fields `omitted` (a lean core's
+/// [`crate::lean_omitted`]): every other field is compared, those are not.
+pub fn compare_vcd_except(
+    header: &TraceHeader,
+    golden: &[OwnedCycleRecord],
+    vcd: &Path,
+    scope: &str,
+    strip_prefix: Option<&str>,
+    omitted: &[String],
+) -> Result<Option<DiffReport>, RtlError> {
     let signals = names::signals(header.words, header.slots);
     let frames = golden.iter().map(skein_frame);
-    compare_frames(&signals, frames, vcd, scope, strip_prefix)
+    compare_frames_except(&signals, frames, vcd, scope, strip_prefix, omitted)
 }
 
 /// The comparison under both algorithms' `compare_vcd`: golden frames over `signals` against
@@ -35,7 +48,24 @@ pub(crate) fn compare_frames(
     scope: &str,
     strip_prefix: Option<&str>,
 ) -> Result<Option<DiffReport>, RtlError> {
-    let map = SignalMap::identity(signals.iter().map(|s| s.name.as_str()), Some(scope));
+    compare_frames_except(signals, frames, vcd, scope, strip_prefix, &[])
+}
+
+fn compare_frames_except(
+    signals: &[Signal],
+    frames: impl Iterator<Item = Frame>,
+    vcd: &Path,
+    scope: &str,
+    strip_prefix: Option<&str>,
+    omitted: &[String],
+) -> Result<Option<DiffReport>, RtlError> {
+    let map = SignalMap::identity(
+        signals
+            .iter()
+            .map(|s| s.name.as_str())
+            .filter(|n| !omitted.iter().any(|o| o == n)),
+        Some(scope),
+    );
     let mut options = CycleOptions::default();
     options.wave.clock = format!("{scope}.{}", names::CLK);
     options.wave.strip_prefix = strip_prefix.map(str::to_owned);

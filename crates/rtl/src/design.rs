@@ -71,6 +71,9 @@ pub(crate) struct Plan {
     /// Long 3.4's shared datapaths: the adder pools the units share (shared with the
     /// estimator); `None` for the baseline round, whose units each have their own adders.
     pool: Option<AdderPool>,
+    /// A lean core: without the registers and counters only the trace reads
+    /// ([`crate::LEAN_OMITTED`]).
+    pub(crate) lean: bool,
 }
 
 impl Plan {
@@ -117,7 +120,23 @@ impl Plan {
             slots,
             placement,
             pool,
+            lean: false,
         })
+    }
+
+    /// The same plan for a lean core (see [`crate::Options::lean`]).
+    pub(crate) fn lean(mut self, lean: bool) -> Plan {
+        self.lean = lean;
+        self
+    }
+
+    /// The per-slot trace fields this core has as registers: all of them, or a lean core's
+    /// (without those only the trace reads).
+    pub(crate) fn slot_fields(&self) -> Vec<(String, u32)> {
+        names::slot_fields(self.words as usize)
+            .into_iter()
+            .filter(|(f, _)| !(self.lean && crate::LEAN_SLOT_OMITTED.contains(&f.as_str())))
+            .collect()
     }
 
     fn nbits(&self) -> u32 {
@@ -274,6 +293,12 @@ fn header(v: &mut Emitter, plan: &Plan) {
     header_features(v, plan);
     v.line("// Registers named like the golden trace's signals (skeinhw_trace::names) hold the same values");
     v.line("// after every rising edge.");
+    if plan.lean {
+        v.line("// Lean build: without the registers only the trace reads (phase, busy_*, slot<i>_block,");
+        v.line(
+            "// slot<i>_round, slot<i>_subkey); a diff of this core cannot compare those fields.",
+        );
+    }
     v.line("");
 }
 
@@ -334,28 +359,40 @@ fn ports(v: &mut Emitter, plan: &Plan) {
         v.line(format!("output reg  [{}:0] res_data,", nbits - 1));
     }
     v.line(format!("output wire [{}:0] in_ready,", ns - 1));
-    v.line(format!(
-        "output reg  [{}:0] {},",
-        names::PHASE_BITS - 1,
-        names::PHASE
-    ));
-    v.line(format!("output reg  {},", names::OUT_VALID));
-    v.line(format!(
-        "output reg  [{}:0] {},",
+    let mut outs = Vec::new();
+    if !plan.lean {
+        outs.push(format!(
+            "output reg  [{}:0] {}",
+            names::PHASE_BITS - 1,
+            names::PHASE
+        ));
+    }
+    outs.push(format!("output reg  {}", names::OUT_VALID));
+    outs.push(format!(
+        "output reg  [{}:0] {}",
         names::STREAM_BITS - 1,
         names::OUT_STREAM
     ));
-    v.line(format!(
-        "output reg  [{}:0] {},",
+    outs.push(format!(
+        "output reg  [{}:0] {}",
         names::INDEX_BITS - 1,
         names::OUT_INDEX
     ));
     for w in 0..plan.words as usize {
-        v.line(format!("output reg  [63:0] {},", names::out_data(w)));
+        outs.push(format!("output reg  [63:0] {}", names::out_data(w)));
     }
-    for (i, b) in names::BUSY.iter().enumerate() {
-        let sep = if i + 1 == names::BUSY.len() { "" } else { "," };
-        v.line(format!("output reg  [{}:0] {b}{sep}", names::BUSY_BITS - 1));
+    if !plan.lean {
+        for b in names::BUSY {
+            outs.push(format!("output reg  [{}:0] {b}", names::BUSY_BITS - 1));
+        }
+    }
+    let last = outs.len() - 1;
+    for (i, o) in outs.iter().enumerate() {
+        v.line(if i == last {
+            o.clone()
+        } else {
+            format!("{o},")
+        });
     }
     v.close(");");
     v.indent_more(); // the module body
@@ -481,6 +518,9 @@ fn functions(v: &mut Emitter, plan: &Plan) {
     if plan.pool.is_some() {
         subkey_words(v, plan);
     }
+    if plan.lean {
+        add_subkey_selected(v, plan);
+    }
     tweak_words(v, plan.tree());
     if plan.slots > 1 {
         v.line("// The pipeline register a block is in during its cycle e (the simulator's Datapath::slot).");
@@ -501,6 +541,78 @@ fn functions(v: &mut Emitter, plan: &Plan) {
         v.close("endfunction");
         v.line("");
     }
+}
+
+/// A lean core's key injection, `add_subkey_sel`: the same sums as `add_subkey`, but each
+/// subkey word is built by selecting its key word, tweak word and counter on `sk` first and
+/// adding once (one adder chain per word), where `add_subkey` writes one sum per subkey and
+/// selects among the sums, which synthesis keeps as one adder per distinct (key, tweak) pair.
+/// The routing comes from the library's key schedule ([`subkey_sources_n`]), as there.
+fn add_subkey_selected(v: &mut Emitter, plan: &Plan) {
+    let n = plan.words as usize;
+    let nbits = plan.nbits();
+    let subkeys = plan.schedule.subkeys() as usize;
+    v.line("// Key injection of the lean core: subkey word i is the key word, tweak word and counter that");
+    v.line("// sk selects, added once (the same sums as add_subkey).");
+    v.open(format!("function [{}:0] add_subkey_sel;", nbits - 1));
+    v.line(format!("input [{}:0] x;", nbits - 1));
+    v.line(format!("input [{}:0] ky;", plan.kybits() - 1));
+    v.line("input [191:0] tw;");
+    v.line(format!("input [{}:0] sk;", SUBKEY_BITS - 1));
+    v.line(format!("input [{}:0] mask;", n - 1));
+    v.line(format!(
+        "reg [63:0] kw, tv; reg [{}:0] cv;",
+        SUBKEY_BITS - 1
+    ));
+    v.open("begin");
+    v.line("add_subkey_sel = x;");
+    for i in 0..n {
+        let sources: Vec<_> = (0..subkeys)
+            .map(|s| subkey_sources_n(plan.words, s, i))
+            .collect();
+        let tweaked = sources.iter().any(|x| x.1.is_some());
+        let counted = sources.iter().any(|x| x.2 != 0);
+        v.line(format!("// word {i}"));
+        v.open("case (sk)");
+        for (s, (key, tweak, counter)) in sources.iter().enumerate() {
+            let mut sets = vec![format!("kw = ky[{} +: 64];", 64 * key)];
+            if tweaked {
+                sets.push(match tweak {
+                    Some(t) => format!("tv = tw[{} +: 64];", 64 * t),
+                    None => "tv = 64'd0;".to_owned(),
+                });
+            }
+            if counted {
+                sets.push(format!("cv = {};", dec(SUBKEY_BITS, *counter)));
+            }
+            v.line(format!(
+                "{}: begin {} end",
+                dec(SUBKEY_BITS, s as u64),
+                sets.join(" ")
+            ));
+        }
+        v.line(format!(
+            "default: begin kw = 64'd0; tv = 64'd0; cv = {}; end",
+            dec(SUBKEY_BITS, 0)
+        ));
+        v.close("endcase");
+        let mut sum = "kw".to_owned();
+        if tweaked {
+            sum.push_str(" + tv");
+        }
+        if counted {
+            sum.push_str(&format!(" + {{{}'d0, cv}}", 64 - SUBKEY_BITS));
+        }
+        // The mask gates the subkey word to 0 (an AND the adder's LUTs absorb) rather than
+        // selecting between x and the sum after the adder.
+        v.line(format!(
+            "add_subkey_sel[{o} +: 64] = x[{o} +: 64] + ({{64{{mask[{i}]}}}} & ({sum}));",
+            o = 64 * i
+        ));
+    }
+    v.close("end");
+    v.close("endfunction");
+    v.line("");
 }
 
 /// The tweak words a block carries from slot to slot, rebuilt from t0 and t1 at every arrival.
@@ -543,7 +655,7 @@ fn declarations(v: &mut Emitter, plan: &Plan) {
     v.line("// ---- pipeline registers: the trace's slot<i>_* names, plus the cycle count and the plaintext");
     v.line("/* verilator lint_off UNUSEDSIGNAL */ // some trace registers are only observed in the VCD");
     for j in 0..plan.slots as usize {
-        for (field, width) in names::slot_fields(n) {
+        for (field, width) in plan.slot_fields() {
             let name = names::slot(j, &field);
             if width == 1 {
                 v.line(format!("reg {name};"));
@@ -611,8 +723,9 @@ fn streams(v: &mut Emitter, plan: &Plan) {
             nbits - 1
         ));
         v.line(format!(
-            "reg [2:0] s{k}_sq; reg s{k}_busy; reg [{}:0] s{k}_chain; reg [63:0] s{k}_pos; reg [63:0] s{k}_blk; reg [2:0] s{k}_kind; reg s{k}_last;",
-            nbits - 1
+            "reg [2:0] s{k}_sq; reg s{k}_busy; reg [{}:0] s{k}_chain; reg [63:0] s{k}_pos;{} reg [2:0] s{k}_kind; reg s{k}_last;",
+            nbits - 1,
+            if plan.lean { String::new() } else { format!(" reg [63:0] s{k}_blk;") }
         ));
         if multi {
             v.line(format!(
@@ -656,11 +769,13 @@ fn streams(v: &mut Emitter, plan: &Plan) {
     v.line("// ---- the issue (iss_*) and the completion (c_*) of this cycle");
     v.line("reg blocked, iss_valid, iss_from_buf, iss_first, iss_last, iss_bitpad; reg [31:0] iss_stream;");
     v.line(format!(
-        "reg [2:0] iss_kind; reg [63:0] iss_pos, iss_blk; reg [{}:0] iss_chain, iss_data; reg [5:0] iss_type; reg [63:0] iss_t0, iss_t1, iss_parity;",
+        "reg [2:0] iss_kind; reg [63:0] iss_pos{}; reg [{}:0] iss_chain, iss_data; reg [5:0] iss_type; reg [63:0] iss_t0, iss_t1, iss_parity;",
+        if plan.lean { "" } else { ", iss_blk" },
         nbits - 1
     ));
     v.line(format!(
-        "reg [2:0] g_sq; reg [{nb}:0] g_chain, g_bdata; reg [63:0] g_pos, g_blk; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes; reg [5:0] g_btype; reg [2:0] host_kind;",
+        "reg [2:0] g_sq; reg [{nb}:0] g_chain, g_bdata; reg [63:0] g_pos{}; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes; reg [5:0] g_btype; reg [2:0] host_kind;",
+        if plan.lean { "" } else { ", g_blk" },
         nb = nbits - 1
     ));
     if multi {
@@ -685,6 +800,15 @@ fn streams(v: &mut Emitter, plan: &Plan) {
 
 /// The registers of stream `k`: its input register and its place in Skein's UBI sequence.
 fn stream(v: &mut Emitter, plan: &Plan, k: u32, sb: u32) {
+    // s<k>_blk (the block index) is read only by the trace: not in a lean core.
+    let (blk0, blk1) = if plan.lean {
+        (String::new(), String::new())
+    } else {
+        (
+            format!(" s{k}_blk <= 64'd0;"),
+            format!(" s{k}_blk <= s{k}_blk + 64'd1;"),
+        )
+    };
     let nbits = plan.nbits();
     let tree = plan.tree();
     let multi = plan.out_blocks() > 1;
@@ -696,7 +820,7 @@ fn stream(v: &mut Emitter, plan: &Plan, k: u32, sb: u32) {
         "b{k}_full <= 1'b0; b{k}_key <= 1'b0; b{k}_first <= 1'b0; b{k}_last <= 1'b0; b{k}_bitpad <= 1'b0; b{k}_bytes <= 8'd0; b{k}_type <= 6'd0; b{k}_data <= {{{nbits}{{1'b0}}}};"
     ));
     v.line(format!(
-        "s{k}_sq <= SQ_IDLE; s{k}_busy <= 1'b0; s{k}_chain <= {{{nbits}{{1'b0}}}}; s{k}_pos <= 64'd0; s{k}_blk <= 64'd0; s{k}_kind <= PH_IDLE; s{k}_last <= 1'b0;"
+        "s{k}_sq <= SQ_IDLE; s{k}_busy <= 1'b0; s{k}_chain <= {{{nbits}{{1'b0}}}}; s{k}_pos <= 64'd0;{blk0} s{k}_kind <= PH_IDLE; s{k}_last <= 1'b0;"
     ));
     if multi {
         v.line(format!("s{k}_oc <= {};", dec(ocb, 0)));
@@ -727,7 +851,7 @@ fn stream(v: &mut Emitter, plan: &Plan, k: u32, sb: u32) {
         dec(sb, u64::from(k))
     ));
     v.line(format!(
-        "s{k}_busy <= 1'b1; s{k}_blk <= s{k}_blk + 64'd1; s{k}_kind <= iss_kind; s{k}_last <= iss_last;"
+        "s{k}_busy <= 1'b1;{blk1} s{k}_kind <= iss_kind; s{k}_last <= iss_last;"
     ));
     if tree {
         v.line(format!(
@@ -782,12 +906,12 @@ fn stream(v: &mut Emitter, plan: &Plan, k: u32, sb: u32) {
         v.close("end else begin");
         v.indent_more();
         v.line(format!(
-            "s{k}_sq <= SQ_IDLE; s{k}_blk <= 64'd0; s{k}_oc <= {};",
+            "s{k}_sq <= SQ_IDLE;{blk0} s{k}_oc <= {};",
             dec(ocb, 0)
         ));
         v.close("end");
     } else {
-        v.line(format!("s{k}_sq <= SQ_IDLE; s{k}_blk <= 64'd0;"));
+        v.line(format!("s{k}_sq <= SQ_IDLE;{blk0}"));
     }
     v.close("end");
     v.close("endcase");
@@ -872,6 +996,10 @@ fn issue(v: &mut Emitter, plan: &Plan) {
             ("g_g", nbits, "s", "g"),
         ]);
     }
+    // g_blk only carries the block index the trace reads
+    let fields = fields
+        .into_iter()
+        .filter(|f| !(plan.lean && f.0 == "g_blk"));
     for (field, width, prefix, name) in fields {
         let reg = |k: u32| format!("{prefix}{k}_{name}");
         v.line(format!("{field} = {};", pick(width, &reg)));
@@ -1016,7 +1144,9 @@ fn issue(v: &mut Emitter, plan: &Plan) {
         "iss_parity = 64'h{C240:016x} ^ {}; // C240 ^ k_0 ^ ... ^ k_Nw-1",
         parity.join(" ^ ")
     ));
-    v.line("iss_blk = g_blk;");
+    if !plan.lean {
+        v.line("iss_blk = g_blk;");
+    }
     v.close("end");
     v.line("");
 }
@@ -1066,23 +1196,26 @@ fn rom_entry(plan: &Plan, j: u32, e: u32) -> (String, Vec<String>) {
             _ => unreachable!("placed by kind"),
         }
     }
-    sets.push(format!(
-        "c{j}_round = {}; c{j}_subkey = {};",
-        dec(8, u64::from(op.round)),
-        dec(8, u64::from(op.subkey))
-    ));
+    if !plan.lean {
+        sets.push(format!(
+            "c{j}_round = {}; c{j}_subkey = {};",
+            dec(8, u64::from(op.round)),
+            dec(8, u64::from(op.subkey))
+        ));
+    }
     if op.done {
         sets.push(format!("c{j}_done = 1'b1;"));
     }
     let b = op.busy;
-    for (name, val) in [
+    let busy = [
         ("bmix", b.mix),
         ("bsub", b.subkey),
         ("bks", b.key_schedule),
         ("bfs", b.first_subkey),
-    ] {
-        if val != 0 {
-            sets.push(format!("c{j}_{name} = {};", dec(16, u64::from(val))));
+    ];
+    for (name, val) in if plan.lean { &busy[..0] } else { &busy[..] } {
+        if *val != 0 {
+            sets.push(format!("c{j}_{name} = {};", dec(16, u64::from(*val))));
         }
     }
     let comment = if what.is_empty() {
@@ -1105,8 +1238,12 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
         j / plan.schedule.functional_stages(),
         plan.placement.rounds_per_stage
     ));
+    let lean = plan.lean;
+    // The block index travels with a block only for the trace (`slot<j>_block`).
+    let blk = |text: String| if lean { String::new() } else { text };
     v.line(format!(
-        "reg a{j}_valid; reg [31:0] a{j}_stream; reg [2:0] a{j}_phase; reg [63:0] a{j}_block;"
+        "reg a{j}_valid; reg [31:0] a{j}_stream; reg [2:0] a{j}_phase;{}",
+        blk(format!(" reg [63:0] a{j}_block;"))
     ));
     // The arriving block's cycle count, where the slot counts (see `Plan::fixed_cycle`).
     let counted = plan.fixed_cycle(j).is_none();
@@ -1143,9 +1280,13 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             Unit::Perm(p) => decl.push(format!("reg c{j}_p{p};")),
         }
     }
-    decl.push(format!(
-        "reg [7:0] c{j}_round, c{j}_subkey; reg c{j}_done; reg [15:0] c{j}_bmix, c{j}_bsub, c{j}_bks, c{j}_bfs;"
-    ));
+    decl.push(if lean {
+        format!("reg c{j}_done;")
+    } else {
+        format!(
+            "reg [7:0] c{j}_round, c{j}_subkey; reg c{j}_done; reg [15:0] c{j}_bmix, c{j}_bsub, c{j}_bks, c{j}_bfs;"
+        )
+    });
     for d in decl {
         v.line(d);
     }
@@ -1154,8 +1295,9 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     v.line(format!("// which block enters slot {j} at the next edge"));
     v.open(format!("always @* begin : arrive{j}"));
     v.line(format!(
-        "a{j}_valid = 1'b0;{} a{j}_stream = 32'd0; a{j}_phase = PH_IDLE; a{j}_block = 64'd0;",
-        set_e(dec(ELAPSED_BITS, 0))
+        "a{j}_valid = 1'b0;{} a{j}_stream = 32'd0; a{j}_phase = PH_IDLE;{}",
+        set_e(dec(ELAPSED_BITS, 0)),
+        blk(format!(" a{j}_block = 64'd0;"))
     ));
     v.line(format!(
         "a{j}_st = {{{nbits}{{1'b0}}}}; a{j}_plain = {{{nbits}{{1'b0}}}}; a{j}_ky = {{{kybits}{{1'b0}}}}; a{j}_tw = 192'd0;"
@@ -1178,9 +1320,10 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             v.indent_more();
         }
         v.line(format!(
-            "a{j}_valid = 1'b1;{} a{j}_stream = {}; a{j}_phase = slot{i}_phase; a{j}_block = slot{i}_block;",
+            "a{j}_valid = 1'b1;{} a{j}_stream = {}; a{j}_phase = slot{i}_phase;{}",
             set_e(format!("slot{i}_elapsed + {}", dec(ELAPSED_BITS, 1))),
             stream_id(plan, &format!("slot{i}_stream")),
+            blk(format!(" a{j}_block = slot{i}_block;"))
         ));
         v.line(format!(
             "a{j}_st = slot{i}_st; a{j}_plain = slot{i}_plain; a{j}_ky = slot{i}_ky; a{j}_tw = tweak_words(slot{i}_tw[0 +: 64], slot{i}_tw[64 +: 64]);"
@@ -1197,8 +1340,9 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
         }
         v.line("// a new block: the key is the chaining value and its parity, the tweak extended with t2");
         v.line(format!(
-            "a{j}_valid = 1'b1;{} a{j}_stream = iss_stream; a{j}_phase = iss_kind; a{j}_block = iss_blk;",
-            set_e(dec(ELAPSED_BITS, 0))
+            "a{j}_valid = 1'b1;{} a{j}_stream = iss_stream; a{j}_phase = iss_kind;{}",
+            set_e(dec(ELAPSED_BITS, 0)),
+            blk(format!(" a{j}_block = iss_blk;"))
         ));
         v.line(format!(
             "a{j}_st = iss_data; a{j}_plain = iss_data; a{j}_ky = {{iss_parity, iss_chain}}; a{j}_tw = tweak_words(iss_t0, iss_t1);"
@@ -1232,9 +1376,13 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             Unit::Perm(p) => defaults.push(format!("c{j}_p{p} = 1'b0;")),
         }
     }
-    defaults.push(format!(
-        "c{j}_round = 8'd0; c{j}_subkey = 8'd0; c{j}_done = 1'b0; c{j}_bmix = 16'd0; c{j}_bsub = 16'd0; c{j}_bks = 16'd0; c{j}_bfs = 16'd0;"
-    ));
+    defaults.push(if lean {
+        format!("c{j}_done = 1'b0;")
+    } else {
+        format!(
+            "c{j}_round = 8'd0; c{j}_subkey = 8'd0; c{j}_done = 1'b0; c{j}_bmix = 16'd0; c{j}_bsub = 16'd0; c{j}_bks = 16'd0; c{j}_bfs = 16'd0;"
+        )
+    });
     for d in defaults {
         v.line(d);
     }
@@ -1278,7 +1426,12 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     for u in units.iter().filter(|_| plan.pool.is_none()) {
         match u {
             Unit::Add(a) => v.line(format!(
-                "n{j}_st = add_subkey(n{j}_st, a{j}_ky, a{j}_tw, c{j}_k{a}_sk, c{j}_k{a}_mask);"
+                "n{j}_st = {}(n{j}_st, a{j}_ky, a{j}_tw, c{j}_k{a}_sk, c{j}_k{a}_mask);",
+                if plan.lean {
+                    "add_subkey_sel"
+                } else {
+                    "add_subkey"
+                }
             )),
             Unit::Mix(m) => v.line(format!(
                 "n{j}_st = mix_layer(n{j}_st, c{j}_m{m}_rs, c{j}_m{m}_en);"
@@ -1296,7 +1449,7 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
         resets.push(format!("slot{j}_elapsed <= {};", dec(ELAPSED_BITS, 0)));
     }
     resets.push(format!("slot{j}_plain <= {{{nbits}{{1'b0}}}};"));
-    for (field, width) in names::slot_fields(n as usize) {
+    for (field, width) in plan.slot_fields() {
         resets.push(format!(
             "{} <= {};",
             names::slot(j as usize, &field),
@@ -1316,12 +1469,15 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     }
     v.line(format!("slot{j}_plain <= a{j}_plain;"));
     v.line(format!(
-        "{} <= a{j}_stream; {} <= a{j}_phase; {} <= a{j}_block; {} <= c{j}_round; {} <= c{j}_subkey;",
+        "{} <= a{j}_stream; {} <= a{j}_phase;{}",
         names::slot(j as usize, "stream"),
         names::slot(j as usize, "phase"),
-        names::slot(j as usize, "block"),
-        names::slot(j as usize, "round"),
-        names::slot(j as usize, "subkey"),
+        blk(format!(
+            " {} <= a{j}_block; {} <= c{j}_round; {} <= c{j}_subkey;",
+            names::slot(j as usize, "block"),
+            names::slot(j as usize, "round"),
+            names::slot(j as usize, "subkey"),
+        ))
     ));
     for w in 0..n as usize {
         v.line(format!(
@@ -1391,7 +1547,9 @@ fn completion(v: &mut Emitter, plan: &Plan) {
     v.close("end");
     v.line("");
     completing_stream(v, plan);
-    phase_next(v, plan);
+    if !plan.lean {
+        phase_next(v, plan);
+    }
     let sum = |field: &str| -> String {
         let terms: Vec<String> = (0..plan.slots)
             .map(|j| format!("(a{j}_valid ? c{j}_{field} : 16'd0)"))
@@ -1401,8 +1559,12 @@ fn completion(v: &mut Emitter, plan: &Plan) {
     v.open("always @(posedge clk) begin : outputs");
     v.open("if (rst) begin");
     v.line(format!(
-        "{} <= PH_IDLE; {} <= 1'b0; {} <= 32'd0; {} <= 64'd0;",
-        names::PHASE,
+        "{}{} <= 1'b0; {} <= 32'd0; {} <= 64'd0;",
+        if plan.lean {
+            String::new()
+        } else {
+            format!("{} <= PH_IDLE; ", names::PHASE)
+        },
         names::OUT_VALID,
         names::OUT_STREAM,
         names::OUT_INDEX
@@ -1410,12 +1572,16 @@ fn completion(v: &mut Emitter, plan: &Plan) {
     for w in 0..n {
         v.line(format!("{} <= 64'd0;", names::out_data(w)));
     }
-    for b in names::BUSY {
-        v.line(format!("{b} <= 16'd0;"));
+    if !plan.lean {
+        for b in names::BUSY {
+            v.line(format!("{b} <= 16'd0;"));
+        }
     }
     v.close("end else begin");
     v.indent_more();
-    v.line(format!("{} <= ph_next;", names::PHASE));
+    if !plan.lean {
+        v.line(format!("{} <= ph_next;", names::PHASE));
+    }
     v.line(format!(
         "{} <= c_valid && c_phase == PH_OUTPUT;",
         names::OUT_VALID
@@ -1443,8 +1609,10 @@ fn completion(v: &mut Emitter, plan: &Plan) {
         ));
     }
     v.close("end");
-    for (b, f) in names::BUSY.iter().zip(["bmix", "bsub", "bks", "bfs"]) {
-        v.line(format!("{b} <= {};", sum(f)));
+    if !plan.lean {
+        for (b, f) in names::BUSY.iter().zip(["bmix", "bsub", "bks", "bfs"]) {
+            v.line(format!("{b} <= {};", sum(f)));
+        }
     }
     v.close("end");
     v.close("end");

@@ -17,8 +17,8 @@ use skeinhw_sched::{AnySchedule, Schedule};
 use skeinhw_trace::names::{self, Signal};
 
 pub use compare::{
-    ResetDiff, compare_in_ready, compare_reset, compare_vcd, expected_in_ready, reset_expected,
-    with_idle_cycles,
+    ResetDiff, compare_in_ready, compare_reset, compare_vcd, compare_vcd_except, expected_in_ready,
+    reset_expected, with_idle_cycles,
 };
 pub use design::{Features, MAX_CORE_OUT_BITS};
 pub use error::RtlError;
@@ -66,20 +66,82 @@ pub struct Design {
 /// Generates the design of `schedule`. Schedules with features the generator does not build
 /// are rejected with [`RtlError::Unsupported`], never generated wrong.
 pub fn generate(schedule: &Schedule) -> Result<Design, RtlError> {
-    generate_for(schedule, Features::plain(schedule))
+    generate_with(schedule, Options::default())
+}
+
+/// How to generate a design.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// A lean core: no register or counter that only the trace reads (the controller `phase`,
+    /// the `busy_*` counters, each slot's `block`, `round` and `subkey`). The other trace
+    /// registers keep their names, so the diff still compares them; its signal map omits the
+    /// fields of [`lean_omitted`].
+    pub lean: bool,
+}
+
+/// The top-level trace fields a lean core does not have (only the trace reads them).
+pub const LEAN_OMITTED: [&str; 5] = [
+    names::PHASE,
+    names::BUSY[0],
+    names::BUSY[1],
+    names::BUSY[2],
+    names::BUSY[3],
+];
+
+/// The per-slot trace fields (`slot<i>_<field>`) a lean core does not have.
+pub const LEAN_SLOT_OMITTED: [&str; 3] = ["block", "round", "subkey"];
+
+/// Every trace field a lean core with `slots` pipeline registers does not have, in trace order:
+/// what a diff of it cannot compare.
+pub fn lean_omitted(slots: usize) -> Vec<String> {
+    let mut out: Vec<String> = LEAN_OMITTED.iter().map(|s| s.to_string()).collect();
+    for j in 0..slots {
+        out.extend(LEAN_SLOT_OMITTED.iter().map(|f| names::slot(j, f)));
+    }
+    out
+}
+
+/// Generates the design of `schedule` (plain Skein) with `options` (see [`generate`]).
+pub fn generate_with(schedule: &Schedule, options: Options) -> Result<Design, RtlError> {
+    generate_core(schedule, Features::plain(schedule), options)
 }
 
 /// Generates the design of `schedule` built for `features` (output length, tree): the Config
 /// string it carries and the Output blocks it runs ([`Features`]).
 pub fn generate_for(schedule: &Schedule, features: Features) -> Result<Design, RtlError> {
-    let plan = design::Plan::new(schedule, features)?;
+    generate_core(schedule, features, Options::default())
+}
+
+/// Generates the design of `schedule` built for `features`, with `options`.
+pub fn generate_core(
+    schedule: &Schedule,
+    features: Features,
+    options: Options,
+) -> Result<Design, RtlError> {
+    let plan = design::Plan::new(schedule, features)?.lean(options.lean);
+    let (words, slots) = (plan.words as usize, plan.slots as usize);
     Ok(Design {
         schedule: schedule.clone(),
         verilog: design::design(&plan),
         testbench: testbench::testbench(&plan),
-        signal_map: signal_map(plan.words as usize, plan.slots as usize),
+        signal_map: if options.lean {
+            signal_map_lean(words, slots)
+        } else {
+            signal_map(words, slots)
+        },
         streams: plan.streams,
     })
+}
+
+/// The signal map of a lean core: that of [`signal_map`] without the fields of
+/// [`lean_omitted`].
+pub fn signal_map_lean(words: usize, slots: usize) -> String {
+    let omitted = lean_omitted(slots);
+    let signals: Vec<Signal> = names::signals(words, slots)
+        .into_iter()
+        .filter(|s| !omitted.contains(&s.name))
+        .collect();
+    map_json(&signals)
 }
 
 /// The signal map: every trace field but the clock -> the RTL register and its bit slice, in

@@ -129,7 +129,9 @@ pub(crate) fn testbench(plan: &Plan) -> String {
     v.line("reg [63:0] in_offset = 64'd0;");
     v.line("reg [31:0] in_src = 32'd0;");
     v.line("wire [NS-1:0] in_ready;");
-    v.line("wire [2:0] phase;");
+    if !plan.lean {
+        v.line("wire [2:0] phase;");
+    }
     if plan.tree() {
         v.line("wire res_valid;");
         v.line("wire [31:0] res_stream;");
@@ -140,22 +142,32 @@ pub(crate) fn testbench(plan: &Plan) -> String {
     v.line("wire [63:0] out_index;");
     let words: Vec<String> = (0..n).map(|w| format!("out_data_{w}")).collect();
     v.line(format!("wire [63:0] {};", words.join(", ")));
-    v.line("wire [15:0] busy_mix, busy_subkey, busy_key_schedule, busy_first_subkey;");
+    if !plan.lean {
+        v.line("wire [15:0] busy_mix, busy_subkey, busy_key_schedule, busy_first_subkey;");
+    }
     v.line("");
     v.open("skeinhw dut (");
     v.line(".clk(clk), .rst(rst), .in_valid(in_valid), .in_stream(in_stream), .in_key(in_key),");
     v.line(".in_first(in_first), .in_last(in_last), .in_bytes(in_bytes), .in_bitpad(in_bitpad),");
-    v.line(".in_data(in_data), .in_type(in_type), .in_ready(in_ready), .phase(phase), .out_valid(out_valid),");
-    tree_ports(&mut v, plan);
-    v.line(".out_stream(out_stream), .out_index(out_index),");
     let conns: Vec<String> = (0..n)
         .map(|w| format!(".out_data_{w}(out_data_{w})"))
         .collect();
-    v.line(format!("{},", conns.join(", ")));
-    v.line(
-        ".busy_mix(busy_mix), .busy_subkey(busy_subkey), .busy_key_schedule(busy_key_schedule),",
-    );
-    v.line(".busy_first_subkey(busy_first_subkey)");
+    if plan.lean {
+        // no phase or busy_* ports: only the trace reads them
+        v.line(".in_data(in_data), .in_type(in_type), .in_ready(in_ready), .out_valid(out_valid),");
+        tree_ports(&mut v, plan);
+        v.line(".out_stream(out_stream), .out_index(out_index),");
+        v.line(conns.join(", "));
+    } else {
+        v.line(".in_data(in_data), .in_type(in_type), .in_ready(in_ready), .phase(phase), .out_valid(out_valid),");
+        tree_ports(&mut v, plan);
+        v.line(".out_stream(out_stream), .out_index(out_index),");
+        v.line(format!("{},", conns.join(", ")));
+        v.line(
+            ".busy_mix(busy_mix), .busy_subkey(busy_subkey), .busy_key_schedule(busy_key_schedule),",
+        );
+        v.line(".busy_first_subkey(busy_first_subkey)");
+    }
     v.close(");");
     v.line("");
     v.line("reg [NBITS-1:0] mem_data [0:MAX_BLOCKS-1];");
@@ -259,9 +271,16 @@ pub(crate) fn testbench(plan: &Plan) -> String {
         "nmessages * OUT_BLOCKS",
     );
     v.line("");
+    // A lean core lacks the trace-only registers (the phase, the busy counts).
+    let omitted = if plan.lean {
+        crate::lean_omitted(plan.slots as usize)
+    } else {
+        Vec::new()
+    };
     let regs: Vec<String> = crate::compare::reset_signals(n as usize, plan.slots as usize)
         .into_iter()
         .map(|s| s.name)
+        .filter(|name| !omitted.contains(name))
         .collect();
     reset_report(&mut v, &regs);
     v.close("endmodule");

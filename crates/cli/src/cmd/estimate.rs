@@ -65,6 +65,10 @@ pub struct EstimateArgs {
     /// there (listed in its .skeinhw-manifest), which are rewritten; anything else is refused.
     #[arg(long, value_name = "DIR", requires = "synth")]
     synth_dir: Option<PathBuf>,
+    /// With --synth: synthesize the lean core (`skeinhw rtl --lean`: without the registers
+    /// only the trace reads). The model's estimate is of the full core.
+    #[arg(long, requires = "synth")]
+    lean: bool,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -293,7 +297,12 @@ pub fn run_estimate(args: EstimateArgs) -> Result<Status> {
         let n = Netlist::from_file(path, args.top.as_deref())?;
         Some((n.analyse(args.flow, &constants), None))
     } else if args.synth {
-        let (n, secs) = synthesize(&schedule, args.synth_dir.as_deref(), args.top.as_deref())?;
+        let (n, secs) = synthesize(
+            &schedule,
+            args.synth_dir.as_deref(),
+            args.top.as_deref(),
+            args.lean,
+        )?;
         Some((n.analyse(args.flow, &constants), secs.or(Some(0.0))))
     } else {
         None
@@ -343,6 +352,7 @@ fn synthesize(
     schedule: &Schedule,
     dir: Option<&Path>,
     top: Option<&str>,
+    lean: bool,
 ) -> Result<(Netlist, Option<f64>)> {
     if yosys::version().is_none() {
         bail!(
@@ -361,7 +371,7 @@ fn synthesize(
             tmp.path().to_path_buf()
         }
     };
-    let (files, generated_top) = rtl::generate(schedule, &dir, kept.as_mut())?;
+    let (files, generated_top) = rtl::generate(schedule, &dir, kept.as_mut(), lean)?;
     let top = top.unwrap_or(&generated_top);
     let json_name = format!("{top}.json");
     let stamp_name = format!("{json_name}.stamp");
@@ -417,8 +427,9 @@ mod rtl {
         schedule: &Schedule,
         dir: &Path,
         kept: Option<&mut OutDir>,
+        lean: bool,
     ) -> Result<(Vec<PathBuf>, String)> {
-        let design = skeinhw_rtl::generate(schedule)?;
+        let design = skeinhw_rtl::generate_with(schedule, skeinhw_rtl::Options { lean })?;
         match kept {
             Some(kept) => {
                 let files = design.files();

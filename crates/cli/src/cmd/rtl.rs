@@ -45,6 +45,10 @@ pub struct RtlArgs {
     /// port (see the design's header).
     #[arg(long, value_name = "LEAF,FANOUT,MAXHEIGHT", value_parser = skeinhw_trace::args::parse_tree)]
     pub tree: Option<skeinhw_skein::TreeParams>,
+    /// A lean core: without the registers and counters only the trace reads (phase, busy_*,
+    /// slot<i>_block, slot<i>_round, slot<i>_subkey); its signal_map.json omits them.
+    #[arg(long)]
+    pub lean: bool,
 }
 
 /// Arguments of `sim`.
@@ -77,6 +81,10 @@ pub struct SimArgs {
     /// made-up ones (message k is k x 23 mod (2 x block bytes + 1) bytes k, k+1, ... mod 256).
     #[arg(long)]
     pub fill: bool,
+    /// Simulate the lean core (`rtl --lean`); the trace fields it lacks are not compared, and
+    /// named on standard error.
+    #[arg(long)]
+    pub lean: bool,
 }
 
 /// What `sim --help` says after the options: what is compared, the limits, the exit statuses.
@@ -103,20 +111,25 @@ pub const TRAIL_CYCLES: u64 = 4;
 /// `skeinhw rtl`.
 pub fn run_rtl(args: RtlArgs) -> Result<Status> {
     let schedule = args.schedule.build_any(args.size)?;
-    let design = match &schedule {
-        AnySchedule::Skein(s) if args.out_bits.is_some() || args.tree.is_some() => {
-            let features = Features {
-                out_bits: args.out_bits.unwrap_or_else(|| u64::from(s.size().bits())),
-                tree: args.tree,
-            };
-            AnyDesign::Skein(skeinhw_rtl::generate_for(s, features)?)
-        }
-        AnySchedule::Shabal(_) if args.out_bits.is_some() || args.tree.is_some() => {
+    let design = match (&schedule, args.lean) {
+        (AnySchedule::Shabal(s), true) => bail!(
+            "{}: --lean takes Skein schedules only (a Shabal core has no trace-only registers)",
+            s.name()
+        ),
+        (AnySchedule::Shabal(_), false) if args.out_bits.is_some() || args.tree.is_some() => {
             bail!(
                 "--out-bits and --tree build Skein cores; a Shabal schedule takes --set output_bits=N"
             )
         }
-        _ => skeinhw_rtl::generate_any(&schedule)?,
+        (AnySchedule::Skein(s), lean) => {
+            let features = Features {
+                out_bits: args.out_bits.unwrap_or_else(|| u64::from(s.size().bits())),
+                tree: args.tree,
+            };
+            let options = skeinhw_rtl::Options { lean };
+            AnyDesign::Skein(skeinhw_rtl::generate_core(s, features, options)?)
+        }
+        (_, false) => skeinhw_rtl::generate_any(&schedule)?,
     };
     skeinhw_rtl::write_dir(&args.output, &design.files(), args.force)?;
     println!(
@@ -134,6 +147,10 @@ pub fn run_rtl(args: RtlArgs) -> Result<Status> {
 pub fn run_sim(args: SimArgs) -> Result<Status> {
     match args.schedule.build_any(args.message.size)? {
         AnySchedule::Skein(s) => sim_skein(&args, &s),
+        AnySchedule::Shabal(s) if args.lean => bail!(
+            "{}: --lean takes Skein schedules only (a Shabal core has no trace-only registers)",
+            s.name()
+        ),
         AnySchedule::Shabal(s) => sim_shabal(&args, &s),
     }
 }
@@ -390,21 +407,36 @@ fn sim_skein(args: &SimArgs, schedule: &Schedule) -> Result<Status> {
         .context("the golden run wrote no header")?;
 
     let stimulus = skeinhw_rtl::stimulus_jobs(schedule, features, &jobs)?;
-    let design = AnyDesign::Skein(skeinhw_rtl::generate_for(schedule, features)?);
+    let options = skeinhw_rtl::Options { lean: args.lean };
+    let design = AnyDesign::Skein(skeinhw_rtl::generate_core(schedule, features, options)?);
     let sim = simulate_design(args, design, &stimulus, limits(golden.cycles))?;
     print_digests(&sim.output, &messages, streams, out_bits)?;
 
-    let reset = skeinhw_rtl::compare_reset(
-        &skeinhw_rtl::reset_expected(header.words, header.slots),
-        &sim.output,
-    )?;
+    let omitted = if args.lean {
+        skeinhw_rtl::lean_omitted(header.slots)
+    } else {
+        Vec::new()
+    };
+    if !omitted.is_empty() {
+        eprintln!(
+            "skeinhw: {}: lean core: trace fields not compared (the core does not have them): {}",
+            schedule.name(),
+            omitted.join(", ")
+        );
+    }
+    let reset_golden: Vec<(String, u64)> = skeinhw_rtl::reset_expected(header.words, header.slots)
+        .into_iter()
+        .filter(|(name, _)| !omitted.contains(name))
+        .collect();
+    let reset = skeinhw_rtl::compare_reset(&reset_golden, &sim.output)?;
     let expected = skeinhw_rtl::with_idle_cycles(&sink.records, TRAIL_CYCLES);
-    let mut report = skeinhw_rtl::compare_vcd(
+    let mut report = skeinhw_rtl::compare_vcd_except(
         header,
         &expected,
         &sim.vcd,
         skeinhw_rtl::SCOPE,
         sim.simulator.vcd_prefix(),
+        &omitted,
     )?;
     // in_ready, from the golden block timings and the test bench's feed rule; that rule is
     // modelled for plain messages (a key and message blocks), not for the optional arguments'

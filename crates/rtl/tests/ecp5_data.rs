@@ -1,0 +1,147 @@
+//! The measured rows of `estimator/data/ecp5/results.json` (Yosys Virtex-5 netlists and ECP5
+//! place-and-route, made by `scripts/ecp5.py`) are of the Verilog checked in today: each row's
+//! hash is recomputed from `generated/<design>/skeinhw.v` (full cores) or from the lean core
+//! generated in memory. `SKEINHW_SLOW=1` re-runs the script on long-iter-256 and compares.
+
+use std::path::PathBuf;
+
+use skeinhw_rtl::{Options, generate_with};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// FNV-1a 64, as the script and the estimator's netlist summaries hash the Verilog.
+fn fnv1a64(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+fn rows() -> Vec<serde_json::Value> {
+    let path = root().join("estimator/data/ecp5/results.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let data: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    data["rows"].as_array().expect("rows").clone()
+}
+
+#[test]
+fn every_checked_in_row_is_of_the_current_verilog() {
+    let rows = rows();
+    assert!(!rows.is_empty(), "no measured rows");
+    let mut stale = Vec::new();
+    let mut routed = 0;
+    for r in &rows {
+        let design = r["design"].as_str().expect("design");
+        let variant = r["variant"].as_str().expect("variant");
+        let text = match variant {
+            "full" => std::fs::read(
+                root()
+                    .join("crates/rtl/generated")
+                    .join(design)
+                    .join("skeinhw.v"),
+            )
+            .unwrap_or_else(|e| panic!("{design}: {e}")),
+            "lean" => {
+                let s = skeinhw_sched::preset(design).expect("a preset");
+                generate_with(&s, Options { lean: true })
+                    .expect("generate")
+                    .verilog
+                    .into_bytes()
+            }
+            other => panic!("{design}: unknown variant {other}"),
+        };
+        let want = fnv1a64(&text);
+        if r["verilog_fnv1a64"].as_str() != Some(want.as_str()) {
+            stale.push(format!("{design} {variant}"));
+        }
+        // a row measured something: a netlist, and a routed clock unless ECP5 was not run
+        // (`"ecp5": null`, shown as "-" in the table)
+        assert!(
+            r["xc5v"]["luts"].as_u64().unwrap_or(0) > 0,
+            "{design} {variant}: no LUTs"
+        );
+        if !r["ecp5"].is_null() {
+            let fmax = r["ecp5"]["fmax_mhz"].as_f64().unwrap_or(0.0);
+            assert!(fmax > 0.0, "{design} {variant}: no routed Fmax");
+            routed += 1;
+        }
+    }
+    eprintln!("{} row(s), {routed} placed and routed", rows.len());
+    assert!(
+        stale.is_empty(),
+        "rows made from other Verilog than today's: {}; re-run scripts/ecp5.py (see README.md)",
+        stale.join(", ")
+    );
+}
+
+/// The full core's Virtex-5 netlist numbers: its row, or the estimator's checked-in netlist
+/// summary of the same Verilog (`estimator/data/netlists`, its hash checked here too).
+fn full_xc5v(rows: &[serde_json::Value], design: &str) -> Option<serde_json::Value> {
+    if let Some(r) = rows
+        .iter()
+        .find(|r| r["variant"] == "full" && r["design"] == design)
+    {
+        return Some(r["xc5v"].clone());
+    }
+    let path = root().join(format!("estimator/data/netlists/{design}.json"));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    let verilog = std::fs::read(
+        root()
+            .join("crates/rtl/generated")
+            .join(design)
+            .join("skeinhw.v"),
+    )
+    .ok()?;
+    (summary["verilog_fnv1a64"].as_str() == Some(fnv1a64(&verilog).as_str())).then_some(summary)
+}
+
+#[test]
+fn a_lean_netlist_has_fewer_flip_flops_and_luts_than_the_full_one() {
+    let rows = rows();
+    let mut compared = 0;
+    for lean in rows.iter().filter(|r| r["variant"] == "lean") {
+        let design = lean["design"].as_str().expect("design");
+        let Some(full) = full_xc5v(&rows, design) else {
+            continue;
+        };
+        for field in ["ffs", "luts"] {
+            let (l, f) = (lean["xc5v"][field].as_u64(), full[field].as_u64());
+            assert!(
+                l.is_some() && f.is_some() && l < f,
+                "{design}: lean {field} {l:?} not below the full core's {f:?}"
+            );
+            compared += 1;
+        }
+        let full_row = rows
+            .iter()
+            .find(|r| r["variant"] == "full" && r["design"] == design);
+        if let Some(full_row) = full_row.filter(|r| !r["ecp5"].is_null() && !lean["ecp5"].is_null())
+        {
+            let (l, f) = (
+                lean["ecp5"]["ffs"].as_u64(),
+                full_row["ecp5"]["ffs"].as_u64(),
+            );
+            assert!(l < f, "{design}: lean ECP5 FFs {l:?} not below {f:?}");
+        }
+    }
+    assert!(compared > 0, "no lean row to compare with a full netlist");
+}
+
+#[test]
+fn the_script_reproduces_the_checked_in_row_of_long_iter_256() {
+    if std::env::var_os("SKEINHW_SLOW").is_none_or(|v| v != "1") {
+        eprintln!("skipped: SKEINHW_SLOW=1 re-runs Yosys and nextpnr (minutes)");
+        return;
+    }
+    let status = std::process::Command::new("python3")
+        .arg(root().join("scripts/ecp5.py"))
+        .args(["--check", "--only", "long-iter-256", "--variant", "lean"])
+        .status()
+        .expect("python3");
+    assert!(status.success(), "scripts/ecp5.py --check: {status}");
+}
