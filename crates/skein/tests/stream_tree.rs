@@ -121,7 +121,7 @@ proptest! {
 fn several_read_buffers() {
     let len = skeinhw_skein::stream_tree::READ_AHEAD + 12_345;
     let message: Vec<u8> = (0..len).map(|i| (i * 7 + i / 4096) as u8).collect();
-    for (leaf, fan_out, max_height) in [(2, 3, 3)] {
+    for (leaf, fan_out, max_height) in [(2, 3, 3), (1, 1, 255)] {
         let params = Params {
             tree: Some(TreeParams::new(leaf, fan_out, max_height).unwrap()),
             ..Params::default()
