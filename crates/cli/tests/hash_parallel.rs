@@ -52,8 +52,8 @@ fn many_files_in_argument_order_with_an_error_at_its_place() {
 
 #[test]
 fn tree_streams_files_and_standard_input() {
-    // More than one read-ahead buffer (4 MiB), not a whole number of leaves.
-    let d = data((4 << 20) + 777, 1);
+    // More than one read-ahead buffer (2 MiB), not a whole number of leaves.
+    let d = data((3 << 20) + 777, 1);
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("big");
     std::fs::write(&p, &d).unwrap();

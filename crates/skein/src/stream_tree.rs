@@ -40,7 +40,7 @@ pub const LANE_PIECE: u128 = 1 << 20;
 
 /// Bytes of one read-ahead buffer of [`hash_reader`] (a multiple of every piece up to
 /// [`LANE_PIECE`], so that stretches cut no leaf); three are in use at most.
-pub const READ_AHEAD: usize = 4 << 20;
+pub const READ_AHEAD: usize = 2 << 20;
 
 /// A streaming tree hash of any state size.
 pub struct TreeHasher {
