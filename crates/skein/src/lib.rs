@@ -20,6 +20,7 @@ pub mod lanes;
 pub mod output;
 pub mod par_tree;
 pub mod reference;
+pub mod stream_tree;
 pub mod threefish;
 pub mod tweak;
 pub mod ubi;

@@ -105,12 +105,12 @@ pub fn hash_jobs(backend: Backend, jobs: usize, request: &Request<'_>) -> Result
 }
 
 #[cfg(feature = "parallel")]
-fn pool_runner(threads: bool) -> Runner {
+pub(crate) fn pool_runner(threads: bool) -> Runner {
     if threads { Runner::Pool } else { Runner::Here }
 }
 
 #[cfg(not(feature = "parallel"))]
-fn pool_runner(_threads: bool) -> Runner {
+pub(crate) fn pool_runner(_threads: bool) -> Runner {
     Runner::Here
 }
 
@@ -138,6 +138,7 @@ pub(crate) fn hash_tree<const N: usize>(
         tail,
         piece: tree.leaf_bytes(nb),
         level: 1,
+        offset: 0,
     };
     let mut values = leaf.values(backend, runner, &g);
 
@@ -153,6 +154,7 @@ pub(crate) fn hash_tree<const N: usize>(
             tail: None,
             piece: if top { u128::MAX } else { node_bytes },
             level: (l + 1) as u8,
+            offset: 0,
         };
         values = level.values(backend, runner, &g);
         l += 1;
@@ -165,12 +167,15 @@ pub(crate) fn hash_tree<const N: usize>(
 
 /// One level of the tree: the message `data` (then the bit-padded byte `tail`) cut into
 /// pieces of `piece` bytes (the last one shorter), each hashed by its own UBI call from the
-/// same chaining value at tree level `level`, piece j at Position offset j * `piece`.
-struct Level<'a> {
-    data: &'a [u8],
-    tail: Option<u8>,
-    piece: u128,
-    level: u8,
+/// same chaining value at tree level `level`, piece j at Position offset `offset` + j * `piece`
+/// (`offset` is where `data` starts in the level's message: the streaming tree hashes a level
+/// a stretch at a time).
+pub(crate) struct Level<'a> {
+    pub data: &'a [u8],
+    pub tail: Option<u8>,
+    pub piece: u128,
+    pub level: u8,
+    pub offset: u64,
 }
 
 impl Level<'_> {
@@ -182,7 +187,12 @@ impl Level<'_> {
     /// allocated ([`Level::whole_pieces`]). With threads, contiguous runs of many groups
     /// are spread over the rayon pool. A last piece that is not whole (or the single UBI at
     /// the maximum height) is one sequential UBI call on this thread, beside the others.
-    fn values<const N: usize>(&self, backend: Backend, runner: Runner, g: &[u64; N]) -> Vec<u8> {
+    pub(crate) fn values<const N: usize>(
+        &self,
+        backend: Backend,
+        runner: Runner,
+        g: &[u64; N],
+    ) -> Vec<u8> {
         let nb = N * 8;
         let len = self.data.len() as u128 + u128::from(self.tail.is_some());
         let count = len.div_ceil(self.piece).max(1) as usize;
@@ -200,7 +210,7 @@ impl Level<'_> {
                     *g,
                     BlockType::Message,
                     self.level,
-                    whole as u128 * self.piece,
+                    u128::from(self.offset) + whole as u128 * self.piece,
                 );
                 u.update(&self.data[start..]);
                 if let Some(t) = self.tail {
@@ -288,7 +298,7 @@ impl Level<'_> {
             for l in 0..L {
                 let j = first + l * rows + n;
                 data[l] = &self.data[j * piece..(j + 1) * piece];
-                t0[l] = (j * piece + nb) as u64;
+                t0[l] = self.offset + (j * piece + nb) as u64;
             }
             for (c, w) in chain.iter_mut().zip(g) {
                 *c = [*w; L];
@@ -310,7 +320,7 @@ impl Level<'_> {
             }
             let start = first + done;
             let data = &self.data[start * piece..(start + 1) * piece];
-            let t0 = (start * piece + nb) as u64;
+            let t0 = self.offset + (start * piece + nb) as u64;
             crate::lanes::run_scalar::<N>(&mut one, [data], [[t0], [t1]], [TWEAK_FINAL], steps);
             let v: [u64; N] = core::array::from_fn(|i| one[i][0]);
             words_to_bytes(&v, &mut out[done * nb..]);
@@ -323,7 +333,7 @@ impl Level<'_> {
                 // Idle lanes hash the group's first piece again.
                 let j = start + if l < busy { l } else { 0 };
                 data[l] = &self.data[j * piece..(j + 1) * piece];
-                t0[l] = (j * piece + nb) as u64;
+                t0[l] = self.offset + (j * piece + nb) as u64;
             }
             for (c, w) in chain.iter_mut().zip(g) {
                 *c = [*w; L];

@@ -19,8 +19,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use skeinhw_shabal::Shabal;
+use skeinhw_skein::batch::Backend;
 use skeinhw_skein::batch::{self, Request};
-use skeinhw_skein::par_tree;
+use skeinhw_skein::stream_tree::{self, TreeHasher};
 use skeinhw_skein::{DynOutputReader, DynSkein};
 
 use crate::Status;
@@ -33,15 +34,11 @@ const PROGRESS_THRESHOLD: u64 = 64 << 20;
 /// Read buffer: large enough to amortize system calls, small enough to stay in cache.
 const READ_CHUNK: usize = 1 << 20;
 /// Files up to this size are read whole and hashed together in SIMD lanes
-/// (`skeinhw_skein::batch`) when several are given; larger ones are streamed one at a time,
-/// where a single message gains nothing from lanes.
-const BATCH_FILE_LIMIT: u64 = 16 << 20;
+/// (`skeinhw_skein::batch`) when several are given; larger ones, and standard input, are
+/// streamed in constant memory, each on a thread of the pool.
+const BATCH_FILE_LIMIT: u64 = 1 << 20;
 /// Bytes read ahead for one batch: bounds the memory the batch path holds at once.
-const BATCH_BYTES: u64 = 256 << 20;
-/// With `--tree`, files up to this size are read whole and hashed by the parallel tree
-/// (`skeinhw_skein::par_tree`); larger ones, and standard input, stream through the
-/// sequential tree in constant memory.
-const TREE_MEMORY_LIMIT: u64 = 1 << 30;
+const BATCH_BYTES: u64 = 64 << 20;
 
 /// Output lengths up to this many bits (the largest state) are computed in memory, in SIMD
 /// batches; longer ones stream from Skein's output transform (`skeinhw_skein::output`) straight
@@ -329,6 +326,8 @@ pub fn run(args: HashArgs) -> Result<Status> {
     };
     // Reject impossible parameters once, before any input is read.
     setup.hasher()?;
+    // A bad SKEINHW_LANES is a usage error, not a silent fallback.
+    let backend = batch::forced()?.unwrap_or_else(batch::detected);
     let check_only = [
         ("--quiet", args.quiet),
         ("--status", args.status),
@@ -434,7 +433,7 @@ pub fn run(args: HashArgs) -> Result<Status> {
     if !batching {
         for name in &files {
             let r = if setup.alg == Alg::Skein && setup.params.tree.is_some() && in_memory {
-                pool.install(|| hash_tree_input(&setup, name))
+                pool.install(|| hash_tree_input(&setup, backend, name))
             } else {
                 hash_input(&setup, name)
             };
@@ -454,7 +453,7 @@ pub fn run(args: HashArgs) -> Result<Status> {
             _ => 0,
         };
         if pending_bytes + len > BATCH_BYTES {
-            flush_batch(&pool, &setup, &mut pending, &mut |n, r| {
+            flush_batch(&pool, &setup, backend, &mut pending, &mut |n, r| {
                 report(&mut out, n, r)
             })?;
             pending_bytes = 0;
@@ -462,7 +461,7 @@ pub fn run(args: HashArgs) -> Result<Status> {
         pending_bytes += len;
         pending.push((name, loaded));
     }
-    flush_batch(&pool, &setup, &mut pending, &mut |n, r| {
+    flush_batch(&pool, &setup, backend, &mut pending, &mut |n, r| {
         report(&mut out, n, r)
     })?;
     Ok(status)
@@ -505,14 +504,17 @@ fn read_whole(name: &OsStr, limit: u64) -> Result<Option<Vec<u8>>> {
 /// Prints one input's digest (digest and length in bytes) or its error.
 type Report<'r> = dyn FnMut(&OsStr, Result<(Digest, u64)>) -> Result<()> + 'r;
 
-/// Hashes the files read ahead in one batch, then reports every pending file in order,
-/// streaming those that were not read ahead.
+/// Hashes the files read ahead in one batch (SIMD lanes across the threads) and, at the same
+/// time, streams the others (standard input, larger files) each on a thread of the pool in
+/// constant memory; then reports every pending file in argument order.
 fn flush_batch(
     pool: &rayon::ThreadPool,
     setup: &Setup,
+    backend: Backend,
     pending: &mut Vec<(&OsStr, Result<Option<Vec<u8>>>)>,
     report: &mut Report<'_>,
 ) -> Result<()> {
+    use rayon::prelude::*;
     let params = setup.params.params();
     let requests: Vec<Request<'_>> = pending
         .iter()
@@ -524,17 +526,32 @@ fn flush_batch(
             _ => None,
         })
         .collect();
-    let backend = batch::detected();
-    let mut digests = pool
-        .install(|| batch::hash_batch_parallel(backend, &requests))?
-        .into_iter();
+    let streamed: Vec<&OsStr> = pending
+        .iter()
+        .filter(|(_, r)| matches!(r, Ok(None)))
+        .map(|(name, _)| *name)
+        .collect();
+    let (digests, streamed) = pool.install(|| {
+        rayon::join(
+            || batch::hash_batch_parallel(backend, &requests),
+            || {
+                streamed
+                    .par_iter()
+                    .with_max_len(1)
+                    .map(|name| hash_input(setup, name))
+                    .collect::<Vec<_>>()
+            },
+        )
+    });
+    let mut digests = digests?.into_iter();
+    let mut streamed = streamed.into_iter();
     for (name, loaded) in pending.drain(..) {
         let r = match loaded {
             Ok(Some(data)) => Ok((
                 Digest::Bytes(digests.next().expect("one digest per request")),
                 data.len() as u64,
             )),
-            Ok(None) => hash_input(setup, name),
+            Ok(None) => streamed.next().expect("one result per streamed file"),
             Err(e) => Err(e),
         };
         report(name, r)?;
@@ -542,24 +559,38 @@ fn flush_batch(
     Ok(())
 }
 
-/// `--tree`: a file of at most TREE_MEMORY_LIMIT bytes is read whole and hashed by the
-/// parallel tree (leaves in SIMD lanes, across the current thread pool); anything else
-/// streams as [`hash_input`] does.
-fn hash_tree_input(setup: &Setup, name: &OsStr) -> Result<(Digest, u64)> {
-    let data = if name == "-" {
-        None
+/// `--tree`: a file or standard input streams through the parallel tree
+/// (`skeinhw_skein::stream_tree`: leaves in SIMD lanes, across the current thread pool, read
+/// ahead on a thread of its own) in memory bounded by the tree height, whatever its size.
+fn hash_tree_input(setup: &Setup, backend: Backend, name: &OsStr) -> Result<(Digest, u64)> {
+    let tree = TreeHasher::new(
+        backend,
+        true,
+        setup.size,
+        setup.out_bits,
+        &setup.params.params(),
+    )?;
+    let (digest, len) = if name == "-" {
+        stream_tree::hash_reader(tree, io::stdin()).context("standard input: read error")?
     } else {
-        read_whole(name, TREE_MEMORY_LIMIT)?
+        let shown = Path::new(name).display();
+        let file = open_file(name)?;
+        stream_tree::hash_reader(tree, file).with_context(|| format!("{shown}: read error"))?
     };
-    let Some(data) = data else {
-        return hash_input(setup, name);
-    };
-    let request = Request {
-        params: setup.params.params(),
-        ..Request::new(setup.size, setup.out_bits, &data)
-    };
-    let digest = par_tree::hash_with(batch::detected(), true, &request)?;
-    Ok((Digest::Bytes(digest), data.len() as u64))
+    Ok((Digest::Bytes(digest), len))
+}
+
+/// Opens a file to hash: an error names it; a directory is refused.
+fn open_file(name: &OsStr) -> Result<File> {
+    let shown = Path::new(name).display();
+    let file = File::open(name).with_context(|| format!("{shown}: cannot open"))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("{shown}: cannot read"))?;
+    if meta.is_dir() {
+        bail!("{shown}: is a directory");
+    }
+    Ok(file)
 }
 
 /// Shabal has no state-size choice, key, optional arguments or tree mode: say so instead of

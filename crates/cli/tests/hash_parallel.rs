@@ -1,0 +1,101 @@
+//! `skeinhw hash` on many files at once and `--tree` on streams: digests against RustCrypto
+//! `skein` (plain) and the library's sequential tree (itself checked against the official
+//! tree vectors), printed in argument order with an unreadable file reported at its place;
+//! a bad `SKEINHW_LANES` is a usage error.
+
+use assert_cmd::Command;
+use rustcrypto_skein::Digest;
+
+fn skeinhw() -> Command {
+    Command::cargo_bin("skeinhw").unwrap()
+}
+
+fn data(len: usize, seed: usize) -> Vec<u8> {
+    (0..len).map(|j| (j * 13 + j / 1000 + seed) as u8).collect()
+}
+
+#[test]
+fn many_files_in_argument_order_with_an_error_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two files over the read-whole limit (1 MiB) stream on the threads beside the batch.
+    let lens = [3 << 20, 0, 5, (1 << 20) + 1, 100_000];
+    let mut names = Vec::new();
+    let mut expected = Vec::new();
+    for (i, len) in lens.iter().enumerate() {
+        let p = dir.path().join(format!("f{i}"));
+        let d = data(*len, i);
+        std::fs::write(&p, &d).unwrap();
+        expected.push(format!(
+            "{}  {}",
+            hex::encode(rustcrypto_skein::Skein512_512::digest(&d)),
+            p.display()
+        ));
+        names.push(p.clone());
+        if i == 2 {
+            names.push(dir.path().join("missing"));
+        }
+    }
+    for jobs in ["1", "2"] {
+        let out = skeinhw()
+            .args(["hash", "--jobs", jobs])
+            .args(&names)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "a file is missing");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(text.lines().collect::<Vec<_>>(), expected, "--jobs {jobs}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("missing: cannot open"), "{err}");
+    }
+}
+
+#[test]
+fn tree_streams_files_and_standard_input() {
+    // More than one read-ahead buffer (2 MiB), not a whole number of leaves.
+    let d = data((3 << 20) + 777, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("big");
+    std::fs::write(&p, &d).unwrap();
+    for (spec, (l, f, h)) in [("5,2,255", (5, 2, 255)), ("1,1,3", (1, 1, 3))] {
+        let params = skeinhw_skein::Params {
+            tree: Some(skeinhw_skein::TreeParams::new(l, f, h).unwrap()),
+            ..Default::default()
+        };
+        let want =
+            hex::encode(skeinhw_skein::hash(512, 512, &d, d.len() as u64 * 8, &params).unwrap());
+        skeinhw()
+            .args(["hash", "--jobs", "2", "--tree", spec])
+            .arg(&p)
+            .assert()
+            .success()
+            .stdout(format!("{want}  {}\n", p.display()));
+        skeinhw()
+            .args(["hash", "--tree", spec])
+            .write_stdin(d.clone())
+            .assert()
+            .success()
+            .stdout(format!("{want}  -\n"));
+    }
+}
+
+#[test]
+fn bad_lanes_variable_is_a_usage_error() {
+    for bad in ["avx3", "neon"] {
+        let out = skeinhw()
+            .env("SKEINHW_LANES", bad)
+            .args(["hash", "--hex", "00"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("SKEINHW_LANES"), "{err}");
+    }
+    // A usable one is accepted.
+    skeinhw()
+        .env("SKEINHW_LANES", "scalar")
+        .args(["hash", "--hex", "00"])
+        .assert()
+        .success();
+}

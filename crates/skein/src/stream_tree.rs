@@ -1,0 +1,416 @@
+//! Skein tree hashing (Skein 1.3, section 3.5.6) of a stream of any length, in memory bounded
+//! by the tree height and the read-ahead, with the leaves in SIMD lanes and across threads.
+//!
+//! Each level of the tree is fed its message (the input for the leaves, the values of the
+//! level below for the nodes) a stretch at a time. The whole pieces of a stretch are hashed at
+//! once by [`crate::par_tree`]'s level hasher (lanes, rayon) at their place in the level; what
+//! is left of a piece waits for the next stretch. Pieces of more than [`LANE_PIECE`] bytes
+//! (huge leaves or nodes, and the single node at the maximum height) stream through one
+//! sequential UBI call each instead of being held. When the input ends, each level's last
+//! piece is hashed bottom-up, and the first level with a single value gives the root, as in
+//! the sequential tree of [`crate::Skein`]; the tests check the two are bit-identical.
+//!
+//! [`hash_reader`] reads on a thread of its own into a few recycled buffers of
+//! [`READ_AHEAD`] bytes, so that reading overlaps hashing.
+//!
+//! ```
+//! use skeinhw_skein::{Params, TreeParams, batch, stream_tree::TreeHasher};
+//! let data = vec![7u8; 100_000];
+//! let params = Params { tree: Some(TreeParams::new(2, 2, 255).unwrap()), ..Params::default() };
+//! let mut t = TreeHasher::new(batch::detected(), true, 512, 512, &params).unwrap();
+//! for piece in data.chunks(777) {
+//!     t.update(piece);
+//! }
+//! let sequential = skeinhw_skein::hash(512, 512, &data, data.len() as u64 * 8, &params).unwrap();
+//! assert_eq!(t.finish(), sequential);
+//! ```
+
+use alloc::vec::Vec;
+
+use crate::batch::{Backend, Runner};
+use crate::constants::BlockType;
+use crate::par_tree::Level;
+use crate::threefish::words_to_bytes;
+use crate::ubi::Ubi;
+use crate::{Error, Params, initial_chain, output, pad_partial_byte};
+
+/// Pieces up to this size are held until whole and hashed in lanes; larger ones stream
+/// through a sequential UBI call.
+pub const LANE_PIECE: u128 = 1 << 20;
+
+/// Bytes of one read-ahead buffer of [`hash_reader`] (a multiple of every piece up to
+/// [`LANE_PIECE`], so that stretches cut no leaf); three are in use at most.
+pub const READ_AHEAD: usize = 2 << 20;
+
+/// A streaming tree hash of any state size.
+pub struct TreeHasher {
+    inner: Inner,
+}
+
+enum Inner {
+    S256(Tree<4>),
+    S512(Tree<8>),
+    S1024(Tree<16>),
+}
+
+impl TreeHasher {
+    /// A tree hasher with these (tree) parameters; `threads` false keeps it on the calling
+    /// thread (lanes only), true uses the current rayon pool.
+    ///
+    /// # Errors
+    /// As [`crate::DynSkein::new`]; parameters without tree parameters are refused as
+    /// [`Error::TreeParams`] with all three zero.
+    ///
+    /// # Panics
+    /// If this machine cannot run `backend` (see [`Backend::is_available`]).
+    pub fn new(
+        backend: Backend,
+        threads: bool,
+        state_bits: usize,
+        out_bits: u64,
+        params: &Params<'_>,
+    ) -> Result<Self, Error> {
+        crate::DynSkein::new(state_bits, out_bits, params)?;
+        let Some(tree) = params.tree else {
+            return Err(Error::TreeParams {
+                leaf: 0,
+                fan_out: 0,
+                max_height: 0,
+            });
+        };
+        assert!(
+            backend.is_available(),
+            "backend {backend} is not available on this machine"
+        );
+        let runner = crate::par_tree::pool_runner(threads);
+        let inner = match state_bits {
+            256 => Inner::S256(Tree::new(backend, runner, out_bits, params, tree)),
+            512 => Inner::S512(Tree::new(backend, runner, out_bits, params, tree)),
+            _ => Inner::S1024(Tree::new(backend, runner, out_bits, params, tree)),
+        };
+        Ok(TreeHasher { inner })
+    }
+
+    /// Appends message bytes.
+    pub fn update(&mut self, data: &[u8]) {
+        match &mut self.inner {
+            Inner::S256(t) => t.feed(0, data),
+            Inner::S512(t) => t.feed(0, data),
+            Inner::S1024(t) => t.feed(0, data),
+        }
+    }
+
+    /// The digest of the bytes given.
+    pub fn finish(self) -> Vec<u8> {
+        self.finish_bits(None)
+    }
+
+    /// The digest of the bytes given followed by the first `bits` (1 to 7) bits of `last`
+    /// (most significant first), as a message whose length is not a whole number of bytes.
+    pub fn finish_with_bits(self, last: u8, bits: u32) -> Vec<u8> {
+        assert!((1..8).contains(&bits), "1 to 7 bits of the last byte");
+        self.finish_bits(Some(pad_partial_byte(last, bits)))
+    }
+
+    fn finish_bits(self, tail: Option<u8>) -> Vec<u8> {
+        match self.inner {
+            Inner::S256(t) => t.finish(tail),
+            Inner::S512(t) => t.finish(tail),
+            Inner::S1024(t) => t.finish(tail),
+        }
+    }
+}
+
+/// The tree of state size `N` words.
+struct Tree<const N: usize> {
+    backend: Backend,
+    runner: Runner,
+    out_bits: u64,
+    g: [u64; N],
+    leaf_bytes: u128,
+    node_bytes: u128,
+    max_height: usize,
+    /// Level l + 1 at index l, created when the level below gives its first value.
+    levels: Vec<Feed<N>>,
+}
+
+impl<const N: usize> Tree<N> {
+    fn new(
+        backend: Backend,
+        runner: Runner,
+        out_bits: u64,
+        params: &Params<'_>,
+        tree: crate::TreeParams,
+    ) -> Self {
+        let nb = N * 8;
+        Tree {
+            backend,
+            runner,
+            out_bits,
+            g: initial_chain::<N>(out_bits, params),
+            leaf_bytes: tree.leaf_bytes(nb),
+            node_bytes: (nb as u128) << tree.fan_out.min(100),
+            max_height: tree.max_height as usize,
+            levels: Vec::new(),
+        }
+    }
+
+    /// Feeds bytes of the message of level `i + 1`, and what it gives to the levels above.
+    fn feed(&mut self, i: usize, data: &[u8]) {
+        if i == self.levels.len() {
+            let level = i + 1;
+            let piece = if level == self.max_height {
+                u128::MAX
+            } else if level == 1 {
+                self.leaf_bytes
+            } else {
+                self.node_bytes
+            };
+            self.levels.push(Feed::new(level as u8, piece));
+        }
+        let values = self.levels[i].push(data, self.backend, self.runner, &self.g);
+        if !values.is_empty() {
+            self.feed(i + 1, &values);
+        }
+    }
+
+    fn finish(mut self, tail: Option<u8>) -> Vec<u8> {
+        let nb = N * 8;
+        if self.levels.is_empty() {
+            self.feed(0, &[]);
+        }
+        let mut tail = tail;
+        let mut i = 0;
+        let root = loop {
+            let last = self.levels[i].finish(tail.take(), self.backend, self.runner, &self.g);
+            if i + 1 == self.max_height {
+                break last;
+            }
+            self.feed(i + 1, &last);
+            // A level with a single value is the root; it is still held by the level above,
+            // whose pieces are at least two values.
+            let above = &self.levels[i + 1];
+            if above.total == nb as u128 {
+                break above.pending.clone();
+            }
+            i += 1;
+        };
+        let root: [u64; N] = crate::threefish::words_from_bytes(&root);
+        let mut out = alloc::vec![0u8; self.out_bits.div_ceil(8) as usize];
+        output(&root, self.out_bits, &mut out);
+        out
+    }
+}
+
+/// One level being fed its message.
+struct Feed<const N: usize> {
+    level: u8,
+    /// Bytes of one piece (u128::MAX at the maximum height: one piece).
+    piece: u128,
+    /// The current piece's bytes not yet hashed (for streamed pieces, the first block and a
+    /// byte, until the UBI call starts, so that a single value stays readable).
+    pending: Vec<u8>,
+    /// A streamed piece's UBI call, once started.
+    ubi: Option<Ubi<N>>,
+    /// Where the current piece starts in the level's message.
+    start: u128,
+    /// Bytes of the current piece received.
+    fill: u128,
+    /// Bytes of the level's message received.
+    total: u128,
+}
+
+impl<const N: usize> Feed<N> {
+    fn new(level: u8, piece: u128) -> Self {
+        Feed {
+            level,
+            piece,
+            pending: Vec::new(),
+            ubi: None,
+            start: 0,
+            fill: 0,
+            total: 0,
+        }
+    }
+
+    fn in_lanes(&self) -> bool {
+        self.piece <= LANE_PIECE
+    }
+
+    fn level_of<'a>(&self, data: &'a [u8], tail: Option<u8>) -> Level<'a> {
+        Level {
+            data,
+            tail,
+            piece: self.piece,
+            level: self.level,
+            offset: self.start as u64,
+        }
+    }
+
+    /// Takes more of the level's message; returns the values of the pieces it completed.
+    fn push(&mut self, mut data: &[u8], backend: Backend, runner: Runner, g: &[u64; N]) -> Vec<u8> {
+        self.total += data.len() as u128;
+        let mut values = Vec::new();
+        if self.in_lanes() {
+            let piece = self.piece as usize;
+            if !self.pending.is_empty() {
+                let take = (piece - self.pending.len()).min(data.len());
+                self.pending.extend_from_slice(&data[..take]);
+                data = &data[take..];
+                if self.pending.len() < piece {
+                    return values;
+                }
+                let pending = core::mem::take(&mut self.pending);
+                values = self.level_of(&pending, None).values(backend, runner, g);
+                self.start += self.piece;
+            }
+            let whole = data.len() / piece * piece;
+            if whole > 0 {
+                let v = self
+                    .level_of(&data[..whole], None)
+                    .values(backend, runner, g);
+                values.extend_from_slice(&v);
+                self.start += whole as u128;
+            }
+            self.pending.extend_from_slice(&data[whole..]);
+            self.fill = self.pending.len() as u128;
+            return values;
+        }
+        while !data.is_empty() {
+            let take = (self.piece - self.fill).min(data.len() as u128) as usize;
+            let (now, rest) = data.split_at(take);
+            data = rest;
+            self.stream(now, g);
+            self.fill += take as u128;
+            if self.fill == self.piece {
+                let v = self.finish_piece(None, g);
+                values.extend_from_slice(&v);
+            }
+        }
+        values
+    }
+
+    /// A streamed piece's bytes.
+    fn stream(&mut self, data: &[u8], g: &[u64; N]) {
+        if let Some(u) = &mut self.ubi {
+            u.update(data);
+            return;
+        }
+        self.pending.extend_from_slice(data);
+        if self.pending.len() > N * 8 {
+            let mut u = Ubi::new(*g, BlockType::Message, self.level, self.start);
+            u.update(&self.pending);
+            self.pending.clear();
+            self.ubi = Some(u);
+        }
+    }
+
+    /// The value of a streamed piece (ended by its size or by the end of the input).
+    fn finish_piece(&mut self, tail: Option<u8>, g: &[u64; N]) -> Vec<u8> {
+        let mut u = self
+            .ubi
+            .take()
+            .unwrap_or_else(|| Ubi::new(*g, BlockType::Message, self.level, self.start));
+        u.update(&self.pending);
+        self.pending.clear();
+        if let Some(t) = tail {
+            u.update(&[t]);
+        }
+        let mut out = alloc::vec![0u8; N * 8];
+        words_to_bytes(&u.finish(tail.is_some()), &mut out);
+        self.start += self.fill;
+        self.fill = 0;
+        out
+    }
+
+    /// The value of the last piece, if it has bytes (or is the only one, even empty).
+    fn finish(
+        &mut self,
+        tail: Option<u8>,
+        backend: Backend,
+        runner: Runner,
+        g: &[u64; N],
+    ) -> Vec<u8> {
+        if self.fill == 0 && tail.is_none() && self.start > 0 {
+            return Vec::new();
+        }
+        if self.in_lanes() {
+            let pending = core::mem::take(&mut self.pending);
+            let v = self.level_of(&pending, tail).values(backend, runner, g);
+            self.fill = 0;
+            v
+        } else {
+            self.finish_piece(tail, g)
+        }
+    }
+}
+
+/// Hashes everything `reader` gives with `tree`, reading on a thread of its own (buffers of
+/// [`READ_AHEAD`] bytes, two ahead at most) while the calling thread hashes; returns the digest
+/// and the number of bytes read.
+///
+/// # Errors
+/// The first read error (an interrupted read is retried).
+#[cfg(feature = "parallel")]
+pub fn hash_reader<R: std::io::Read + Send>(
+    mut tree: TreeHasher,
+    mut reader: R,
+) -> std::io::Result<(Vec<u8>, u64)> {
+    use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+    let (full_tx, full_rx): (SyncSender<std::io::Result<Vec<u8>>>, Receiver<_>) = sync_channel(1);
+    let (empty_tx, empty_rx) = sync_channel::<Vec<u8>>(3);
+    std::thread::scope(|s| {
+        // Owned here, so that an early return (a read error) releases the reader.
+        let empty_tx = empty_tx;
+        s.spawn(move || {
+            let mut made = 0;
+            loop {
+                let mut buf = match empty_rx.try_recv() {
+                    Ok(b) => b,
+                    Err(_) if made < 3 => {
+                        made += 1;
+                        alloc::vec![0u8; READ_AHEAD]
+                    }
+                    Err(_) => match empty_rx.recv() {
+                        Ok(b) => b,
+                        Err(_) => return,
+                    },
+                };
+                buf.resize(READ_AHEAD, 0);
+                let mut n = 0;
+                let mut failed = None;
+                while n < buf.len() {
+                    match reader.read(&mut buf[n..]) {
+                        Ok(0) => break,
+                        Ok(k) => n += k,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(e) => {
+                            failed = Some(e);
+                            break;
+                        }
+                    }
+                }
+                buf.truncate(n);
+                let end = n < READ_AHEAD || failed.is_some();
+                if n > 0 && full_tx.send(Ok(buf)).is_err() {
+                    return;
+                }
+                if let Some(e) = failed {
+                    let _ = full_tx.send(Err(e));
+                    return;
+                }
+                if end {
+                    return;
+                }
+            }
+        });
+        let mut total = 0u64;
+        for got in full_rx {
+            let buf = got?;
+            tree.update(&buf);
+            total += buf.len() as u64;
+            let _ = empty_tx.try_send(buf);
+        }
+        Ok((tree.finish(), total))
+    })
+}
