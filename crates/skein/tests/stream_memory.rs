@@ -26,7 +26,7 @@ impl std::io::Read for Generator {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = buf.len().min(self.left as usize);
         for (i, b) in buf[..n].iter_mut().enumerate() {
-            *b = ((self.at + i as u64) * 31 >> 3) as u8;
+            *b = (((self.at + i as u64) * 31) >> 3) as u8;
         }
         self.at += n as u64;
         self.left -= n as u64;
