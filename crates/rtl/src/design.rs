@@ -423,37 +423,10 @@ fn functions(v: &mut Emitter, plan: &Plan) {
     v.close("end");
     v.close("endfunction");
     v.line("");
-    // mix layer
-    v.line("// The MIX functions of one round (Skein 1.3, 3.3.1): y0 = x0 + x1, y1 = (x1 <<< R[d mod 8][j]) ^ y0.");
-    v.line("// rs = round mod 8 selects the rotation constants; en says which MIX functions work this cycle.");
-    v.open(format!("function [{}:0] mix_layer;", nbits - 1));
-    v.line(format!("input [{}:0] x;", nbits - 1));
-    v.line("input [2:0] rs;");
-    v.line(format!("input [{}:0] en;", n / 2 - 1));
-    v.line("reg [63:0] x0, x1, y0, y1;");
-    v.open("begin");
-    v.line("mix_layer = x;");
-    for j in 0..n / 2 {
-        v.line(format!("// MIX {j}: words {} and {}", 2 * j, 2 * j + 1));
-        v.line(format!("x0 = x[{} +: 64];", 128 * j));
-        v.line(format!("x1 = x[{} +: 64];", 128 * j + 64));
-        v.line("y0 = x0 + x1;");
-        v.open("case (rs)");
-        for d in 0..8 {
-            v.line(format!(
-                "3'd{d}: y1 = rotl(x1, 6'd{}) ^ y0; // ROT d={d} j={j}",
-                rotation(n, d, j)
-            ));
-        }
-        v.close("endcase");
-        v.open(format!("if (en[{j}]) begin"));
-        v.line(format!("mix_layer[{} +: 64] = y0;", 128 * j));
-        v.line(format!("mix_layer[{} +: 64] = y1;", 128 * j + 64));
-        v.close("end");
+    // mix layer: a shared datapath computes MIX on its adder pool instead
+    if plan.pool.is_none() {
+        mix_layer(v, n);
     }
-    v.close("end");
-    v.close("endfunction");
-    v.line("");
     // permutation
     let pi = permutation(n);
     v.line("// The word permutation pi (Skein 1.3, Table 3): word w of the result is word pi(w).");
@@ -2083,4 +2056,39 @@ fn pooled_stage(v: &mut Emitter, plan: &Plan, pool: &AdderPool, j: u32) {
         v.line("default: ;");
         v.close("endcase");
     }
+}
+
+/// The MIX functions of one round as a Verilog function (the baseline datapath's round units).
+fn mix_layer(v: &mut Emitter, n: usize) {
+    let nbits = n * 64;
+    v.line("// The MIX functions of one round (Skein 1.3, 3.3.1): y0 = x0 + x1, y1 = (x1 <<< R[d mod 8][j]) ^ y0.");
+    v.line("// rs = round mod 8 selects the rotation constants; en says which MIX functions work this cycle.");
+    v.open(format!("function [{}:0] mix_layer;", nbits - 1));
+    v.line(format!("input [{}:0] x;", nbits - 1));
+    v.line("input [2:0] rs;");
+    v.line(format!("input [{}:0] en;", n / 2 - 1));
+    v.line("reg [63:0] x0, x1, y0, y1;");
+    v.open("begin");
+    v.line("mix_layer = x;");
+    for j in 0..n / 2 {
+        v.line(format!("// MIX {j}: words {} and {}", 2 * j, 2 * j + 1));
+        v.line(format!("x0 = x[{} +: 64];", 128 * j));
+        v.line(format!("x1 = x[{} +: 64];", 128 * j + 64));
+        v.line("y0 = x0 + x1;");
+        v.open("case (rs)");
+        for d in 0..8 {
+            v.line(format!(
+                "3'd{d}: y1 = rotl(x1, 6'd{}) ^ y0; // ROT d={d} j={j}",
+                rotation(n, d, j)
+            ));
+        }
+        v.close("endcase");
+        v.open(format!("if (en[{j}]) begin"));
+        v.line(format!("mix_layer[{} +: 64] = y0;", 128 * j));
+        v.line(format!("mix_layer[{} +: 64] = y1;", 128 * j + 64));
+        v.close("end");
+    }
+    v.close("end");
+    v.close("endfunction");
+    v.line("");
 }

@@ -170,9 +170,18 @@ fn a_tweak_flag_bit() {
 fn a_shared_adder_select() {
     // Long 3.4.2 (half the subkey adders) and 3.4.3 (half the MIX adders): the ROM's select of
     // the first shared use swapped to the other half.
-    for (name, unit) in [
-        ("long-outshare-256", "_mask = 4'h3;"),
-        ("long-inshare-256", "_en = 2'h1;"),
+    // The pooled ROM: `_off` is the first word (subkey) or MIX the layer's adders take.
+    for (name, unit, swapped) in [
+        (
+            "long-outshare-256",
+            "c0_l2_off = 8'd0;",
+            "c0_l2_off = 8'd2;",
+        ),
+        (
+            "long-inshare-256",
+            "c0_l0_off = 8'd0; c0_l0_en = 1'h1;",
+            "c0_l0_off = 8'd1; c0_l0_en = 1'h1;",
+        ),
     ] {
         let s = preset(name).unwrap();
         let dp = Datapath::new(&s);
@@ -183,8 +192,7 @@ fn a_shared_adder_select() {
             .expect("a ROM row using half the shared adders")
             .to_owned();
         let e: u32 = row.rsplit("e=").next().unwrap().trim().parse().unwrap();
-        let swapped = unit.replace("4'h3", "4'hc").replace("2'h1", "2'h2");
-        let text = mutate(&text, &row, |l| l.replace(unit, &swapped));
+        let text = mutate(&text, &row, |l| l.replace(unit, swapped));
         // Which words the golden op writes in that cycle: the first half of the subkey or the
         // first MIX (words 0, 1), so word 0 or its permuted place differs.
         let op = &dp.cycle_ops()[e as usize];

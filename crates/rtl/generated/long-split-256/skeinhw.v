@@ -71,54 +71,6 @@ module skeinhw (
         end
     endfunction
 
-    // The MIX functions of one round (Skein 1.3, 3.3.1): y0 = x0 + x1, y1 = (x1 <<< R[d mod 8][j]) ^ y0.
-    // rs = round mod 8 selects the rotation constants; en says which MIX functions work this cycle.
-    function [255:0] mix_layer;
-        input [255:0] x;
-        input [2:0] rs;
-        input [1:0] en;
-        reg [63:0] x0, x1, y0, y1;
-        begin
-            mix_layer = x;
-            // MIX 0: words 0 and 1
-            x0 = x[0 +: 64];
-            x1 = x[64 +: 64];
-            y0 = x0 + x1;
-            case (rs)
-                3'd0: y1 = rotl(x1, 6'd14) ^ y0; // ROT d=0 j=0
-                3'd1: y1 = rotl(x1, 6'd52) ^ y0; // ROT d=1 j=0
-                3'd2: y1 = rotl(x1, 6'd23) ^ y0; // ROT d=2 j=0
-                3'd3: y1 = rotl(x1, 6'd5) ^ y0; // ROT d=3 j=0
-                3'd4: y1 = rotl(x1, 6'd25) ^ y0; // ROT d=4 j=0
-                3'd5: y1 = rotl(x1, 6'd46) ^ y0; // ROT d=5 j=0
-                3'd6: y1 = rotl(x1, 6'd58) ^ y0; // ROT d=6 j=0
-                3'd7: y1 = rotl(x1, 6'd32) ^ y0; // ROT d=7 j=0
-            endcase
-            if (en[0]) begin
-                mix_layer[0 +: 64] = y0;
-                mix_layer[64 +: 64] = y1;
-            end
-            // MIX 1: words 2 and 3
-            x0 = x[128 +: 64];
-            x1 = x[192 +: 64];
-            y0 = x0 + x1;
-            case (rs)
-                3'd0: y1 = rotl(x1, 6'd16) ^ y0; // ROT d=0 j=1
-                3'd1: y1 = rotl(x1, 6'd57) ^ y0; // ROT d=1 j=1
-                3'd2: y1 = rotl(x1, 6'd40) ^ y0; // ROT d=2 j=1
-                3'd3: y1 = rotl(x1, 6'd37) ^ y0; // ROT d=3 j=1
-                3'd4: y1 = rotl(x1, 6'd33) ^ y0; // ROT d=4 j=1
-                3'd5: y1 = rotl(x1, 6'd12) ^ y0; // ROT d=5 j=1
-                3'd6: y1 = rotl(x1, 6'd22) ^ y0; // ROT d=6 j=1
-                3'd7: y1 = rotl(x1, 6'd32) ^ y0; // ROT d=7 j=1
-            endcase
-            if (en[1]) begin
-                mix_layer[128 +: 64] = y0;
-                mix_layer[192 +: 64] = y1;
-            end
-        end
-    endfunction
-
     // The word permutation pi (Skein 1.3, Table 3): word w of the result is word pi(w).
     function [255:0] permute;
         input [255:0] x;
