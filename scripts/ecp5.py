@@ -167,7 +167,10 @@ def ecp5(vpath, work, pnr):
     for c in mod["cells"].values():
         cells[c["type"]] = cells.get(c["type"], 0) + 1
     report = os.path.join(work, "ecp5-report.json")
-    run([pnr] + NEXTPNR + ["--json", j, "--report", report], os.path.join(work, "ecp5-pnr.log"))
+    # YoWASP's nextpnr runs in a WebAssembly sandbox that sees the working directory, not
+    # every absolute path (/tmp is outside it): run it in `work` on relative names.
+    run([pnr] + NEXTPNR + ["--json", "ecp5.json", "--report", "ecp5-report.json"],
+        os.path.join(work, "ecp5-pnr.log"), cwd=work)
     rep = json.load(open(report))
     fmax = rep.get("fmax", {})
     clk = [v for k, v in fmax.items() if "clk" in k]
