@@ -488,11 +488,11 @@ fn functions(v: &mut Emitter, plan: &Plan) {
     v.close("end");
     v.close("endfunction");
     v.line("");
-    if plan.pool.is_some() {
-        subkey_words(v, plan);
-    }
-    if plan.lean {
-        add_subkey_selected(v, plan);
+    match (plan.pool.is_some(), plan.lean) {
+        (true, false) => subkey_words(v, plan),
+        (true, true) => subkey_words_selected(v, plan),
+        (false, false) => {}
+        (false, true) => add_subkey_selected(v, plan),
     }
     tweak_words(v, plan.tree());
     if plan.slots > 1 {
@@ -524,58 +524,17 @@ fn functions(v: &mut Emitter, plan: &Plan) {
 fn add_subkey_selected(v: &mut Emitter, plan: &Plan) {
     let n = plan.words as usize;
     let nbits = plan.nbits();
-    let subkeys = plan.schedule.subkeys() as usize;
     v.line("// Key injection of the lean core: subkey word i is the key word, tweak word and counter that");
     v.line("// sk selects, added once (the same sums as add_subkey).");
     v.open(format!("function [{}:0] add_subkey_sel;", nbits - 1));
     v.line(format!("input [{}:0] x;", nbits - 1));
-    v.line(format!("input [{}:0] ky;", plan.kybits() - 1));
-    v.line("input [191:0] tw;");
-    v.line(format!("input [{}:0] sk;", SUBKEY_BITS - 1));
+    subkey_select_inputs(v, plan);
     v.line(format!("input [{}:0] mask;", n - 1));
-    v.line(format!(
-        "reg [63:0] kw, tv; reg [{}:0] cv;",
-        SUBKEY_BITS - 1
-    ));
+    subkey_select_regs(v);
     v.open("begin");
     v.line("add_subkey_sel = x;");
     for i in 0..n {
-        let sources: Vec<_> = (0..subkeys)
-            .map(|s| subkey_sources_n(plan.words, s, i))
-            .collect();
-        let tweaked = sources.iter().any(|x| x.1.is_some());
-        let counted = sources.iter().any(|x| x.2 != 0);
-        v.line(format!("// word {i}"));
-        v.open("case (sk)");
-        for (s, (key, tweak, counter)) in sources.iter().enumerate() {
-            let mut sets = vec![format!("kw = ky[{} +: 64];", 64 * key)];
-            if tweaked {
-                sets.push(match tweak {
-                    Some(t) => format!("tv = tw[{} +: 64];", 64 * t),
-                    None => "tv = 64'd0;".to_owned(),
-                });
-            }
-            if counted {
-                sets.push(format!("cv = {};", dec(SUBKEY_BITS, *counter)));
-            }
-            v.line(format!(
-                "{}: begin {} end",
-                dec(SUBKEY_BITS, s as u64),
-                sets.join(" ")
-            ));
-        }
-        v.line(format!(
-            "default: begin kw = 64'd0; tv = 64'd0; cv = {}; end",
-            dec(SUBKEY_BITS, 0)
-        ));
-        v.close("endcase");
-        let mut sum = "kw".to_owned();
-        if tweaked {
-            sum.push_str(" + tv");
-        }
-        if counted {
-            sum.push_str(&format!(" + {{{}'d0, cv}}", 64 - SUBKEY_BITS));
-        }
+        let sum = select_subkey_word(v, plan, i);
         // The mask gates the subkey word to 0 (an AND the adder's LUTs absorb) rather than
         // selecting between x and the sum after the adder.
         v.line(format!(
@@ -586,6 +545,84 @@ fn add_subkey_selected(v: &mut Emitter, plan: &Plan) {
     v.close("end");
     v.close("endfunction");
     v.line("");
+}
+
+/// A lean shared datapath's subkey words, `subkey_words_sel`: the words `subkey_words` gives,
+/// selected before they are added (as in [`add_subkey_selected`]), so the shared subkey adders
+/// are fed by one key-plus-tweak chain per word instead of a mux over every subkey's sum.
+fn subkey_words_selected(v: &mut Emitter, plan: &Plan) {
+    let n = plan.words as usize;
+    v.line("// Subkey sk's words of the lean core: key word, tweak word and counter selected on sk, then");
+    v.line("// added once (the same words as subkey_words).");
+    v.open(format!(
+        "function [{}:0] subkey_words_sel;",
+        plan.nbits() - 1
+    ));
+    subkey_select_inputs(v, plan);
+    subkey_select_regs(v);
+    v.open("begin");
+    for i in 0..n {
+        let sum = select_subkey_word(v, plan, i);
+        v.line(format!("subkey_words_sel[{} +: 64] = {sum};", 64 * i));
+    }
+    v.close("end");
+    v.close("endfunction");
+    v.line("");
+}
+
+fn subkey_select_inputs(v: &mut Emitter, plan: &Plan) {
+    v.line(format!("input [{}:0] ky;", plan.kybits() - 1));
+    v.line("input [191:0] tw;");
+    v.line(format!("input [{}:0] sk;", SUBKEY_BITS - 1));
+}
+
+fn subkey_select_regs(v: &mut Emitter) {
+    v.line(format!(
+        "reg [63:0] kw, tv; reg [{}:0] cv;",
+        SUBKEY_BITS - 1
+    ));
+}
+
+/// Emits the case on `sk` that selects subkey word `i`'s key word (`kw`), tweak word (`tv`)
+/// and counter (`cv`), and returns the sum that makes the word of them.
+fn select_subkey_word(v: &mut Emitter, plan: &Plan, i: usize) -> String {
+    let sources: Vec<_> = (0..plan.schedule.subkeys() as usize)
+        .map(|s| subkey_sources_n(plan.words, s, i))
+        .collect();
+    let tweaked = sources.iter().any(|x| x.1.is_some());
+    let counted = sources.iter().any(|x| x.2 != 0);
+    v.line(format!("// word {i}"));
+    v.open("case (sk)");
+    for (s, (key, tweak, counter)) in sources.iter().enumerate() {
+        let mut sets = vec![format!("kw = ky[{} +: 64];", 64 * key)];
+        if tweaked {
+            sets.push(match tweak {
+                Some(t) => format!("tv = tw[{} +: 64];", 64 * t),
+                None => "tv = 64'd0;".to_owned(),
+            });
+        }
+        if counted {
+            sets.push(format!("cv = {};", dec(SUBKEY_BITS, *counter)));
+        }
+        v.line(format!(
+            "{}: begin {} end",
+            dec(SUBKEY_BITS, s as u64),
+            sets.join(" ")
+        ));
+    }
+    v.line(format!(
+        "default: begin kw = 64'd0; tv = 64'd0; cv = {}; end",
+        dec(SUBKEY_BITS, 0)
+    ));
+    v.close("endcase");
+    let mut sum = "kw".to_owned();
+    if tweaked {
+        sum.push_str(" + tv");
+    }
+    if counted {
+        sum.push_str(&format!(" + {{{}'d0, cv}}", 64 - SUBKEY_BITS));
+    }
+    sum
 }
 
 /// The tweak words a block carries from slot to slot, rebuilt from t0 and t1 at every arrival.
@@ -1933,8 +1970,13 @@ fn pooled_stage(v: &mut Emitter, plan: &Plan, pool: &AdderPool, j: u32) {
                 .join(", ")
         ));
         if layer_has(layer, is_add) {
+            let words = if plan.lean {
+                "subkey_words_sel"
+            } else {
+                "subkey_words"
+            };
             v.line(format!(
-                "p{j}_l{l}_k = subkey_words(a{j}_ky, a{j}_tw, c{j}_l{l}_sk);"
+                "p{j}_l{l}_k = {words}(a{j}_ky, a{j}_tw, c{j}_l{l}_sk);"
             ));
         }
         // Each adder's operands default to its first alternative's (not to zero, which would

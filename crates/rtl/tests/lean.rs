@@ -64,7 +64,13 @@ fn lean_dir(s: &Schedule) -> PathBuf {
 #[test]
 fn lean_cores_give_the_official_digests_and_diff_identical_but_for_the_named_fields() {
     let all = vectors();
-    for name in ["long-iter-256", "long-split-256", "ath-4r", "ath-8r-2fp"] {
+    for name in [
+        "long-iter-256",
+        "long-split-256",
+        "long-overlap-256",
+        "ath-4r",
+        "ath-8r-2fp",
+    ] {
         let s = skeinhw_sched::preset(name).unwrap();
         let dir = lean_dir(&s);
         if let Err(e) = skeinhw_rtl::lint(&dir) {
