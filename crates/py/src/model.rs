@@ -19,7 +19,7 @@ use skeinhw_trace::names;
 
 use crate::buffer::Data;
 use crate::hash::value_error;
-use crate::stream::{Batch, OwnedRun, Stream};
+use crate::stream::{Batch, OwnedRun, Recycler, Stream};
 
 /// A validated Skein or Shabal schedule.
 #[pyclass(name = "Schedule", module = "skeinhw", frozen)]
@@ -420,10 +420,18 @@ impl Names {
     }
 }
 
-/// A batch of cycles and the names of its values.
+/// A batch of cycles and the names of its values; handed back to the simulator once no
+/// record of it is left.
 struct Rows {
     names: Arc<Names>,
     batch: Batch,
+    recycler: Recycler,
+}
+
+impl Drop for Rows {
+    fn drop(&mut self) {
+        self.recycler.recycle(std::mem::take(&mut self.batch));
+    }
 }
 
 /// One clock cycle of the golden model: every register after the rising edge. A view into
@@ -544,6 +552,7 @@ impl Simulation {
                     c.rows = Some(Arc::new(Rows {
                         names: self.names.clone(),
                         batch,
+                        recycler: c.stream.recycler(),
                     }));
                     c.next = 0;
                 }
@@ -624,9 +633,12 @@ fn _bench_rust_simulate(
     py.detach(move || {
         let start = std::time::Instant::now();
         let mut stream = Stream::skein(s, jobs)?;
+        let recycler = stream.recycler();
         let mut rows = 0usize;
         while let Some(b) = stream.next_batch() {
-            rows += std::hint::black_box(b?.len());
+            let b = b?;
+            rows += std::hint::black_box(b.len());
+            recycler.recycle(b);
         }
         std::hint::black_box(rows);
         Ok::<f64, String>(start.elapsed().as_secs_f64())
