@@ -93,11 +93,11 @@ impl BatchSink {
 
     /// Appends the row in `scratch`.
     fn push(&mut self, cycle: u64, phase: &'static str) -> io::Result<()> {
-        if self.batch.cycles.capacity() == 0 {
-            if let Ok(mut batch) = self.spare.try_recv() {
-                batch.clear();
-                self.batch = batch;
-            }
+        if self.batch.cycles.capacity() == 0
+            && let Ok(mut batch) = self.spare.try_recv()
+        {
+            batch.clear();
+            self.batch = batch;
         }
         if self.batch.cycles.capacity() == 0 {
             self.batch.cycles.reserve_exact(self.rows);
