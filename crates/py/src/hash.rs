@@ -58,7 +58,9 @@ fn with_data<R: Send>(py: Python<'_>, data: &[u8], f: impl FnOnce(&[u8]) -> R + 
 }
 
 struct SkeinState {
-    hasher: DynSkein,
+    /// Boxed: a Skein-1024 hasher with its tree state is some 600 bytes, which the object's
+    /// construction would otherwise copy at each move.
+    hasher: Box<DynSkein>,
     hashed_bits: u64,
 }
 
@@ -161,7 +163,7 @@ impl SkeinCore {
         let hasher = DynSkein::new(state_bits, digest_bits, &params).map_err(value_error)?;
         let core = SkeinCore {
             state: Mutex::new(SkeinState {
-                hasher,
+                hasher: Box::new(hasher),
                 hashed_bits: 0,
             }),
             state_bits,
@@ -194,7 +196,7 @@ impl SkeinCore {
     }
 
     fn digest(&self) -> Vec<u8> {
-        let hasher = lock(&self.state).hasher.clone();
+        let hasher: DynSkein = (*lock(&self.state).hasher).clone();
         hasher.finalize()
     }
 

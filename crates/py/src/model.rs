@@ -3,7 +3,6 @@
 //! whole run in memory), the Verilog generator, and the live cycle diff the cocotb checker
 //! feeds one clock edge at a time.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -20,7 +19,7 @@ use skeinhw_trace::names;
 
 use crate::buffer::Data;
 use crate::hash::value_error;
-use crate::stream::{Batch, OwnedRun, Stream};
+use crate::stream::{Batch, OwnedRun, Recycler, Stream};
 
 /// A validated Skein or Shabal schedule.
 #[pyclass(name = "Schedule", module = "skeinhw", frozen)]
@@ -368,17 +367,71 @@ fn golden_frames(
 }
 
 /// The trace's signal names and their positions, made once per run and shared by every
-/// record (the dict keys of `fields()` included).
+/// record. The names are interned Python strings, and `index` is a Python dict from each to
+/// its position: `record["slot0_state_0"]` is then one dict probe on the string's cached hash
+/// (an identity compare for a literal), instead of a UTF-8 copy and a Rust string hash per read.
 struct Names {
-    list: Vec<String>,
-    index: HashMap<String, usize>,
     keys: Vec<Py<PyString>>,
+    index: Py<PyDict>,
 }
 
-/// A batch of cycles and the names of its values.
+impl Names {
+    fn new(py: Python<'_>, list: &[String]) -> PyResult<Names> {
+        let keys: Vec<Py<PyString>> = list
+            .iter()
+            .map(|n| PyString::intern(py, n).unbind())
+            .collect();
+        let index = PyDict::new(py);
+        for (i, k) in keys.iter().enumerate() {
+            index.set_item(k.bind(py), i)?;
+        }
+        Ok(Names {
+            keys,
+            index: index.unbind(),
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// The position of field `name`: a KeyError naming it when the trace has no such field,
+    /// a TypeError when it is no string.
+    fn position(&self, name: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let py = name.py();
+        if !name.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(format!(
+                "a field name (str) is required, not '{}'",
+                name.get_type().name()?
+            )));
+        }
+        match self.index.bind(py).get_item(name)? {
+            Some(i) => i.extract(),
+            None => Err(PyKeyError::new_err(format!(
+                "no field '{}' in the trace",
+                name.str()?
+            ))),
+        }
+    }
+
+    /// The names as a new list of the interned strings.
+    fn list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.keys.iter().map(|k| k.bind(py)))
+    }
+}
+
+/// A batch of cycles and the names of its values; handed back to the simulator once no
+/// record of it is left.
 struct Rows {
     names: Arc<Names>,
     batch: Batch,
+    recycler: Recycler,
+}
+
+impl Drop for Rows {
+    fn drop(&mut self) {
+        self.recycler.recycle(std::mem::take(&mut self.batch));
+    }
 }
 
 /// One clock cycle of the golden model: every register after the rising edge. A view into
@@ -391,7 +444,7 @@ pub struct Record {
 
 impl Record {
     fn values(&self) -> &[u64] {
-        let n = self.rows.names.list.len();
+        let n = self.rows.names.len();
         &self.rows.batch.values[self.row * n..][..n]
     }
 }
@@ -410,17 +463,15 @@ impl Record {
         self.rows.batch.phases[self.row]
     }
 
-    fn __getitem__(&self, name: &str) -> PyResult<u64> {
-        self.rows
-            .names
-            .index
-            .get(name)
-            .map(|&i| self.values()[i])
-            .ok_or_else(|| PyKeyError::new_err(format!("no field '{name}' in the trace")))
+    fn __getitem__(&self, name: &Bound<'_, PyAny>) -> PyResult<u64> {
+        Ok(self.values()[self.rows.names.position(name)?])
     }
 
-    fn __contains__(&self, name: &str) -> bool {
-        self.rows.names.index.contains_key(name)
+    fn __contains__(&self, name: &Bound<'_, PyAny>) -> PyResult<bool> {
+        if !name.is_instance_of::<PyString>() {
+            return Ok(false);
+        }
+        self.rows.names.index.bind(name.py()).contains(name)
     }
 
     /// Every field name -> value (a dict, in trace order).
@@ -433,8 +484,8 @@ impl Record {
     }
 
     /// The field names, in trace order.
-    fn keys(&self) -> Vec<String> {
-        self.rows.names.list.clone()
+    fn keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.rows.names.list(py)
     }
 
     fn __repr__(&self) -> String {
@@ -501,6 +552,7 @@ impl Simulation {
                     c.rows = Some(Arc::new(Rows {
                         names: self.names.clone(),
                         batch,
+                        recycler: c.stream.recycler(),
                     }));
                     c.next = 0;
                 }
@@ -510,8 +562,8 @@ impl Simulation {
 
     /// The field names of every record, in trace order.
     #[getter]
-    fn field_names(&self) -> Vec<String> {
-        self.names.list.clone()
+    fn field_names<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.names.list(py)
     }
 }
 
@@ -551,17 +603,8 @@ pub fn simulate(
     }
     .map_err(value_error)?;
     let list: Vec<String> = stream.signals.iter().map(|s| s.name.clone()).collect();
-    let index = list
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.clone(), i))
-        .collect();
-    let keys = list
-        .iter()
-        .map(|n| PyString::intern(py, n).unbind())
-        .collect();
     Ok(Simulation {
-        names: Arc::new(Names { list, index, keys }),
+        names: Arc::new(Names::new(py, &list)?),
         cursor: Mutex::new(Cursor {
             stream,
             rows: None,
@@ -590,9 +633,12 @@ fn _bench_rust_simulate(
     py.detach(move || {
         let start = std::time::Instant::now();
         let mut stream = Stream::skein(s, jobs)?;
+        let recycler = stream.recycler();
         let mut rows = 0usize;
         while let Some(b) = stream.next_batch() {
-            rows += std::hint::black_box(b?.len());
+            let b = b?;
+            rows += std::hint::black_box(b.len());
+            recycler.recycle(b);
         }
         std::hint::black_box(rows);
         Ok::<f64, String>(start.elapsed().as_secs_f64())

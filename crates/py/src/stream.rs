@@ -1,7 +1,9 @@
 //! The cycle simulator's output as flat batches of values, made in the simulator's own thread
 //! straight from its borrowed records (the trace crate's `values`, no owned record, no frame
 //! per cycle), so that handing a cycle to Python costs one view object. The channel is
-//! bounded: a million-cycle run never sits in memory.
+//! bounded: a million-cycle run never sits in memory. Read batches go back to the simulator
+//! ([`Recycler`]) to be filled again: a fresh 256 KiB buffer per batch cost page faults in
+//! the simulator's thread and unmapping in the reader's.
 
 use std::io;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -27,6 +29,12 @@ pub struct Batch {
 }
 
 impl Batch {
+    fn clear(&mut self) {
+        self.cycles.clear();
+        self.phases.clear();
+        self.values.clear();
+    }
+
     /// Rows (cycles) in the batch.
     pub fn len(&self) -> usize {
         self.cycles.len()
@@ -47,8 +55,24 @@ enum Msg {
 /// A batch holds at most this many values (256 KiB), and at least 16 rows.
 const BATCH_VALUES: usize = 32 * 1024;
 
+/// Read batches kept for reuse; more are freed.
+const SPARE_BATCHES: usize = 4;
+
+/// Hands read batches back to the simulator of their run (dropped if it has ended or has
+/// enough spares).
+#[derive(Clone)]
+pub struct Recycler(SyncSender<Batch>);
+
+impl Recycler {
+    /// Gives `batch` back for reuse.
+    pub fn recycle(&self, batch: Batch) {
+        let _ = self.0.try_send(batch);
+    }
+}
+
 struct BatchSink {
     tx: SyncSender<Msg>,
+    spare: Receiver<Batch>,
     batch: Batch,
     rows: usize,
     scratch: Vec<u64>,
@@ -69,6 +93,12 @@ impl BatchSink {
 
     /// Appends the row in `scratch`.
     fn push(&mut self, cycle: u64, phase: &'static str) -> io::Result<()> {
+        if self.batch.cycles.capacity() == 0
+            && let Ok(mut batch) = self.spare.try_recv()
+        {
+            batch.clear();
+            self.batch = batch;
+        }
         if self.batch.cycles.capacity() == 0 {
             self.batch.cycles.reserve_exact(self.rows);
             self.batch.phases.reserve_exact(self.rows);
@@ -134,6 +164,7 @@ pub struct Stream {
     /// The run's signals, in the order of every row's values.
     pub signals: Vec<Signal>,
     rx: Receiver<Msg>,
+    recycler: Recycler,
 }
 
 impl Stream {
@@ -178,6 +209,11 @@ impl Stream {
         })
     }
 
+    /// What gives this run's read batches back to its simulator.
+    pub fn recycler(&self) -> Recycler {
+        self.recycler.clone()
+    }
+
     /// The next batch (blocking until the simulator has made it); None at the end.
     pub fn next_batch(&mut self) -> Option<Result<Batch, String>> {
         match self.rx.recv() {
@@ -192,9 +228,11 @@ fn spawn(
     run: impl FnOnce(&mut BatchSink) -> Result<(), String> + Send + 'static,
 ) -> Result<Stream, String> {
     let (tx, rx) = sync_channel::<Msg>(4);
+    let (recycle, spare) = sync_channel::<Batch>(SPARE_BATCHES);
     std::thread::spawn(move || {
         let mut sink = BatchSink {
             tx: tx.clone(),
+            spare,
             batch: Batch::default(),
             rows: 16,
             scratch: Vec::new(),
@@ -206,7 +244,11 @@ fn spawn(
         }
     });
     match rx.recv() {
-        Ok(Msg::Signals(signals)) => Ok(Stream { signals, rx }),
+        Ok(Msg::Signals(signals)) => Ok(Stream {
+            signals,
+            rx,
+            recycler: Recycler(recycle),
+        }),
         Ok(Msg::Error(e)) => Err(format!("golden simulation: {e}")),
         _ => Err("golden simulation: the simulator stopped before its first cycle".into()),
     }
