@@ -218,15 +218,25 @@ where
         file: file.to_string(),
         message,
     };
-    let fst = precheck(&mut input).map_err(malformed)?;
+    let fst = precheck(&mut input, !ours).map_err(malformed)?;
     if ours && !fst {
-        if let Some(stats) = stream_vcd(&mut input, file, options, probes, &mut on_edge)? {
+        let read = stream_vcd(&mut input, file, options, probes, &mut on_edge)?;
+        // Our reader checked the time order of what it read: the rest of a file it stopped
+        // early in (or one whose header it leaves to wellen) is checked here, in one pass.
+        if read.as_ref().is_none_or(|(_, stopped)| *stopped) {
+            let rewind = |input: &mut R| {
+                input
+                    .seek(SeekFrom::Start(0))
+                    .map(|_| ())
+                    .map_err(|e| malformed(e.to_string()))
+            };
+            rewind(&mut input)?;
+            check_vcd_times(&mut input).map_err(malformed)?;
+            rewind(&mut input)?;
+        }
+        if let Some((stats, _)) = read {
             return Ok(stats);
         }
-        // A header our reader leaves to wellen.
-        input
-            .seek(SeekFrom::Start(0))
-            .map_err(|e| malformed(e.to_string()))?;
     }
     let load = LoadOptions {
         multi_thread: false,
@@ -241,8 +251,9 @@ where
 /// before they see the file: an FST whose block lengths leave the file (the format detection
 /// walks them forever) or whose counts exceed what their bytes can hold; a VCD whose time goes
 /// backwards, or whose last line is cut off (its last value would be read as a wrong value).
-/// Answers whether the file is an FST.
-fn precheck(input: &mut (impl BufRead + Seek)) -> Result<bool, String> {
+/// Answers whether the file is an FST. `times`: check a VCD's time order too (a pass over the
+/// whole file; our own reader checks it as it reads).
+fn precheck(input: &mut (impl BufRead + Seek), times: bool) -> Result<bool, String> {
     let io = |e: io::Error| e.to_string();
     let len = input.seek(SeekFrom::End(0)).map_err(io)?;
     input.seek(SeekFrom::Start(0)).map_err(io)?;
@@ -255,8 +266,10 @@ fn precheck(input: &mut (impl BufRead + Seek)) -> Result<bool, String> {
     if fst {
         check_fst_blocks(input, len)?;
     } else {
-        input.seek(SeekFrom::Start(0)).map_err(io)?;
-        check_vcd_times(input)?;
+        if times {
+            input.seek(SeekFrom::Start(0)).map_err(io)?;
+            check_vcd_times(input)?;
+        }
         let mut last = [0u8; 1];
         input.seek(SeekFrom::End(-1)).map_err(io)?;
         input.read_exact(&mut last).map_err(io)?;
@@ -635,14 +648,15 @@ impl<'p, F: FnMut(u64, u64, &[Bits]) -> bool> Sampler<'p, F> {
     }
 }
 
-/// The VCD reader of [`crate::vcd`]: `Ok(None)` if its header is one to leave to wellen.
+/// The VCD reader of [`crate::vcd`]: `Ok(None)` if its header is one to leave to wellen, else
+/// what it read and whether the callback stopped it.
 fn stream_vcd<R: BufRead + Seek>(
     input: &mut R,
     file: &str,
     options: &WaveOptions,
     probes: &[Probe],
     on_edge: &mut impl FnMut(u64, u64, &[Bits]) -> bool,
-) -> Result<Option<WaveStats>, DiffError> {
+) -> Result<Option<(WaveStats, bool)>, DiffError> {
     let Some(header) = vcd::read_header(input) else {
         return Ok(None);
     };
@@ -706,7 +720,8 @@ fn stream_vcd<R: BufRead + Seek>(
             message,
         }
     })?;
-    Ok(Some(sampler.finish()))
+    let stopped = sampler.stop;
+    Ok(Some((sampler.finish(), stopped)))
 }
 
 fn stream_edges<R: BufRead + Seek>(
