@@ -858,7 +858,14 @@ thread_local! {
 fn emit(probes: &[Probe], slots: &[usize], current: &[Bits], out: &mut [Bits]) {
     for ((p, &slot), o) in probes.iter().zip(slots).zip(out.iter_mut()) {
         match p.slice {
-            None => o.clone_from(&current[slot]),
+            // Field by field: a derived `clone_from` allocates a new vector every time.
+            None => {
+                let c = &current[slot];
+                o.width = c.width;
+                o.unknown = c.unknown;
+                o.words.clear();
+                o.words.extend_from_slice(&c.words);
+            }
             Some(range) => slice_into(&current[slot], range, o),
         }
         p.unswap(o);
