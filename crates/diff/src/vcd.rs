@@ -495,7 +495,17 @@ fn parse(
             continue;
         }
         let s = i;
-        let e = token_end(s + 1);
+        let e = if matches!(c, b'b' | b'B') {
+            // A vector's digits: found with SIMD rather than byte by byte (most of the file).
+            let k = memchr::memchr3(b' ', b'\n', b'\t', &buf[s + 1..]).map_or(n, |k| s + 1 + k);
+            if memchr::memchr2(b'\r', 0x0c, &buf[s + 1..k]).is_some() {
+                token_end(s + 1)
+            } else {
+                k
+            }
+        } else {
+            token_end(s + 1)
+        };
         let token = &buf[s..e];
         if st.in_comment {
             st.in_comment = token != b"$end";
