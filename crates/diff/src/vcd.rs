@@ -60,10 +60,7 @@ pub(crate) struct Header {
 /// byte after it. `None`: something this reader does not take on (the caller rewinds and reads
 /// the file with wellen, whose error or reading then counts).
 pub(crate) fn read_header(input: &mut impl BufRead) -> Option<Header> {
-    let mut r = ByteReader {
-        input,
-        newlines: 0,
-    };
+    let mut r = ByteReader { input, newlines: 0 };
     let mut header = Header::default();
     let mut scopes: Vec<String> = Vec::new();
     let mut seen = [false; 3]; // $date, $version, $timescale: wellen refuses a second one
@@ -193,7 +190,12 @@ fn var_kind(tpe: &[u8]) -> Option<Kind> {
 fn timescale_ok(body: &[u8]) -> bool {
     let t = tokens(body);
     let factor = match t.as_slice() {
-        [one] => &one[..one.iter().position(|c| !c.is_ascii_digit()).unwrap_or(one.len())],
+        [one] => {
+            &one[..one
+                .iter()
+                .position(|c| !c.is_ascii_digit())
+                .unwrap_or(one.len())]
+        }
         [factor, _] => factor,
         _ => return false,
     };
@@ -545,28 +547,19 @@ fn parse(
                     b"$comment" => st.in_comment = true,
                     b"$dumpvars" | b"$end" | b"$dumpoff" | b"$dumpon" | b"$dumpall" => {}
                     _ => {
-                        return Err((
-                            s,
-                            format!("malformed: unexpected '{}'", lossy(token, 40)),
-                        ));
+                        return Err((s, format!("malformed: unexpected '{}'", lossy(token, 40))));
                     }
                 }
                 i = e;
                 continue;
             }
             _ => {
-                return Err((
-                    s,
-                    format!("malformed: unexpected '{}'", lossy(token, 40)),
-                ));
+                return Err((s, format!("malformed: unexpected '{}'", lossy(token, 40))));
             }
         };
         i = next;
         let Some(key) = id_to_int(id) else {
-            return Err((
-                s,
-                format!("malformed: bad signal id '{}'", lossy(id, 40)),
-            ));
+            return Err((s, format!("malformed: bad signal id '{}'", lossy(id, 40))));
         };
         let slot = lookup.slot(key);
         if slot == UNWATCHED {

@@ -763,11 +763,9 @@ fn stream_edges<R: BufRead + Seek>(
             if let Some(&i) = slot_of.get(signal.index())
                 && i != usize::MAX
             {
-                decode_into(value, &mut sampler.current[i]).map_err(|message| {
-                    DiffError::Wave {
-                        file: file.clone(),
-                        message: format!("at #{time}: {message}"),
-                    }
+                decode_into(value, &mut sampler.current[i]).map_err(|message| DiffError::Wave {
+                    file: file.clone(),
+                    message: format!("at #{time}: {message}"),
                 })?;
             }
             Ok(())

@@ -166,7 +166,10 @@ fn time_going_backwards_is_found_even_after_an_early_stop() {
     let body = "#0\n0!\nb0 \"\n#10\n1!\n#20\n0!\n#30\n1!\n#5\n0!\n";
     for stop in [1, 100] {
         let e = read_text(&format!("{HEAD}{body}"), stop).unwrap_err();
-        assert!(e.contains("x.vcd") && e.contains("time goes backwards"), "{e}");
+        assert!(
+            e.contains("x.vcd") && e.contains("time goes backwards"),
+            "{e}"
+        );
         assert!(e.contains("line 15"), "{e}");
     }
     assert_eq!(read_text(&format!("{HEAD}#0\n0!\n#10\n1!\n"), 100), Ok(1));
