@@ -413,13 +413,24 @@ struct Body {
 /// Reads the body (after [`read_header`]) to its end or until the sink says stop. Errors name
 /// the line: `malformed: line N: ...` or `line N: time goes backwards: ...`.
 pub(crate) fn stream_body(
-    mut input: impl Read,
+    input: impl Read,
     first_line: u64,
     lookup: &Lookup,
     sink: &mut impl Sink,
 ) -> Result<(), String> {
-    const CHUNK: usize = 1 << 20;
-    let mut buf = vec![0u8; CHUNK];
+    stream_chunks(input, first_line, lookup, sink, 1 << 20)
+}
+
+/// [`stream_body`] with a buffer of `chunk` bytes to start with (tests cut tokens with tiny
+/// ones).
+fn stream_chunks(
+    mut input: impl Read,
+    first_line: u64,
+    lookup: &Lookup,
+    sink: &mut impl Sink,
+    chunk: usize,
+) -> Result<(), String> {
+    let mut buf = vec![0u8; chunk.max(1)];
     let mut filled = 0;
     let mut eof = false;
     let mut line = first_line; // the line buf[0] is on
@@ -758,6 +769,36 @@ mod tests {
         assert_eq!(plain_name(b"mem[3]", 8), None);
         assert_eq!(plain_name(b"a[1][7:0]", 8), None);
         assert_eq!(plain_name(b"plain", 8), Some(&b"plain"[..]));
+    }
+
+    /// Records every watched change, for comparing buffer sizes.
+    #[derive(Default)]
+    struct Record(Vec<(u64, usize, Vec<u8>)>);
+
+    impl Sink for Record {
+        fn change(&mut self, time: u64, slot: usize, value: &[u8]) -> Result<bool, String> {
+            self.0.push((time, slot, value.to_vec()));
+            Ok(true)
+        }
+    }
+
+    #[test]
+    fn tokens_cut_by_the_buffer_read_as_whole_ones() {
+        let body = "$dumpvars\nb101 !\n0\"\n$end\n#3\nb1\n\n  !\n\
+                    $comment b0 ! $end 1\"\n#7\tb0x1z \"#\n1\"\r\n#12\nbx !\n";
+        let lookup = Lookup::new(&[0, 1]);
+        let whole = {
+            let mut r = Record::default();
+            stream_chunks(body.as_bytes(), 7, &lookup, &mut r, 1 << 20).unwrap();
+            r.0
+        };
+        assert_eq!(whole.len(), 6, "{whole:?}");
+        assert_eq!(whole[2], (3, 0, b"b1".to_vec()));
+        for chunk in 1..body.len() {
+            let mut r = Record::default();
+            stream_chunks(body.as_bytes(), 7, &lookup, &mut r, chunk).unwrap();
+            assert_eq!(r.0, whole, "buffer of {chunk} bytes");
+        }
     }
 
     #[test]

@@ -207,3 +207,37 @@ fn most_random_files_have_edges() {
         .count();
     assert!(read > 120, "{read} of 200");
 }
+
+/// A file of several reader buffers (1 MiB each), with vectors whose id is on the next line:
+/// tokens cut by a buffer boundary are read as wellen reads them.
+#[test]
+fn a_file_larger_than_the_buffer_reads_as_wellen_does() {
+    let mut text = String::from(
+        "$scope module top $end\n$var wire 1 ! clk $end\n$var reg 130 %x v [129:0] $end\n\
+         $var reg 8 ~~ w $end\n$upscope $end\n$enddefinitions $end\n",
+    );
+    let mut x = 0x1234_5678_9abc_def1u64;
+    for t in 0..40_000u64 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        text.push_str(&format!("#{}\n{}!\n", t * 5, t % 2));
+        let digits: String = (0..130)
+            .map(|i| if (x >> (i % 64)) & 1 == 1 { '1' } else { '0' })
+            .collect();
+        let sep = if t % 3 == 0 { "\n" } else { " " };
+        text.push_str(&format!("b{digits}{sep}%x\nb{:b}\t~~\n", x & 0xff));
+        if t % 1000 == 0 {
+            text.push_str("$comment\nspanning\nlines $end\n");
+        }
+    }
+    assert!(text.len() > 3 << 20);
+    let c = Case {
+        text,
+        probes: vec!["top.v".into(), "top.v[129:64]".into(), "top.w[7:1]".into()],
+        stop_after: None,
+    };
+    let ours = run(&c, true).unwrap();
+    assert_eq!(ours.1, 20_000);
+    assert_eq!(ours, run(&c, false).unwrap());
+}
