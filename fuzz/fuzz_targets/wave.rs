@@ -1,12 +1,16 @@
-//! VCD and FST through the diff's sampler. The input's first line names the clock and the
-//! probes (`clk tb.dut.state[63:0] ...`), the rest is the waveform: seeds name signals that
-//! exist, and mutations reach both the name matching and the readers.
+//! VCD and FST through the diff's sampler: our own VCD reader (`crates/diff/src/vcd.rs`, the
+//! default for a VCD) and wellen (FST, unusual VCD headers, and forced here on every input so
+//! that its panics stay contained). The input's first line names the clock and the probes
+//! (`clk tb.dut.state[63:0] ...`), the rest is the waveform: seeds name signals that exist, and
+//! mutations reach the name matching, the header and body parsers and the value decoders.
 #![no_main]
 
 use std::io::Cursor;
 
 use libfuzzer_sys::fuzz_target;
-use skeinhw_diff::wave::{Probe, WaveOptions, sample_rising_edges_from};
+use skeinhw_diff::wave::{
+    Bits, Probe, WaveOptions, sample_rising_edges_from, sample_rising_edges_with_wellen_from,
+};
 
 fuzz_target!(|data: &[u8]| {
     let split = data.iter().position(|&b| b == b'\n').unwrap_or(data.len());
@@ -21,19 +25,28 @@ fuzz_target!(|data: &[u8]| {
         .filter_map(|n| Probe::parse(n).ok())
         .take(16)
         .collect();
+    let check = |edges: &mut u64, samples: &[Bits]| {
+        assert_eq!(samples.len(), probes.len());
+        for s in samples {
+            let _ = s.to_hex();
+        }
+        *edges += 1;
+        *edges < 100_000
+    };
     let mut edges = 0u64;
     let _ = sample_rising_edges_from(
         Cursor::new(wave.to_vec()),
         "fuzz.vcd",
         &options,
         &probes,
-        |_, _, samples| {
-            assert_eq!(samples.len(), probes.len());
-            for s in samples {
-                let _ = s.to_hex();
-            }
-            edges += 1;
-            edges < 100_000
-        },
+        |_, _, samples| check(&mut edges, samples),
+    );
+    let mut edges = 0u64;
+    let _ = sample_rising_edges_with_wellen_from(
+        Cursor::new(wave.to_vec()),
+        "fuzz.vcd",
+        &options,
+        &probes,
+        |_, _, samples| check(&mut edges, samples),
     );
 });

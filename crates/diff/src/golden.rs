@@ -248,7 +248,7 @@ impl Golden {
     pub fn into_frames(self) -> GoldenFrames {
         GoldenFrames {
             signals: names::signals(self.header.words, self.header.slots),
-            frames: Box::new(self.records.map(|r| r.map(|r| skein_frame(&r)))),
+            frames: in_thread(Box::new(self.records.map(|r| r.map(|r| skein_frame(&r))))),
         }
     }
 }
@@ -317,10 +317,10 @@ impl ShabalGolden {
         let words = self.header.output_words();
         GoldenFrames {
             signals: shabal::signals(words),
-            frames: Box::new(
+            frames: in_thread(Box::new(
                 self.records
                     .map(move |r| r.map(|r| shabal_frame(&r, words))),
-            ),
+            )),
         }
     }
 }
@@ -375,6 +375,35 @@ pub struct GoldenFrames {
     /// The frames, streamed; errors as one-line messages.
     pub frames: Box<dyn Iterator<Item = Result<Frame, String>> + Send>,
 }
+
+/// Golden frames made in a thread of their own and handed over in batches: turning records into
+/// frames (and parsing a JSON-lines trace) costs about as much as reading the waveform, so it
+/// runs beside it. The first error ends the frames, as it ends the diff.
+fn in_thread(frames: Frames) -> Frames {
+    let (tx, rx) = sync_channel::<Item<(), Result<Frame, String>>>(8);
+    std::thread::spawn(move || {
+        let mut batch = Vec::with_capacity(BATCH);
+        for f in frames {
+            let failed = f.is_err();
+            batch.push(f);
+            if batch.len() == BATCH || failed {
+                let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                // A closed channel: the diff stopped early.
+                if tx.send(Item::Records(full)).is_err() || failed {
+                    return;
+                }
+            }
+        }
+        let _ = tx.send(Item::Records(batch));
+    });
+    Box::new(Channel {
+        rx,
+        current: Vec::new().into_iter(),
+    })
+}
+
+/// Golden frames, streamed; errors as one-line messages.
+type Frames = Box<dyn Iterator<Item = Result<Frame, String>> + Send>;
 
 struct Channel<H, T> {
     rx: Receiver<Item<H, T>>,

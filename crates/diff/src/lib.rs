@@ -12,6 +12,7 @@ pub mod live;
 pub mod live_event;
 pub mod map;
 pub mod report;
+mod vcd;
 pub mod wave;
 
 pub use cycle::{CycleComparator, CycleOptions, compare_cycles};

@@ -14,6 +14,7 @@ use wellen::stream::{self, Filter};
 use wellen::{LoadOptions, SignalRef, SignalValueRef};
 
 use crate::error::DiffError;
+use crate::vcd;
 
 /// A value read from the waveform: the bits of a signal slice, least significant word first,
 /// or the first X/Z (or other non-binary) state seen in it.
@@ -174,7 +175,7 @@ pub fn sample_rising_edges(
 
 /// [`sample_rising_edges`] on any seekable input; `file` names it in errors.
 pub fn sample_rising_edges_from<R>(
-    mut input: R,
+    input: R,
     file: &str,
     options: &WaveOptions,
     probes: &[Probe],
@@ -183,11 +184,60 @@ pub fn sample_rising_edges_from<R>(
 where
     R: BufRead + Seek + Send + Sync + 'static,
 {
+    sample_from(input, file, options, probes, true, on_edge)
+}
+
+/// [`sample_rising_edges_from`] with wellen reading a VCD too: the oracle the tests hold our
+/// own VCD reader to.
+#[doc(hidden)]
+pub fn sample_rising_edges_with_wellen_from<R>(
+    input: R,
+    file: &str,
+    options: &WaveOptions,
+    probes: &[Probe],
+    on_edge: impl FnMut(u64, u64, &[Bits]) -> bool,
+) -> Result<WaveStats, DiffError>
+where
+    R: BufRead + Seek + Send + Sync + 'static,
+{
+    sample_from(input, file, options, probes, false, on_edge)
+}
+
+fn sample_from<R>(
+    mut input: R,
+    file: &str,
+    options: &WaveOptions,
+    probes: &[Probe],
+    ours: bool,
+    mut on_edge: impl FnMut(u64, u64, &[Bits]) -> bool,
+) -> Result<WaveStats, DiffError>
+where
+    R: BufRead + Seek + Send + Sync + 'static,
+{
     let malformed = |message: String| DiffError::Wave {
         file: file.to_string(),
         message,
     };
-    precheck(&mut input).map_err(malformed)?;
+    let fst = precheck(&mut input, !ours).map_err(malformed)?;
+    if ours && !fst {
+        let read = stream_vcd(&mut input, file, options, probes, &mut on_edge)?;
+        // Our reader checked the time order of what it read: the rest of a file it stopped
+        // early in (or one whose header it leaves to wellen) is checked here, in one pass.
+        if read.as_ref().is_none_or(|(_, stopped)| *stopped) {
+            let rewind = |input: &mut R| {
+                input
+                    .seek(SeekFrom::Start(0))
+                    .map(|_| ())
+                    .map_err(|e| malformed(e.to_string()))
+            };
+            rewind(&mut input)?;
+            check_vcd_times(&mut input).map_err(malformed)?;
+            rewind(&mut input)?;
+        }
+        if let Some((stats, _)) = read {
+            return Ok(stats);
+        }
+    }
     let load = LoadOptions {
         multi_thread: false,
         remove_scopes_with_empty_name: false,
@@ -201,7 +251,9 @@ where
 /// before they see the file: an FST whose block lengths leave the file (the format detection
 /// walks them forever) or whose counts exceed what their bytes can hold; a VCD whose time goes
 /// backwards, or whose last line is cut off (its last value would be read as a wrong value).
-fn precheck(input: &mut (impl BufRead + Seek)) -> Result<(), String> {
+/// Answers whether the file is an FST. `times`: check a VCD's time order too (a pass over the
+/// whole file; our own reader checks it as it reads).
+fn precheck(input: &mut (impl BufRead + Seek), times: bool) -> Result<bool, String> {
     let io = |e: io::Error| e.to_string();
     let len = input.seek(SeekFrom::End(0)).map_err(io)?;
     input.seek(SeekFrom::Start(0)).map_err(io)?;
@@ -210,11 +262,14 @@ fn precheck(input: &mut (impl BufRead + Seek)) -> Result<(), String> {
     }
     let mut first = [0u8; 1];
     input.read_exact(&mut first).map_err(io)?;
-    if is_fst_block_type(first[0]) {
+    let fst = is_fst_block_type(first[0]);
+    if fst {
         check_fst_blocks(input, len)?;
     } else {
-        input.seek(SeekFrom::Start(0)).map_err(io)?;
-        check_vcd_times(input)?;
+        if times {
+            input.seek(SeekFrom::Start(0)).map_err(io)?;
+            check_vcd_times(input)?;
+        }
         let mut last = [0u8; 1];
         input.seek(SeekFrom::End(-1)).map_err(io)?;
         input.read_exact(&mut last).map_err(io)?;
@@ -225,7 +280,7 @@ fn precheck(input: &mut (impl BufRead + Seek)) -> Result<(), String> {
         }
     }
     input.seek(SeekFrom::Start(0)).map_err(io)?;
-    Ok(())
+    Ok(fst)
 }
 
 /// Refuses a VCD whose time goes backwards: wellen skips such a step with a warning on
@@ -436,27 +491,35 @@ fn check_fst_blocks(input: &mut (impl Read + Seek), len: u64) -> Result<(), Stri
     Ok(())
 }
 
-fn stream_edges<R: BufRead + Seek>(
-    mut wave: stream::StreamingWaveform<R>,
+/// A name's signal key (wellen's signal index, or the VCD id number) and declared width.
+type Names = HashMap<String, (usize, u32)>;
+
+/// The watched signals: `keys[0]` is the clock, `slots[p]` the position in `keys` of probe
+/// `p`'s signal (several probes may share one signal).
+struct Watch {
+    keys: Vec<usize>,
+    slots: Vec<usize>,
+}
+
+/// Finds the clock and every probe's signal by name, checking widths and slices.
+fn watch(
+    names: &Names,
     file: &str,
     options: &WaveOptions,
     probes: &[Probe],
-    mut on_edge: impl FnMut(u64, u64, &[Bits]) -> bool,
-) -> Result<WaveStats, DiffError> {
-    let file = file.to_string();
-    let names = signal_names(wave.hierarchy(), options.strip_prefix.as_deref());
-    let resolve = |name: &str| -> Result<(SignalRef, u32), DiffError> {
+) -> Result<Watch, DiffError> {
+    let resolve = |name: &str| -> Result<(usize, u32), DiffError> {
         let (r, width) = names
             .get(name)
             .copied()
             .ok_or_else(|| DiffError::MissingSignal {
-                file: file.clone(),
+                file: file.to_string(),
                 signal: name.to_string(),
-                hint: near_names(&names, name),
+                hint: near_names(names, name),
             })?;
         if width == 0 || width > MAX_SIGNAL_WIDTH {
             return Err(DiffError::Wave {
-                file: file.clone(),
+                file: file.to_string(),
                 message: format!(
                     "signal '{name}' is declared {width} bits wide; the diff reads 1 to \
                      {MAX_SIGNAL_WIDTH}"
@@ -466,22 +529,20 @@ fn stream_edges<R: BufRead + Seek>(
         Ok((r, width))
     };
     let (clock, _) = resolve(&options.clock)?;
-    let mut refs = vec![clock];
+    let mut keys = vec![clock];
     let mut slots = Vec::with_capacity(probes.len());
     for p in probes {
         let (r, width) = resolve(&p.signal)?;
         if let Some((hi, _)) = p.slice.filter(|(hi, _)| *hi >= width) {
-            {
-                return Err(DiffError::MissingSignal {
-                    file: file.clone(),
-                    signal: format!("{}[{hi}:..]", p.signal),
-                    hint: format!("{} has {width} bits", p.signal),
-                });
-            }
+            return Err(DiffError::MissingSignal {
+                file: file.to_string(),
+                signal: format!("{}[{hi}:..]", p.signal),
+                hint: format!("{} has {width} bits", p.signal),
+            });
         }
         if p.byteswap && p.width(width) != 64 {
             return Err(DiffError::Wave {
-                file: file.clone(),
+                file: file.to_string(),
                 message: format!(
                     "'{}' is marked byteswap but holds {} bits, not 64",
                     p.signal,
@@ -489,11 +550,195 @@ fn stream_edges<R: BufRead + Seek>(
                 ),
             });
         }
-        if !refs.contains(&r) {
-            refs.push(r);
+        if !keys.contains(&r) {
+            keys.push(r);
         }
-        slots.push(refs.iter().position(|x| *x == r).expect("just added"));
+        slots.push(keys.iter().position(|x| *x == r).expect("just added"));
     }
+    Ok(Watch { keys, slots })
+}
+
+/// Why a [`Sampler`] refused a change.
+enum Refused {
+    /// The callback asked for no more edges.
+    Stop,
+    /// A time stamp before the step's.
+    Backwards(String),
+}
+
+/// Turns value changes into one sample per rising clock edge, shared by both readers so that
+/// they sample alike: a time step ends when a change of a later time arrives (or the file
+/// ends); a rising edge in it is sampled then, after all of its changes.
+struct Sampler<'p, F> {
+    probes: &'p [Probe],
+    slots: Vec<usize>,
+    /// The current value of each watched signal (the clock first), updated in place.
+    current: Vec<Bits>,
+    samples: Vec<Bits>,
+    step_time: Option<u64>,
+    /// The clock at the end of the previous time step.
+    clock_before: bool,
+    stats: WaveStats,
+    stop: bool,
+    on_edge: F,
+}
+
+impl<'p, F: FnMut(u64, u64, &[Bits]) -> bool> Sampler<'p, F> {
+    fn new(probes: &'p [Probe], watch: Watch, on_edge: F) -> Self {
+        Sampler {
+            probes,
+            current: watch.keys.iter().map(|_| Bits::known(vec![], 0)).collect(),
+            samples: probes.iter().map(|_| Bits::known(vec![], 0)).collect(),
+            slots: watch.slots,
+            step_time: None,
+            clock_before: false,
+            stats: WaveStats::default(),
+            stop: false,
+            on_edge,
+        }
+    }
+
+    /// Called before a watched change at `time`: ends the previous step if this is a new one.
+    #[inline]
+    fn at(&mut self, time: u64) -> Result<(), Refused> {
+        if self.stop {
+            return Err(Refused::Stop);
+        }
+        if self.step_time != Some(time) {
+            if let Some(t) = self.step_time {
+                if time < t {
+                    return Err(Refused::Backwards(format!(
+                        "time goes backwards: #{time} after #{t}"
+                    )));
+                }
+                self.end_step(t);
+                if self.stop {
+                    return Err(Refused::Stop);
+                }
+            }
+            self.step_time = Some(time);
+        }
+        Ok(())
+    }
+
+    /// At the end of a time step: a rising edge in it is sampled now, after all its changes.
+    fn end_step(&mut self, time: u64) {
+        let clock = &self.current[0];
+        let clock_now = clock.unknown.is_none() && clock.words.first() == Some(&1);
+        if !self.clock_before && clock_now && !self.stop {
+            emit(self.probes, &self.slots, &self.current, &mut self.samples);
+            self.stats.last_time = time;
+            let (edges, samples, on_edge) = (self.stats.edges, &self.samples, &mut self.on_edge);
+            // Our own code: its panics are bugs, not a malformed file (see `contain`).
+            let more = quiet(false, || on_edge(edges, time, samples));
+            if !more {
+                self.stop = true;
+            }
+            self.stats.edges += 1;
+        }
+        self.clock_before = clock_now;
+    }
+
+    /// The end of the file: its last step ends.
+    fn finish(mut self) -> WaveStats {
+        if let (Some(t), false) = (self.step_time, self.stop) {
+            self.end_step(t);
+        }
+        self.stats
+    }
+}
+
+/// The VCD reader of [`crate::vcd`]: `Ok(None)` if its header is one to leave to wellen, else
+/// what it read and whether the callback stopped it.
+fn stream_vcd<R: BufRead + Seek>(
+    input: &mut R,
+    file: &str,
+    options: &WaveOptions,
+    probes: &[Probe],
+    on_edge: &mut impl FnMut(u64, u64, &[Bits]) -> bool,
+) -> Result<Option<(WaveStats, bool)>, DiffError> {
+    let Some(header) = vcd::read_header(input) else {
+        return Ok(None);
+    };
+    let mut names = Names::new();
+    for v in &header.vars {
+        let name = match options.strip_prefix.as_deref() {
+            Some(p) => v.name.strip_prefix(p).unwrap_or(&v.name),
+            None => &v.name,
+        };
+        names
+            .entry(name.to_string())
+            .or_insert((v.id as usize, v.width));
+    }
+    let watch = watch(&names, file, options, probes)?;
+    let mut widths = Vec::with_capacity(watch.keys.len());
+    for &key in &watch.keys {
+        let var = header
+            .vars
+            .iter()
+            .find(|v| v.id as usize == key)
+            .expect("a watched key is a declared id");
+        if header.ambiguous.contains(&var.id) || var.kind == vcd::Kind::Event {
+            return Ok(None);
+        }
+        if var.kind == vcd::Kind::RealOrString {
+            return Err(DiffError::Wave {
+                file: file.to_string(),
+                message: format!(
+                    "signal '{}' is a `$var {}`; the diff compares bit vectors",
+                    var.name, var.tpe
+                ),
+            });
+        }
+        widths.push(var.width);
+    }
+    let lookup = vcd::Lookup::new(&watch.keys.iter().map(|&k| k as u64).collect::<Vec<_>>());
+    struct Sink<'s, 'p, F> {
+        sampler: &'s mut Sampler<'p, F>,
+        widths: Vec<u32>,
+    }
+    impl<F: FnMut(u64, u64, &[Bits]) -> bool> vcd::Sink for Sink<'_, '_, F> {
+        #[inline]
+        fn change(&mut self, time: u64, slot: usize, value: &[u8]) -> Result<bool, String> {
+            match self.sampler.at(time) {
+                Ok(()) => {}
+                Err(Refused::Stop) => return Ok(false),
+                Err(Refused::Backwards(m)) => return Err(m),
+            }
+            vcd::decode(value, self.widths[slot], &mut self.sampler.current[slot])?;
+            Ok(true)
+        }
+    }
+    let mut sampler = Sampler::new(probes, watch, on_edge);
+    let mut sink = Sink {
+        sampler: &mut sampler,
+        widths,
+    };
+    vcd::stream_body(input, header.body_line, &lookup, &mut sink).map_err(|message| {
+        DiffError::Wave {
+            file: file.to_string(),
+            message,
+        }
+    })?;
+    let stopped = sampler.stop;
+    Ok(Some((sampler.finish(), stopped)))
+}
+
+fn stream_edges<R: BufRead + Seek>(
+    mut wave: stream::StreamingWaveform<R>,
+    file: &str,
+    options: &WaveOptions,
+    probes: &[Probe],
+    on_edge: impl FnMut(u64, u64, &[Bits]) -> bool,
+) -> Result<WaveStats, DiffError> {
+    let file = file.to_string();
+    let names = signal_names(wave.hierarchy(), options.strip_prefix.as_deref());
+    let watch = watch(&names, &file, options, probes)?;
+    let refs: Vec<SignalRef> = watch
+        .keys
+        .iter()
+        .map(|&k| SignalRef::from_index(k).expect("a signal index"))
+        .collect();
     // Position of each watched signal in `refs`, by signal index (a table, not a hash map:
     // it is looked up on every value change).
     let mut slot_of: Vec<usize> =
@@ -501,54 +746,24 @@ fn stream_edges<R: BufRead + Seek>(
     for (i, r) in refs.iter().enumerate() {
         slot_of[r.index()] = i;
     }
-    // The current value of each watched signal, updated in place.
-    let mut current: Vec<Bits> = refs.iter().map(|_| Bits::known(vec![], 0)).collect();
-    let mut samples: Vec<Bits> = probes.iter().map(|_| Bits::known(vec![], 0)).collect();
-    let mut step_time: Option<u64> = None;
-    // The clock at the end of the previous time step.
-    let mut clock_before = false;
-    let mut stats = WaveStats::default();
-    let mut stop = false;
-    // At the end of a time step: a rising edge in it is sampled now, after all its changes.
-    let mut end_step = |time: u64, current: &[Bits], samples: &mut Vec<Bits>, stop: &mut bool| {
-        let clock_now = current[0].unknown.is_none() && current[0].words.first() == Some(&1);
-        if !clock_before && clock_now && !*stop {
-            emit(probes, &slots, current, samples);
-            stats.last_time = time;
-            // Our own code: its panics are bugs, not a malformed file (see `contain`).
-            let more = quiet(false, || on_edge(stats.edges, time, samples));
-            if !more {
-                *stop = true;
-            }
-            stats.edges += 1;
-        }
-        clock_before = clock_now;
-    };
+    let mut sampler = Sampler::new(probes, watch, on_edge);
     let filter = Filter::include_signals(&refs);
     let streamed = contain(|| {
         wave.stream_changes(filter, |time, signal, value| {
-            if stop {
-                return Err(DiffError::Invalid(String::new()));
-            }
-            if step_time != Some(time) {
-                if let Some(t) = step_time {
-                    if time < t {
-                        return Err(DiffError::Wave {
-                            file: file.clone(),
-                            message: format!("time goes backwards: #{time} after #{t}"),
-                        });
-                    }
-                    end_step(t, &current, &mut samples, &mut stop);
-                    if stop {
-                        return Err(DiffError::Invalid(String::new()));
-                    }
+            match sampler.at(time) {
+                Ok(()) => {}
+                Err(Refused::Stop) => return Err(DiffError::Invalid(String::new())),
+                Err(Refused::Backwards(message)) => {
+                    return Err(DiffError::Wave {
+                        file: file.clone(),
+                        message,
+                    });
                 }
-                step_time = Some(time);
             }
             if let Some(&i) = slot_of.get(signal.index())
                 && i != usize::MAX
             {
-                decode_into(value, &mut current[i]).map_err(|message| DiffError::Wave {
+                decode_into(value, &mut sampler.current[i]).map_err(|message| DiffError::Wave {
                     file: file.clone(),
                     message: format!("at #{time}: {message}"),
                 })?;
@@ -563,7 +778,7 @@ fn stream_edges<R: BufRead + Seek>(
     match result {
         Ok(()) => {}
         // Stopped on purpose: the callback asked for no more edges.
-        Err(stream::StreamError::Callback(_)) if stop => {}
+        Err(stream::StreamError::Callback(_)) if sampler.stop => {}
         Err(stream::StreamError::Callback(e)) => return Err(e),
         Err(stream::StreamError::Wellen(e)) => {
             return Err(DiffError::Wave {
@@ -572,10 +787,7 @@ fn stream_edges<R: BufRead + Seek>(
             });
         }
     }
-    if let (Some(t), false) = (step_time, stop) {
-        end_step(t, &current, &mut samples, &mut stop);
-    }
-    Ok(stats)
+    Ok(sampler.finish())
 }
 
 thread_local! {
@@ -644,7 +856,14 @@ thread_local! {
 fn emit(probes: &[Probe], slots: &[usize], current: &[Bits], out: &mut [Bits]) {
     for ((p, &slot), o) in probes.iter().zip(slots).zip(out.iter_mut()) {
         match p.slice {
-            None => o.clone_from(&current[slot]),
+            // Field by field: a derived `clone_from` allocates a new vector every time.
+            None => {
+                let c = &current[slot];
+                o.width = c.width;
+                o.unknown = c.unknown;
+                o.words.clear();
+                o.words.extend_from_slice(&c.words);
+            }
             Some(range) => slice_into(&current[slot], range, o),
         }
         p.unswap(o);
@@ -752,7 +971,7 @@ fn decode_into(v: SignalValueRef<'_>, b: &mut Bits) -> Result<(), String> {
 }
 
 /// Every variable's full name (with the prefix stripped) and its width.
-fn signal_names(h: &wellen::Hierarchy, strip: Option<&str>) -> HashMap<String, (SignalRef, u32)> {
+fn signal_names(h: &wellen::Hierarchy, strip: Option<&str>) -> Names {
     let mut out = HashMap::new();
     for var_ref in h.all_vars() {
         let var = &h[var_ref];
@@ -762,13 +981,13 @@ fn signal_names(h: &wellen::Hierarchy, strip: Option<&str>) -> HashMap<String, (
             None => full.clone(),
         };
         let width = var.length(h).unwrap_or(1);
-        out.entry(name).or_insert((var.signal_ref(), width));
+        out.entry(name).or_insert((var.signal_ref().index(), width));
     }
     out
 }
 
 /// A hint listing signals whose names end like the one asked for.
-fn near_names(names: &HashMap<String, (SignalRef, u32)>, wanted: &str) -> String {
+fn near_names(names: &Names, wanted: &str) -> String {
     let leaf = wanted.rsplit('.').next().unwrap_or(wanted);
     let mut near: Vec<&str> = names
         .keys()

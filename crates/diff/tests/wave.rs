@@ -139,3 +139,53 @@ fn a_panic_in_the_callback_is_not_taken_for_a_malformed_file() {
     let e = sample_rising_edges(&bad, &opts, &[], |_, _, _| true).unwrap_err();
     assert!(e.to_string().contains("malformed"), "{e}");
 }
+
+fn read_text(text: &str, stop_after: u64) -> Result<u64, String> {
+    let opts = WaveOptions {
+        clock: "t.clk".into(),
+        strip_prefix: None,
+    };
+    skeinhw_diff::wave::sample_rising_edges_from(
+        std::io::Cursor::new(text.as_bytes().to_vec()),
+        "x.vcd",
+        &opts,
+        &[Probe::parse("t.v").unwrap()],
+        |i, _, _| i + 1 < stop_after,
+    )
+    .map(|s| s.edges)
+    .map_err(|e| e.to_string())
+}
+
+const HEAD: &str = "$scope module t $end\n$var wire 1 ! clk $end\n$var wire 4 \" v $end\n\
+                    $upscope $end\n$enddefinitions $end\n";
+
+/// Issue 14: our VCD reader checks the time order as it reads, and the rest of the file when
+/// the caller stops it early: a damaged file is an error either way, never a verdict.
+#[test]
+fn time_going_backwards_is_found_even_after_an_early_stop() {
+    let body = "#0\n0!\nb0 \"\n#10\n1!\n#20\n0!\n#30\n1!\n#5\n0!\n";
+    for stop in [1, 100] {
+        let e = read_text(&format!("{HEAD}{body}"), stop).unwrap_err();
+        assert!(
+            e.contains("x.vcd") && e.contains("time goes backwards"),
+            "{e}"
+        );
+        assert!(e.contains("line 15"), "{e}");
+    }
+    assert_eq!(read_text(&format!("{HEAD}#0\n0!\n#10\n1!\n"), 100), Ok(1));
+}
+
+#[test]
+fn a_bad_value_names_its_line() {
+    let e = read_text(&format!("{HEAD}#0\n0!\nb10x01 \"\n"), 100).unwrap_err();
+    assert!(e.contains("line 8") && e.contains("malformed"), "{e}");
+    assert!(!e.contains('\n'));
+    let e = read_text(&format!("{HEAD}#0\n0!\n#1\n?!\n"), 100).unwrap_err();
+    assert!(e.contains("line 9") && e.contains("'?!'"), "{e}");
+    // A real value on a bit vector, and a mapped real: errors, not comparisons.
+    let e = read_text(&format!("{HEAD}#0\nr1.5 \"\n"), 100).unwrap_err();
+    assert!(e.contains("line 7") && e.contains("malformed"), "{e}");
+    let real = HEAD.replace("wire 4 \" v", "real 64 \" v");
+    let e = read_text(&format!("{real}#0\nr1.5 \"\n1!\n"), 100).unwrap_err();
+    assert!(e.contains("real"), "{e}");
+}
