@@ -12,6 +12,7 @@ pub mod live;
 pub mod live_event;
 pub mod map;
 pub mod report;
+pub mod shabal_event;
 pub mod wave;
 
 pub use cycle::{CycleComparator, CycleOptions, compare_cycles};
@@ -21,3 +22,4 @@ pub use frame::Frame;
 pub use golden::{AnyGolden, Golden, GoldenFrames, OwnedJob, OwnedShabalJob, ShabalGolden};
 pub use map::{Alignment, SignalMap};
 pub use report::{DiffReport, Verdict};
+pub use shabal_event::compare_shabal_events;
