@@ -4,6 +4,7 @@
 
 pub mod cycle;
 pub mod discover;
+pub mod discover_shabal;
 mod error;
 pub mod event;
 pub mod frame;

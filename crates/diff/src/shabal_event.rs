@@ -37,7 +37,8 @@ pub enum Part {
 }
 
 impl Part {
-    const ALL: [Part; 3] = [Part::A, Part::B, Part::C];
+    /// A, B, C.
+    pub const ALL: [Part; 3] = [Part::A, Part::B, Part::C];
 
     /// The trace's prefix of the part's words.
     pub fn prefix(self) -> &'static str {
