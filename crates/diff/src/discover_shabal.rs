@@ -6,8 +6,8 @@
 //! after each round (the events [`crate::shabal_event`] compares, whatever the design's
 //! unfolding) and the digest words. Every value change of every signal of 32 bits or more is
 //! cut into 32-bit slices and looked up. Each field then gets the slice that took the most of
-//! its round states (weighed by the share of the slice's changes that were golden values; a
-//! register before the next-state net that feeds it); each digest word the slice that took it
+//! its round states (a register, and the one that takes them last: not the next-state net
+//! that feeds it); each digest word the slice that took it
 //! with the fewest other golden values (an output register, not C), and `out_valid` the 1-bit
 //! signal high at those edges and at as few others as possible. When the state appears at
 //! golden cycle + a constant, that constant is `reset_cycles` (cycle alignment fits).
@@ -380,11 +380,13 @@ pub fn discover_shabal<E: std::fmt::Display>(
         }
     }
     pairs.sort_by(|a, b| {
-        // The state first: a register of C also holds the digest words.
+        // The state first: a register of C also holds the digest words. Then the most round
+        // states (digest words: the fewest other golden values), a register, the latest
+        // (the register rather than the next-state net that feeds it), the most precise.
         a.field
             .2
             .cmp(&b.field.2)
-            .then(b.score.total_cmp(&a.score))
+            .then(b.votes.cmp(&a.votes))
             .then(if a.field.2 {
                 a.others.cmp(&b.others)
             } else {
@@ -392,6 +394,7 @@ pub fn discover_shabal<E: std::fmt::Display>(
             })
             .then(a.net.cmp(&b.net))
             .then(b.time.cmp(&a.time))
+            .then(b.score.total_cmp(&a.score))
             .then(a.place.cmp(&b.place))
             .then(a.field.cmp(&b.field))
     });
