@@ -718,7 +718,7 @@ fn vi_of(layout: &Layout, part: Part) -> usize {
 /// Per run of passes of one type with the same parts seen: "stream 0, message blocks 0-1:
 /// a, b, c after the round".
 fn seen_lines(stream: u32, st: &StreamEvents, layout: &Layout) -> Vec<String> {
-    let mut runs: Vec<(ShabalPhase, u64, u64, String)> = Vec::new();
+    let mut runs: Vec<(ShabalPhase, u64, u64, String, usize)> = Vec::new();
     for (j, info) in st.passes.iter().enumerate() {
         let parts: Vec<&str> = layout
             .views
@@ -733,13 +733,14 @@ fn seen_lines(stream: u32, st: &StreamEvents, layout: &Layout) -> Vec<String> {
         };
         match runs.last_mut() {
             Some(r) if r.0 == info.phase && r.2 + 1 == info.of_type && r.3 == text => {
-                r.2 = info.of_type
+                r.2 = info.of_type;
+                r.4 = j;
             }
-            _ => runs.push((info.phase, info.of_type, info.of_type, text)),
+            _ => runs.push((info.phase, info.of_type, info.of_type, text, j)),
         }
     }
     runs.into_iter()
-        .map(|(phase, a, b, text)| {
+        .map(|(phase, a, b, text, last)| {
             let what = match phase {
                 ShabalPhase::Final => "final round",
                 _ => "message block",
@@ -749,7 +750,7 @@ fn seen_lines(stream: u32, st: &StreamEvents, layout: &Layout) -> Vec<String> {
             } else {
                 format!("{what}s {a}-{b}")
             };
-            let digest = if st.digest_seen && phase == ShabalPhase::Final {
+            let digest = if st.digest_seen && last + 1 == st.passes.len() {
                 ", digest"
             } else {
                 ""
