@@ -80,8 +80,9 @@ pub fn run(args: MapArgs) -> Result<Status> {
                     "--fill: a Shabal schedule has one block in flight (give the messages with --more)"
                 );
             }
-            let AnyGolden::Shabal(golden) = golden_of(&shabal, &args.message, &args.more)? else {
-                unreachable!("a Shabal schedule simulates a Shabal trace")
+            let golden = match golden_of(&shabal, &args.message, &args.more)? {
+                AnyGolden::Shabal(g) => g,
+                AnyGolden::Skein(_) => bail!("a Shabal schedule gave a Skein golden trace"),
             };
             let found = discover_shabal(&golden.header, golden.records, &args.wave, &options)?;
             return write_map(&found, &args.output);
