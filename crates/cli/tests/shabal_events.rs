@@ -122,7 +122,12 @@ fn generated_shabal_verilog_is_identical_by_events() {
         vec!["shabal-unfold-1", "shabal-unfold-4"]
     };
     for preset in presets {
-        let vcd = simulate(preset, &[&long], &[long_digest.clone()], tmp.path());
+        let vcd = simulate(
+            preset,
+            &[&long],
+            std::slice::from_ref(&long_digest),
+            tmp.path(),
+        );
         // The same schedule and another unfolding (another latency) as the golden model.
         for golden in [preset, "shabal-unfold-6"] {
             let (code, out) = diff(&vcd, golden, &[&long], &STRIP);
@@ -298,7 +303,8 @@ fn wrong_or_empty_maps_exit_2_naming_the_field() {
     );
     assert_eq!(code, 0, "{out}");
 
-    let cases: [(&str, Box<dyn Fn(&mut Value)>, &str); 5] = [
+    type Change = Box<dyn Fn(&mut Value)>;
+    let cases: [(&str, Change, &str); 5] = [
         (
             "unknown field",
             Box::new(|m| m["fields"]["z_0"] = "a_0[31:0]".into()),
@@ -380,7 +386,7 @@ fn map_finds_the_generated_shabal_maps_and_the_diff_with_them_is_identical() {
         (0..150u8).collect::<Vec<u8>>(),
     ));
     for preset in ["shabal-unfold-2", "shabal-unfold-8"] {
-        let vcd = simulate(preset, &[&long], &[digest.clone()], tmp.path());
+        let vcd = simulate(preset, &[&long], std::slice::from_ref(&digest), tmp.path());
         let written: Value = serde_json::from_str(
             &std::fs::read_to_string(
                 workspace()
