@@ -54,7 +54,9 @@ fn distinctive(v: u32) -> bool {
 }
 
 struct Table {
-    index: HashMap<u32, Vec<Tag>>,
+    /// Value -> range of `tags` (one allocation for all, not one per value).
+    index: HashMap<u32, (u32, u32)>,
+    tags: Vec<Tag>,
     /// Distinct values of each key.
     expected: BTreeMap<Key, u32>,
     out_words: usize,
@@ -105,14 +107,18 @@ impl Table {
         // One tag per (value, key): the first record that holds it.
         raw.sort_unstable_by_key(|(v, t)| (*v, t.key, t.record));
         raw.dedup_by(|b, a| a.0 == b.0 && a.1.key == b.1.key);
-        let mut index: HashMap<u32, Vec<Tag>> = HashMap::new();
+        let mut index: HashMap<u32, (u32, u32)> = HashMap::new();
         let mut expected: BTreeMap<Key, u32> = BTreeMap::new();
+        let mut tags = Vec::with_capacity(raw.len());
         for (v, t) in raw {
             *expected.entry(t.key).or_default() += 1;
-            index.entry(v).or_default().push(t);
+            let at = tags.len() as u32;
+            index.entry(v).or_insert((at, at)).1 = at + 1;
+            tags.push(t);
         }
         Ok(Table {
             index,
+            tags,
             expected,
             out_words,
             cycles,
@@ -272,9 +278,10 @@ pub fn discover_shabal<E: std::fmt::Display>(
         }
         for &offset in &offsets {
             let v = slice32(&words, offset);
-            let Some(tags) = table.index.get(&v) else {
+            let Some(&(from, to)) = table.index.get(&v) else {
                 continue;
             };
+            let tags = &table.tags[from as usize..to as usize];
             if !offset.is_multiple_of(32) && offset != last && !track.odd_offsets.contains(&offset)
             {
                 track.odd_offsets.push(offset);
