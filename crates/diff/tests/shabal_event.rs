@@ -362,3 +362,90 @@ fn wrong_maps_never_pass() {
         .to_string();
     assert!(err.contains("m.json") && err.contains("no fields"), "{err}");
 }
+
+/// A core laid out unlike the generated Verilog: A, B and C packed into wide registers (C with
+/// its words in the other order), holding only the state after each round, and a 512-bit
+/// digest port with its valid bit; written from another unfolding's run. `discover_shabal`
+/// finds every slice, and the diff with the map it writes is IDENTICAL.
+#[test]
+fn map_is_found_in_packed_registers_and_diffs_identical() {
+    use skeinhw_diff::discover::DiscoverOptions;
+    use skeinhw_diff::discover_shabal::discover_shabal;
+    use std::fmt::Write as _;
+
+    let dir = tempfile::tempdir().unwrap();
+    let msg = message();
+    let (h, records) = golden("shabal-unfold-4", &msg);
+    let (_, rtl) = golden("shabal-unfold-6", &msg);
+    let bits =
+        |words: &[u32]| -> String { words.iter().rev().map(|w| format!("{w:032b}")).collect() };
+    let mut vcd = String::from(
+        "$timescale 1ns $end\n$scope module top $end\n$scope module core $end\n\
+         $var wire 1 ! clk $end\n$var reg 384 \" st_a [383:0] $end\n\
+         $var reg 512 # st_b [511:0] $end\n$var reg 512 $ st_c [511:0] $end\n\
+         $var reg 512 % dout [511:0] $end\n$var reg 1 & dval $end\n\
+         $upscope $end\n$upscope $end\n$enddefinitions $end\n#0\n0!\n0&\nb0 \"\nb0 #\nb0 $\nb0 %\n",
+    );
+    for (k, r) in rtl.iter().enumerate() {
+        let t = 10 * (k as u64 + 1);
+        writeln!(vcd, "#{t}\n1!").unwrap();
+        if r.iteration == 48 {
+            let mut c = r.state.c;
+            c.reverse();
+            writeln!(
+                vcd,
+                "b{} \"\nb{} #\nb{} $",
+                bits(&r.state.a),
+                bits(&r.state.b),
+                bits(&c)
+            )
+            .unwrap();
+        }
+        match &r.out {
+            Some(o) => writeln!(vcd, "b{} %\n1&", bits(&o.data)).unwrap(),
+            None => writeln!(vcd, "0&").unwrap(),
+        }
+        writeln!(vcd, "#{}\n0!", t + 5).unwrap();
+    }
+    let path = dir.path().join("packed.vcd");
+    std::fs::write(&path, vcd).unwrap();
+
+    let d = discover_shabal(
+        &h,
+        records.iter().copied().map(Ok::<_, String>),
+        &path,
+        &DiscoverOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(d.scope, "top.core");
+    assert_eq!(d.clock_in_scope(), "clk");
+    assert_eq!(
+        d.reset_cycles, None,
+        "another unfolding: cycle alignment does not fit"
+    );
+    assert!(d.missing.is_empty(), "{:?}", d.missing);
+    let slice = |s: &str, w: usize| format!("{s}[{}:{}]", 32 * w + 31, 32 * w);
+    for i in 0..16 {
+        if i < 12 {
+            assert_eq!(d.fields[&format!("a_{i}")], slice("st_a", i));
+        }
+        assert_eq!(d.fields[&format!("b_{i}")], slice("st_b", i));
+        assert_eq!(d.fields[&format!("c_{i}")], slice("st_c", 15 - i));
+        assert_eq!(d.fields[&format!("out_data_{i}")], slice("dout", i));
+    }
+    assert_eq!(d.fields["out_valid"], "dval");
+
+    let map = SignalMap::from_json(&d.to_json(), "found.json").unwrap();
+    let mut o = CycleOptions::default();
+    o.wave.clock = "top.core.clk".into();
+    let report = compare_shabal_events(
+        &h,
+        records.iter().copied().map(Ok::<_, String>),
+        &path,
+        &map,
+        &o,
+    )
+    .unwrap();
+    assert_eq!(report.verdict, Verdict::Identical, "{report}");
+    assert_eq!((report.events_expected, report.events_matched), (18, 18));
+}
