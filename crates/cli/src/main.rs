@@ -35,7 +35,8 @@ enum Command {
     Trace(cmd::trace::TraceArgs),
     /// Diff a golden trace against an RTL simulation's VCD/FST, cycle by cycle or by event.
     Diff(cmd::diff::DiffArgs),
-    /// Find the signal map of an RTL waveform by searching it for the golden words.
+    /// Find the signal map of an RTL waveform by searching it for the golden words (Skein or
+    /// Shabal).
     Map(cmd::map::MapArgs),
     /// Write the generated Verilog of a schedule: design, test bench and signal map.
     Rtl(cmd::rtl::RtlArgs),

@@ -406,7 +406,7 @@ impl Discovery {
     }
 }
 
-fn relative(scope: &str, name: &str) -> String {
+pub(crate) fn relative(scope: &str, name: &str) -> String {
     if scope.is_empty() {
         return name.to_string();
     }
@@ -421,7 +421,7 @@ fn parent(name: &str) -> &str {
 }
 
 /// The longest scope that contains every name.
-fn common_scope<'a>(mut names: impl Iterator<Item = &'a str>) -> String {
+pub(crate) fn common_scope<'a>(mut names: impl Iterator<Item = &'a str>) -> String {
     let Some(first) = names.next() else {
         return String::new();
     };
@@ -435,7 +435,7 @@ fn common_scope<'a>(mut names: impl Iterator<Item = &'a str>) -> String {
 }
 
 /// Decodes a value change into little-endian words; `false` if it is not a known value.
-fn decode(v: SignalValueRef<'_>, words: &mut Vec<u64>) -> bool {
+pub(crate) fn decode(v: SignalValueRef<'_>, words: &mut Vec<u64>) -> bool {
     words.clear();
     match v {
         SignalValueRef::BitVec(bv) => {
@@ -1289,12 +1289,12 @@ fn ring_places<S: std::hash::BuildHasher>(
         .collect()
 }
 
-fn rises(bits: &[(u64, bool)]) -> impl Iterator<Item = u64> + '_ {
+pub(crate) fn rises(bits: &[(u64, bool)]) -> impl Iterator<Item = u64> + '_ {
     bits.iter().filter_map(|&(t, b)| b.then_some(t))
 }
 
 /// Rising edges at the most common interval: a clock has nearly all of its edges there.
-fn regular_rises(bits: &[(u64, bool)]) -> u64 {
+pub(crate) fn regular_rises(bits: &[(u64, bool)]) -> u64 {
     let r: Vec<u64> = rises(bits).collect();
     let mut intervals: HashMap<u64, u64> = HashMap::new();
     for w in r.windows(2) {
@@ -1304,7 +1304,7 @@ fn regular_rises(bits: &[(u64, bool)]) -> u64 {
 }
 
 /// The clock edges (indices) at which a 1-bit signal is 1, sampled after the edge.
-fn high_edges(bits: &[(u64, bool)], rises: &[u64]) -> Vec<u64> {
+pub(crate) fn high_edges(bits: &[(u64, bool)], rises: &[u64]) -> Vec<u64> {
     let mut out = Vec::new();
     let mut j = 0;
     let mut value = false;

@@ -4,6 +4,7 @@
 
 pub mod cycle;
 pub mod discover;
+pub mod discover_shabal;
 mod error;
 pub mod event;
 pub mod frame;
@@ -12,6 +13,7 @@ pub mod live;
 pub mod live_event;
 pub mod map;
 pub mod report;
+pub mod shabal_event;
 mod vcd;
 pub mod wave;
 
@@ -22,3 +24,4 @@ pub use frame::Frame;
 pub use golden::{AnyGolden, Golden, GoldenFrames, OwnedJob, OwnedShabalJob, ShabalGolden};
 pub use map::{Alignment, SignalMap};
 pub use report::{DiffReport, Verdict};
+pub use shabal_event::compare_shabal_events;

@@ -499,6 +499,121 @@ pub fn validate(
     Ok(left_out)
 }
 
+/// The map check of Shabal event alignment: the state parts `a_<i>` (i < 12), `b_<i>` and
+/// `c_<i>` (i < 16), whole unless `partial`, and `out_valid` with `out_data_<w>` (w <
+/// `out_words`); anything else (the trace's other fields, the Skein views, a serial digest
+/// port, a rotating ring) is refused naming the field. Returns what a partial map leaves out.
+pub fn validate_shabal_events(
+    map: &SignalMap,
+    out_words: usize,
+    partial: bool,
+) -> Result<Vec<String>, DiffError> {
+    use crate::shabal_event::Part;
+    let refuse =
+        |field: &str, why: String| Err(DiffError::Invalid(format!("map field '{field}': {why}")));
+    if map.digest_serial.is_some() {
+        return refuse(
+            "digest_serial",
+            "a serial digest port (64-bit words) is compared for Skein only; map a Shabal \
+             digest as out_valid and out_data_<w>"
+                .into(),
+        );
+    }
+    for (field, ring) in [("key_ring", map.key_ring), ("tweak_ring", map.tweak_ring)] {
+        if ring == Ring::Rotating {
+            return refuse(field, "Shabal has no key or tweak register".into());
+        }
+    }
+    let trace = skeinhw_trace::shabal::signals(out_words);
+    let mut mapped: BTreeMap<Part, Vec<usize>> = BTreeMap::new();
+    let mut out_words_mapped = Vec::new();
+    for field in map.fields.keys() {
+        if field == "out_valid" {
+            continue;
+        }
+        if let Some(w) = field.strip_prefix("out_data_").and_then(|w| w.parse().ok()) {
+            if w >= out_words {
+                return refuse(field, format!("the digest has {out_words} words"));
+            }
+            out_words_mapped.push(w);
+            continue;
+        }
+        match Part::field(field) {
+            Some((part, w)) if w < part.words() => mapped.entry(part).or_default().push(w),
+            Some((part, _)) => {
+                return refuse(
+                    field,
+                    format!(
+                        "{} has {} words",
+                        part.prefix().to_uppercase(),
+                        part.words()
+                    ),
+                );
+            }
+            None => {
+                let why = if trace.iter().any(|s| s.name == *field) {
+                    "Shabal event alignment compares only the state after each round (a_<i>, \
+                     b_<i>, c_<i>) and the digest (out_valid, out_data_<w>); this field is \
+                     compared by cycle alignment only (--align cycle)"
+                } else {
+                    "not a field of a Shabal trace (event alignment compares a_<i>, b_<i>, \
+                     c_<i>, out_valid and out_data_<w>)"
+                };
+                return refuse(field, why.into());
+            }
+        }
+    }
+    let mut left_out = Vec::new();
+    for (part, ws) in &mapped {
+        let missing: Vec<String> = (0..part.words())
+            .filter(|w| !ws.contains(w))
+            .map(|w| format!("{}_{w}", part.prefix()))
+            .collect();
+        if let Some(first) = missing.first() {
+            if !partial {
+                return refuse(
+                    first,
+                    format!(
+                        "not mapped, but {} other word(s) of {} are: map the whole part or \
+                         give --partial",
+                        ws.len(),
+                        part.prefix().to_uppercase()
+                    ),
+                );
+            }
+            left_out.extend(missing);
+        }
+    }
+    let has_valid = map.fields.contains_key("out_valid");
+    if !out_words_mapped.is_empty() || has_valid {
+        if !has_valid {
+            return refuse("out_data_0", "out_data_* needs out_valid".into());
+        }
+        if out_words_mapped.is_empty() {
+            return refuse("out_valid", "out_valid needs out_data_*".into());
+        }
+        let missing: Vec<String> = (0..out_words)
+            .filter(|w| !out_words_mapped.contains(w))
+            .map(names_out)
+            .collect();
+        if let Some(first) = missing.first() {
+            if !partial {
+                return refuse(
+                    first,
+                    "not mapped, but other digest words are: map them all or give --partial".into(),
+                );
+            }
+            left_out.extend(missing);
+        }
+    }
+    for field in map.when.keys() {
+        if !map.fields.contains_key(field) {
+            return refuse(field, "a qualifier for an unmapped field".into());
+        }
+    }
+    Ok(left_out)
+}
+
 fn names_out(w: usize) -> String {
     format!("out_data_{w}")
 }

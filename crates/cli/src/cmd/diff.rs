@@ -50,6 +50,12 @@ Alignment:
                  leave the design. Config blocks are expected only if the design computes one:
                  a core with a hard-coded IV never does; give the golden schedule
                  --set config_precomputed=true to leave them out of its trace as well.
+                 Shabal schedules (shabal-*): the state after each round, seen in
+                   a_<i>, b_<i>, c_<i>       A (12 words), B, C (16 words each) after message
+                                             block 0..n-1 and final round 0..2 (each part whole
+                                             unless --partial; every event of a mapped part is
+                                             expected)
+                   out_valid + out_data_<w>  the digest (32-bit words)
 
 Map file (--map): {\"clock\": \"clk\", \"scope\": \"tb.dut\", \"reset_cycles\": 2,
   \"fields\": {FIELD: \"SIGNAL[hi:lo]\" or {\"signal\": \"SIGNAL[hi:lo]\", \"when\": \"SIGNAL\"}},
@@ -256,10 +262,30 @@ pub fn run(args: DiffArgs) -> Result<Status> {
                 &options,
             )?
         }
-        (Align::Event, AnyGolden::Shabal(_)) => bail!(
-            "--align event compares Threefish events (subkey injections, feed-forward); a Shabal \
-             trace is compared cycle by cycle (--align cycle)"
-        ),
+        (Align::Event, AnyGolden::Shabal(golden)) => {
+            // Without a map: the generated Verilog's A, B, C and digest registers.
+            let map = map_file.unwrap_or_else(|| {
+                let signals = skeinhw_trace::shabal::signals(golden.header.output_words());
+                let usable: Vec<&str> = signals
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .filter(|n| {
+                        n.starts_with("out_data_")
+                            || *n == names::OUT_VALID
+                            || skeinhw_diff::shabal_event::Part::field(n).is_some()
+                    })
+                    .collect();
+                SignalMap::identity(usable, None)
+            });
+            let options = with(&map)?;
+            skeinhw_diff::compare_shabal_events(
+                &golden.header,
+                golden.records,
+                &args.wave,
+                &map,
+                &options,
+            )?
+        }
     };
     let mut out = std::io::stdout().lock();
     if args.json {

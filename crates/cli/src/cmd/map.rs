@@ -1,6 +1,7 @@
 //! `skeinhw map`: finds the signal map of an RTL waveform by itself, by searching it for the
-//! golden model's state, key, tweak and digest words (see `skeinhw_diff::discover`), and
-//! writes it as a map file for `skeinhw diff --map`.
+//! golden model's state, key, tweak and digest words (see `skeinhw_diff::discover`; for a
+//! Shabal schedule A, B, C and the digest, `skeinhw_diff::discover_shabal`), and writes it as
+//! a map file for `skeinhw diff --map`.
 //!
 //! Exit status: 0 a map was written, 2 usage or input errors (nothing found, an existing
 //! output without `--force`).
@@ -10,13 +11,14 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use skeinhw_diff::Golden;
 use skeinhw_diff::discover::{DiscoverOptions, Discovery, discover};
+use skeinhw_diff::discover_shabal::discover_shabal;
+use skeinhw_diff::{AnyGolden, Golden};
 use skeinhw_sched::AnySchedule;
 use skeinhw_trace::AtomicFile;
 
 use crate::Status;
-use crate::cmd::diff::job;
+use crate::cmd::diff::{golden_of, job};
 use crate::message::{MessageArgs, decode_hex};
 use crate::schedule_args::ScheduleArgs;
 
@@ -66,10 +68,24 @@ fn check_output(path: &Path, force: bool) -> Result<()> {
 /// Runs `skeinhw map`.
 pub fn run(args: MapArgs) -> Result<Status> {
     check_output(&args.output, args.force)?;
+    let options = DiscoverOptions {
+        clock: args.clock.clone(),
+        strip_prefix: args.strip_prefix.clone(),
+    };
     let schedule = match args.schedule.build_any(args.message.size)? {
         AnySchedule::Skein(s) => s,
-        AnySchedule::Shabal(_) => {
-            bail!("map searches for Threefish state, key, tweak and digest words: a Skein schedule")
+        shabal @ AnySchedule::Shabal(_) => {
+            if args.fill {
+                bail!(
+                    "--fill: a Shabal schedule has one block in flight (give the messages with --more)"
+                );
+            }
+            let golden = match golden_of(&shabal, &args.message, &args.more)? {
+                AnyGolden::Shabal(g) => g,
+                AnyGolden::Skein(_) => bail!("a Shabal schedule gave a Skein golden trace"),
+            };
+            let found = discover_shabal(&golden.header, golden.records, &args.wave, &options)?;
+            return write_map(&found, &args.output);
         }
     };
     let first = job(&args.message, &schedule)?;
@@ -88,16 +104,17 @@ pub fn run(args: MapArgs) -> Result<Status> {
         }
     }
     let golden = Golden::simulate(schedule, jobs)?;
-    let options = DiscoverOptions {
-        clock: args.clock.clone(),
-        strip_prefix: args.strip_prefix.clone(),
-    };
     let found = discover(&golden.header, golden.records, &args.wave, &options)?;
-    let mut file = AtomicFile::create(&args.output)?;
+    write_map(&found, &args.output)
+}
+
+/// Writes the map file and prints what was found.
+fn write_map(found: &Discovery, output: &Path) -> Result<Status> {
+    let mut file = AtomicFile::create(output)?;
     file.write_all(found.to_json().as_bytes())
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+        .with_context(|| format!("cannot write {}", output.display()))?;
     file.commit()?;
-    print_report(&found, &args.output)?;
+    print_report(found, output)?;
     Ok(0)
 }
 

@@ -1,0 +1,811 @@
+//! Event alignment for Shabal: the golden trace is reduced to the state (A, B, C) after each
+//! round, computed with the library's Shabal round (`skeinhw_shabal::perm`) from each pass's
+//! message block, and to each digest. The RTL's mapped registers (`a_<i>`, `b_<i>`, `c_<i>`,
+//! the trace's names) must take those states in order, whatever the design's unfolding or
+//! latency; `out_valid` + `out_data_<w>` must carry each digest.
+//!
+//! The events of a message of n padded blocks: *message block 0..n-1, after the round* (B += M,
+//! A xor W, P, C -= M, the B/C swap and W += 1, the counter staying on the last block), then
+//! *final round 0..2, after the round* (the same round on the last block, W unchanged). A
+//! register *takes* an event when its value changes to that event's words. Every event of every
+//! mapped part is expected (a Shabal core keeps A, B and C across rounds); the first one never
+//! seen is the divergence, shown beside the value the register took in its place that comes
+//! closest (most equal words).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use skeinhw_sched::shabal::sim::{ShabalCycleRecord, ShabalPhase, ShabalTraceHeader};
+use skeinhw_shabal::constants::{A_WORDS, BLOCK_WORDS, ITERATIONS};
+use skeinhw_shabal::perm::{self, State};
+
+use crate::cycle::CycleOptions;
+use crate::error::DiffError;
+use crate::map::{self, SignalMap};
+use crate::report::{DiffReport, Divergence, FieldDiff, Verdict};
+use crate::wave::{Bits, Probe, WaveOptions, sample_rising_edges};
+
+/// A part of the Shabal state a register view holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Part {
+    /// A, 12 words (`a_<i>`).
+    A,
+    /// B, 16 words (`b_<i>`).
+    B,
+    /// C, 16 words (`c_<i>`).
+    C,
+}
+
+impl Part {
+    /// A, B, C.
+    pub const ALL: [Part; 3] = [Part::A, Part::B, Part::C];
+
+    /// The trace's prefix of the part's words.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Part::A => "a",
+            Part::B => "b",
+            Part::C => "c",
+        }
+    }
+
+    /// Words of the part.
+    pub fn words(self) -> usize {
+        match self {
+            Part::A => A_WORDS,
+            Part::B | Part::C => BLOCK_WORDS,
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    fn of(s: &State, part: Part) -> Vec<u64> {
+        let w: &[u32] = match part {
+            Part::A => &s.a,
+            Part::B => &s.b,
+            Part::C => &s.c,
+        };
+        w.iter().map(|&x| u64::from(x)).collect()
+    }
+
+    /// `a_3` -> (A, 3); `None` for any other name.
+    pub fn field(name: &str) -> Option<(Part, usize)> {
+        let (p, w) = name.split_once('_')?;
+        let part = Part::ALL.into_iter().find(|x| x.prefix() == p)?;
+        Some((part, w.parse().ok()?))
+    }
+}
+
+/// One pass over a block: a message block or a final round, and its index among those.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PassInfo {
+    phase: ShabalPhase,
+    of_type: u64,
+}
+
+impl PassInfo {
+    fn name(&self) -> String {
+        match self.phase {
+            ShabalPhase::Final => format!("final round {}", self.of_type),
+            _ => format!("message block {}", self.of_type),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Event {
+    words: Vec<u64>,
+    seen: Option<(u64, u64)>,
+}
+
+/// The value a register took in place of the next event: the closest one (most words equal
+/// to the event) after event `matched` (or before any).
+#[derive(Clone, Debug)]
+struct Gap {
+    matched: Option<usize>,
+    view: usize,
+    edge: u64,
+    time: u64,
+    words: Vec<u64>,
+    equal: usize,
+}
+
+#[derive(Clone, Debug, Default)]
+struct StreamEvents {
+    passes: Vec<PassInfo>,
+    /// Per part: one event per pass.
+    events: [Vec<Event>; 3],
+    next: [usize; 3],
+    gaps: [Vec<Gap>; 3],
+    /// The digest (the last words of C after the last final round) and whether it was seen.
+    digest: Vec<u64>,
+    digest_seen: bool,
+}
+
+/// The events a golden Shabal run expects, per stream.
+#[derive(Clone, Debug, Default)]
+pub struct ShabalExpected {
+    streams: BTreeMap<u32, StreamEvents>,
+}
+
+impl ShabalExpected {
+    /// Reads a golden Shabal trace: at the last cycle of each pass, the round is recomputed
+    /// with the library from the state after the previous one (the initial value first) and
+    /// the pass's block M, and checked against the trace (a trace that disagrees is refused);
+    /// the digest likewise. Returns the events and the golden cycles read.
+    pub fn from_records<E: std::fmt::Display>(
+        header: &ShabalTraceHeader,
+        golden: impl Iterator<Item = Result<ShabalCycleRecord, E>>,
+    ) -> Result<(ShabalExpected, u64), DiffError> {
+        let out_bits = u64::from(header.schedule.output_bits());
+        let out_words = header.output_words();
+        let iv = *perm::initial_state(out_bits).ok_or_else(|| {
+            DiffError::Invalid(format!("golden trace: Shabal has no {out_bits}-bit output"))
+        })?;
+        let mut ex = ShabalExpected::default();
+        let mut state: BTreeMap<u32, State> = BTreeMap::new();
+        let mut cycles = 0;
+        for r in golden {
+            let r = r.map_err(|e| DiffError::Invalid(format!("golden trace: {e}")))?;
+            cycles += 1;
+            if r.valid && r.iteration as usize == ITERATIONS {
+                let s = state.entry(r.stream).or_insert(iv);
+                s.m = r.state.m;
+                // The counter moves after every message block but the last.
+                if r.phase == ShabalPhase::Message && r.state.w != s.w {
+                    perm::message_round(s);
+                } else {
+                    perm::final_round(s);
+                }
+                let (a, b, c) = (s.a, s.b, s.c);
+                if (a, b, c) != (r.state.a, r.state.b, r.state.c) {
+                    return Err(DiffError::Invalid(format!(
+                        "golden trace: cycle {}: the state after stream {} pass {} is not the \
+                         library's Shabal round of its block",
+                        r.cycle, r.stream, r.block
+                    )));
+                }
+                let st = ex.streams.entry(r.stream).or_default();
+                let of_type = st.passes.iter().filter(|p| p.phase == r.phase).count() as u64;
+                st.passes.push(PassInfo {
+                    phase: r.phase,
+                    of_type,
+                });
+                for part in Part::ALL {
+                    st.events[part.index()].push(Event {
+                        words: Part::of(s, part),
+                        seen: None,
+                    });
+                }
+            }
+            if let Some(o) = r.out {
+                let s = state.get(&o.stream).copied().unwrap_or(iv);
+                let digest: Vec<u64> = s.c[BLOCK_WORDS - out_words..]
+                    .iter()
+                    .map(|&w| u64::from(w))
+                    .collect();
+                let traced: Vec<u64> = o.data[..out_words].iter().map(|&w| w.into()).collect();
+                if digest != traced {
+                    return Err(DiffError::Invalid(format!(
+                        "golden trace: cycle {}: the digest of stream {} is not the last words \
+                         of C after its final rounds",
+                        r.cycle, o.stream
+                    )));
+                }
+                ex.streams.entry(o.stream).or_default().digest = digest;
+            }
+        }
+        Ok((ex, cycles))
+    }
+}
+
+/// One mapped part: its words at positions of the sample list.
+#[derive(Clone, Debug)]
+struct View {
+    part: Part,
+    fields: Vec<String>,
+    /// (word of the part, position in the samples), by word.
+    words: Vec<(usize, usize)>,
+    when: Vec<usize>,
+}
+
+/// Where each mapped thing is in the samples.
+#[derive(Clone, Debug, Default)]
+struct Layout {
+    views: Vec<View>,
+    /// out_valid and the digest words (word, position).
+    digest: Option<(usize, Vec<(usize, usize)>)>,
+    left_out: Vec<String>,
+}
+
+impl Layout {
+    fn of_map(map: &SignalMap, out_words: usize, left_out: Vec<String>) -> (Layout, Vec<Probe>) {
+        let mut probes: Vec<Probe> = Vec::new();
+        let mut index_of = |p: &Probe| match probes.iter().position(|q| q == p) {
+            Some(i) => i,
+            None => {
+                probes.push(p.clone());
+                probes.len() - 1
+            }
+        };
+        let mut groups: BTreeMap<Part, View> = BTreeMap::new();
+        for (field, probe) in &map.fields {
+            let Some((part, w)) = Part::field(field) else {
+                continue;
+            };
+            let pos = index_of(probe);
+            let view = groups.entry(part).or_insert_with(|| View {
+                part,
+                fields: Vec::new(),
+                words: Vec::new(),
+                when: Vec::new(),
+            });
+            view.fields.push(field.clone());
+            view.words.push((w, pos));
+            if let Some(q) = map.when.get(field) {
+                let qpos = index_of(q);
+                if !view.when.contains(&qpos) {
+                    view.when.push(qpos);
+                }
+            }
+        }
+        for view in groups.values_mut() {
+            let mut order: Vec<usize> = (0..view.words.len()).collect();
+            order.sort_by_key(|&i| view.words[i].0);
+            view.words = order.iter().map(|&i| view.words[i]).collect();
+            view.fields = order.iter().map(|&i| view.fields[i].clone()).collect();
+        }
+        let digest = map.fields.get("out_valid").map(|valid| {
+            let v = index_of(valid);
+            let ws = (0..out_words)
+                .filter_map(|w| map.fields.get(&format!("out_data_{w}")).map(|p| (w, p)))
+                .map(|(w, p)| (w, index_of(p)))
+                .collect();
+            (v, ws)
+        });
+        (
+            Layout {
+                views: groups.into_values().collect(),
+                digest,
+                left_out,
+            },
+            probes,
+        )
+    }
+}
+
+/// A digest that differed or never came.
+#[derive(Clone, Debug)]
+struct DigestFault {
+    stream: u32,
+    edge: u64,
+    time: u64,
+    expected: Vec<u64>,
+    got: Option<Vec<Bits>>,
+    what: &'static str,
+}
+
+/// The Shabal event comparison, fed edge by edge.
+pub struct ShabalEventComparator {
+    ex: ShabalExpected,
+    layout: Layout,
+    /// Per view: the first mapped word's value -> (stream, event index).
+    lookup: Vec<HashMap<u64, Vec<(u32, usize)>>>,
+    last: Vec<Option<Vec<u64>>>,
+    /// Per view: the stream and event of its last match.
+    armed: Vec<Option<(u32, usize)>>,
+    compared: Vec<u64>,
+    /// The digest lines at the previous edge with out_valid high (a held digest counts once).
+    last_digest: Option<Vec<u64>>,
+    digest_fault: Option<DigestFault>,
+    edges: u64,
+    last_time: u64,
+    compared_edges: u64,
+}
+
+fn is_one(b: &Bits) -> bool {
+    b.unknown.is_none() && b.words.first() == Some(&1)
+}
+
+fn known(b: &Bits) -> Option<u64> {
+    if b.unknown.is_some() || b.words.iter().skip(1).any(|w| *w != 0) {
+        None
+    } else {
+        Some(b.words.first().copied().unwrap_or(0))
+    }
+}
+
+impl ShabalEventComparator {
+    fn new(ex: ShabalExpected, layout: Layout) -> ShabalEventComparator {
+        let lookup = layout
+            .views
+            .iter()
+            .map(|v| {
+                let first = v.words[0].0;
+                let mut m: HashMap<u64, Vec<(u32, usize)>> = HashMap::new();
+                for (stream, st) in &ex.streams {
+                    for (j, e) in st.events[v.part.index()].iter().enumerate() {
+                        m.entry(e.words[first]).or_default().push((*stream, j));
+                    }
+                }
+                m
+            })
+            .collect();
+        let n = layout.views.len();
+        ShabalEventComparator {
+            ex,
+            layout,
+            lookup,
+            last: vec![None; n],
+            armed: vec![None; n],
+            compared: vec![0; n],
+            last_digest: None,
+            digest_fault: None,
+            edges: 0,
+            last_time: 0,
+            compared_edges: 0,
+        }
+    }
+
+    /// One RTL rising edge (after reset) with its samples in layout order.
+    fn edge(&mut self, edge: u64, time: u64, samples: &[Bits]) {
+        self.edges = self.edges.max(edge + 1);
+        self.last_time = time;
+        self.compared_edges += 1;
+        for vi in 0..self.layout.views.len() {
+            self.view_edge(vi, edge, time, samples);
+        }
+        self.digest_edge(edge, time, samples);
+    }
+
+    fn view_edge(&mut self, vi: usize, edge: u64, time: u64, samples: &[Bits]) {
+        let view = &self.layout.views[vi];
+        if !view.when.iter().all(|&q| is_one(&samples[q])) {
+            return;
+        }
+        let Some(value): Option<Vec<u64>> = view
+            .words
+            .iter()
+            .map(|&(_, p)| known(&samples[p]))
+            .collect()
+        else {
+            return;
+        };
+        self.compared[vi] += 1;
+        if self.last[vi].as_ref() == Some(&value) {
+            return;
+        }
+        let part = view.part.index();
+        let mut best: Option<(u32, usize)> = None;
+        for &(stream, j) in self.lookup[vi].get(&value[0]).into_iter().flatten() {
+            let st = &self.ex.streams[&stream];
+            let e = &st.events[part][j];
+            let equal = view
+                .words
+                .iter()
+                .zip(&value)
+                .all(|(&(w, _), v)| e.words[w] == *v);
+            if j < st.next[part] || !equal {
+                continue;
+            }
+            let dist = j - st.next[part];
+            if best.is_none_or(|(bs, bj)| dist < bj - self.ex.streams[&bs].next[part]) {
+                best = Some((stream, j));
+            }
+        }
+        match best {
+            Some((stream, j)) => {
+                let st = self.ex.streams.get_mut(&stream).expect("stream");
+                st.events[part][j].seen = Some((edge, time));
+                st.next[part] = j + 1;
+                self.armed[vi] = Some((stream, j));
+            }
+            None => {
+                // In place of the next event of the stream last matched (or of the first
+                // stream, before any match): keep the closest value.
+                let target = match self.armed[vi] {
+                    Some((stream, j)) => Some((stream, Some(j))),
+                    None => self.ex.streams.keys().next().map(|k| (*k, None)),
+                };
+                if let Some((stream, matched)) = target {
+                    let st = self.ex.streams.get_mut(&stream).expect("stream");
+                    let next = matched.map_or(0, |j| j + 1);
+                    if let Some(e) = st.events[part].get(next) {
+                        let equal = view
+                            .words
+                            .iter()
+                            .zip(&value)
+                            .filter(|(wp, v)| e.words[wp.0] == **v)
+                            .count();
+                        let gaps = &mut st.gaps[part];
+                        match gaps.iter_mut().find(|g| g.matched == matched) {
+                            Some(g) if g.equal >= equal => {}
+                            Some(g) => {
+                                *g = Gap {
+                                    matched,
+                                    view: vi,
+                                    edge,
+                                    time,
+                                    words: value.clone(),
+                                    equal,
+                                }
+                            }
+                            None => gaps.push(Gap {
+                                matched,
+                                view: vi,
+                                edge,
+                                time,
+                                words: value.clone(),
+                                equal,
+                            }),
+                        }
+                    }
+                }
+            }
+        }
+        self.last[vi] = Some(value);
+    }
+
+    fn digest_edge(&mut self, edge: u64, time: u64, samples: &[Bits]) {
+        let Some((valid, ws)) = &self.layout.digest else {
+            return;
+        };
+        if self.digest_fault.is_some() {
+            return;
+        }
+        if !is_one(&samples[*valid]) {
+            self.last_digest = None;
+            return;
+        }
+        let got: Option<Vec<u64>> = ws.iter().map(|&(_, p)| known(&samples[p])).collect();
+        if got.is_some() && got == self.last_digest {
+            return;
+        }
+        let hit = got.as_ref().and_then(|g| {
+            self.ex
+                .streams
+                .iter()
+                .find(|(_, st)| {
+                    !st.digest_seen
+                        && !st.digest.is_empty()
+                        && ws.iter().zip(g).all(|(&(w, _), v)| st.digest[w] == *v)
+                })
+                .map(|(k, _)| *k)
+        });
+        match hit {
+            Some(k) => {
+                self.ex.streams.get_mut(&k).expect("stream").digest_seen = true;
+                self.last_digest = got;
+            }
+            None => {
+                let (stream, expected) = self.first_missing_digest();
+                self.digest_fault = Some(DigestFault {
+                    stream,
+                    edge,
+                    time,
+                    expected,
+                    got: Some(ws.iter().map(|&(_, p)| samples[p].clone()).collect()),
+                    what: "a digest that is none of the expected ones",
+                });
+            }
+        }
+    }
+
+    fn first_missing_digest(&self) -> (u32, Vec<u64>) {
+        self.ex
+            .streams
+            .iter()
+            .find(|(_, st)| !st.digest_seen && !st.digest.is_empty())
+            .map(|(k, st)| (*k, st.digest.clone()))
+            .unwrap_or_default()
+    }
+
+    /// The verdict after the last edge.
+    fn finish(mut self, golden_cycles: u64) -> Result<DiffReport, DiffError> {
+        if self.compared_edges == 0 {
+            return Err(DiffError::Invalid(format!(
+                "nothing compared: the RTL has {} rising edge(s), all skipped as reset cycles",
+                self.edges
+            )));
+        }
+        for (vi, view) in self.layout.views.iter().enumerate() {
+            if self.compared[vi] == 0 {
+                return Err(DiffError::Invalid(format!(
+                    "map field '{}' was never compared: on no edge did it hold a known value{}",
+                    view.fields[0],
+                    if view.when.is_empty() {
+                        ""
+                    } else {
+                        " with its 'when' qualifier at 1"
+                    }
+                )));
+            }
+        }
+        if self.layout.digest.is_some() && self.digest_fault.is_none() {
+            let (stream, expected) = self.first_missing_digest();
+            if !expected.is_empty() {
+                self.digest_fault = Some(DigestFault {
+                    stream,
+                    edge: self.edges,
+                    time: self.last_time,
+                    expected,
+                    got: None,
+                    what: "the digest never left the design",
+                });
+            }
+        }
+        let mut expected_n = 0u64;
+        let mut matched_n = 0u64;
+        let mut first: Option<(u32, usize, usize)> = None;
+        let mut lines = Vec::new();
+        for (&stream, st) in &self.ex.streams {
+            for view in &self.layout.views {
+                let evs = &st.events[view.part.index()];
+                expected_n += evs.len() as u64;
+                matched_n += evs.iter().filter(|e| e.seen.is_some()).count() as u64;
+                if let Some(j) = evs.iter().position(|e| e.seen.is_none())
+                    && first.is_none_or(|(s, fj, fvi)| {
+                        (stream, j, vi_of(&self.layout, view.part)) < (s, fj, fvi)
+                    })
+                {
+                    first = Some((stream, j, vi_of(&self.layout, view.part)));
+                }
+            }
+            lines.extend(seen_lines(stream, st, &self.layout));
+        }
+        let divergence = match first {
+            Some((stream, j, vi)) => Some(self.event_divergence(stream, j, vi)),
+            None => self
+                .digest_fault
+                .as_ref()
+                .map(|d| self.digest_divergence(d)),
+        };
+        let digests = self.ex.streams.values().filter(|s| s.digest_seen).count();
+        let digest_text = if self.layout.digest.is_some() {
+            format!("{digests} digest(s)")
+        } else {
+            "no digest port mapped".into()
+        };
+        let left_out = if self.layout.left_out.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; partial map, not compared: {}",
+                self.layout.left_out.join(", ")
+            )
+        };
+        let (verdict, summary) = match &divergence {
+            Some(d) => (
+                Verdict::Divergent,
+                format!("DIVERGENT (event alignment): {}{left_out}", d.phase),
+            ),
+            None if self.layout.views.is_empty() => (
+                Verdict::Identical,
+                format!(
+                    "IDENTICAL (event alignment, digest only): {digest_text} matched over {} \
+                     RTL cycles{left_out}",
+                    self.edges
+                ),
+            ),
+            None => (
+                Verdict::Identical,
+                format!(
+                    "IDENTICAL (event alignment): {matched_n} of {expected_n} expected events \
+                     matched, {digest_text}, over {} RTL cycles{left_out}",
+                    self.edges
+                ),
+            ),
+        };
+        let fields = self
+            .layout
+            .views
+            .iter()
+            .map(|v| v.words.len())
+            .sum::<usize>()
+            + self.layout.digest.as_ref().map_or(0, |d| d.1.len() + 1);
+        Ok(DiffReport {
+            verdict,
+            compared_cycles: self.compared_edges,
+            golden_cycles,
+            rtl_edges: self.edges,
+            fields,
+            first_divergence: divergence,
+            events_expected: expected_n,
+            events_matched: matched_n,
+            blocks: lines,
+            left_out: self.layout.left_out.clone(),
+            summary,
+        })
+    }
+
+    fn event_divergence(&self, stream: u32, j: usize, vi: usize) -> Divergence {
+        let view = &self.layout.views[vi];
+        let st = &self.ex.streams[&stream];
+        let evs = &st.events[view.part.index()];
+        let e = &evs[j];
+        let prev = evs[..j].iter().rposition(|p| p.seen.is_some());
+        let gap = st.gaps[view.part.index()]
+            .iter()
+            .find(|g| g.matched == prev && g.view == vi);
+        let fields = view
+            .words
+            .iter()
+            .enumerate()
+            .map(|(k, &(w, _))| FieldDiff {
+                field: view.fields[k].clone(),
+                golden: format!("{:08x}", e.words[w]),
+                rtl: gap.map_or_else(|| "(not seen)".into(), |g| format!("{:08x}", g.words[k])),
+                unknown: false,
+            })
+            .collect();
+        let window = match prev {
+            Some(p) => {
+                let (edge, _) = evs[p].seen.expect("seen");
+                format!(
+                    "; last matching event {}, after the round (RTL edge {edge}): the fault lies \
+                     between",
+                    st.passes[p].name()
+                )
+            }
+            None => "; no earlier event of that register matched".into(),
+        };
+        let shown = match gap {
+            Some(g) => format!(
+                "; closest value taken in its place at RTL edge {} ({} of {} words equal)",
+                g.edge,
+                g.equal,
+                view.words.len()
+            ),
+            None => String::new(),
+        };
+        let phase = format!(
+            "stream {stream}, {}, after the round: never seen in {}_*{window}{shown}",
+            st.passes[j].name(),
+            view.part.prefix()
+        );
+        let (edge, time) = gap.map_or((self.edges, self.last_time), |g| (g.edge, g.time));
+        Divergence {
+            cycle: edge,
+            rtl_edge: edge,
+            time,
+            phase,
+            location: Vec::new(),
+            fields,
+            context: Vec::new(),
+        }
+    }
+
+    fn digest_divergence(&self, d: &DigestFault) -> Divergence {
+        let fields = d
+            .expected
+            .iter()
+            .enumerate()
+            .map(|(w, e)| {
+                let got = d.got.as_ref().and_then(|g| g.get(w));
+                FieldDiff {
+                    field: format!("out_data_{w}"),
+                    golden: format!("{e:08x}"),
+                    rtl: got.map_or_else(|| "(not seen)".into(), Bits::to_hex),
+                    unknown: got.is_some_and(|b| b.unknown.is_some()),
+                }
+            })
+            .collect();
+        Divergence {
+            cycle: d.edge,
+            rtl_edge: d.edge,
+            time: d.time,
+            phase: format!(
+                "stream {}: {} (every mapped state event matched)",
+                d.stream, d.what
+            ),
+            location: Vec::new(),
+            fields,
+            context: Vec::new(),
+        }
+    }
+}
+
+fn vi_of(layout: &Layout, part: Part) -> usize {
+    layout
+        .views
+        .iter()
+        .position(|v| v.part == part)
+        .expect("a view of the part")
+}
+
+/// Per run of passes of one type with the same parts seen: "stream 0, message blocks 0-1:
+/// a, b, c after the round".
+fn seen_lines(stream: u32, st: &StreamEvents, layout: &Layout) -> Vec<String> {
+    let mut runs: Vec<(ShabalPhase, u64, u64, String, usize)> = Vec::new();
+    for (j, info) in st.passes.iter().enumerate() {
+        let parts: Vec<&str> = layout
+            .views
+            .iter()
+            .filter(|v| st.events[v.part.index()][j].seen.is_some())
+            .map(|v| v.part.prefix())
+            .collect();
+        let text = if parts.is_empty() {
+            "no event".to_string()
+        } else {
+            format!("{} after the round", parts.join(", "))
+        };
+        match runs.last_mut() {
+            Some(r) if r.0 == info.phase && r.2 + 1 == info.of_type && r.3 == text => {
+                r.2 = info.of_type;
+                r.4 = j;
+            }
+            _ => runs.push((info.phase, info.of_type, info.of_type, text, j)),
+        }
+    }
+    runs.into_iter()
+        .map(|(phase, a, b, text, last)| {
+            let what = match phase {
+                ShabalPhase::Final => "final round",
+                _ => "message block",
+            };
+            let passes = if a == b {
+                format!("{what} {a}")
+            } else {
+                format!("{what}s {a}-{b}")
+            };
+            let digest = if st.digest_seen && last + 1 == st.passes.len() {
+                ", digest"
+            } else {
+                ""
+            };
+            format!("stream {stream}, {passes}: {text}{digest}")
+        })
+        .collect()
+}
+
+/// Compares a Shabal golden trace with a waveform at events (see the module documentation).
+/// The map is validated for Shabal event alignment first; `partial` accepts a part mapped in
+/// part.
+pub fn compare_shabal_events<E: std::fmt::Display>(
+    header: &ShabalTraceHeader,
+    golden: impl Iterator<Item = Result<ShabalCycleRecord, E>>,
+    wave: &Path,
+    map: &SignalMap,
+    options: &CycleOptions,
+) -> Result<DiffReport, DiffError> {
+    if options.offset != 0 {
+        return Err(DiffError::Invalid(
+            "--offset lines up cycles; event alignment has no cycles to line up (use \
+             --reset-cycles to skip the first RTL edges)"
+                .into(),
+        ));
+    }
+    let out_words = header.output_words();
+    let left_out = map::validate_shabal_events(map, out_words, options.partial)?;
+    let (ex, golden_cycles) = ShabalExpected::from_records(header, golden)?;
+    let (layout, probes) = Layout::of_map(map, out_words, left_out);
+    if layout.views.is_empty() && layout.digest.is_none() {
+        return Err(DiffError::Invalid(
+            "Shabal event alignment needs A, B or C words (a_<i>, b_<i>, c_<i>) or the digest \
+             (out_valid, out_data_<w>) in the map"
+                .into(),
+        ));
+    }
+    let mut wave_options: WaveOptions = options.wave.clone();
+    if let Some(c) = &map.clock {
+        wave_options.clock = c.clone();
+    }
+    let mut cmp = ShabalEventComparator::new(ex, layout);
+    let stats = sample_rising_edges(wave, &wave_options, &probes, |edge, time, samples| {
+        if edge >= options.reset_cycles {
+            cmp.edge(edge, time, samples);
+        }
+        true
+    })?;
+    if stats.edges == 0 {
+        return Err(DiffError::Invalid(format!(
+            "{}: no rising edge of clock '{}'",
+            wave.display(),
+            wave_options.clock
+        )));
+    }
+    cmp.edges = stats.edges;
+    cmp.finish(golden_cycles)
+}
