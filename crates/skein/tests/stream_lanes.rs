@@ -209,7 +209,11 @@ fn done_returning_false_stops() {
         },
     )
     .unwrap();
-    assert_eq!(reported.into_inner().unwrap(), 1, "one lane: stops after the first");
+    assert_eq!(
+        reported.into_inner().unwrap(),
+        1,
+        "one lane: stops after the first"
+    );
 }
 
 #[test]
@@ -219,10 +223,37 @@ fn tree_parameters_and_bad_sizes_are_refused() {
         ..Params::default()
     };
     let never = |_: usize| -> std::io::Result<&[u8]> { panic!("nothing is opened") };
-    let r = hash_streams(Backend::Scalar, false, 512, 512, &params, 1, never, |_, _| true);
+    let r = hash_streams(
+        Backend::Scalar,
+        false,
+        512,
+        512,
+        &params,
+        1,
+        never,
+        |_, _| true,
+    );
     assert_eq!(r, Err(Error::TreeNotStreamed));
-    let r = hash_streams(Backend::Scalar, false, 384, 512, &Params::default(), 1, never, |_, _| true);
+    let r = hash_streams(
+        Backend::Scalar,
+        false,
+        384,
+        512,
+        &Params::default(),
+        1,
+        never,
+        |_, _| true,
+    );
     assert_eq!(r, Err(Error::UnknownSize(384)));
-    let r = hash_streams(Backend::Scalar, false, 512, 0, &Params::default(), 1, never, |_, _| true);
+    let r = hash_streams(
+        Backend::Scalar,
+        false,
+        512,
+        0,
+        &Params::default(),
+        1,
+        never,
+        |_, _| true,
+    );
     assert_eq!(r, Err(Error::ZeroOutputLength));
 }

@@ -470,8 +470,7 @@ fn hash_many(
         .iter()
         .map(|name| {
             name != "-"
-                && std::fs::metadata(name)
-                    .is_ok_and(|m| m.is_file() && m.len() <= BATCH_FILE_LIMIT)
+                && std::fs::metadata(name).is_ok_and(|m| m.is_file() && m.len() <= BATCH_FILE_LIMIT)
         })
         .collect();
     let (tx, rx) = std::sync::mpsc::channel::<Done>();
@@ -603,7 +602,10 @@ fn hash_streamed(
                 None => read_error(&files[i], "unknown error"),
             }
         });
-        tx.lock().expect("no panic while sending").send((i, r)).is_ok()
+        tx.lock()
+            .expect("no panic while sending")
+            .send((i, r))
+            .is_ok()
     };
     let r = stream_lanes::hash_streams(
         backend,
@@ -632,7 +634,6 @@ fn read_error(name: &OsStr, e: &str) -> anyhow::Error {
         anyhow::anyhow!("{}: read error: {e}", Path::new(name).display())
     }
 }
-
 
 /// Opens `name` and reads it whole if it has at most `limit` bytes, else `None`.
 fn read_whole(name: &OsStr, limit: u64) -> Result<Option<Vec<u8>>> {
