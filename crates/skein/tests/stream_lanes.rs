@@ -154,11 +154,14 @@ impl Read for Failing {
     }
 }
 
+/// A stream's digest or its error's message.
+type Outcome = Result<Vec<u8>, String>;
+
 #[test]
 fn errors_are_reported_for_their_stream_only() {
     for backend in backends() {
         let good = vec![5u8; 300_000];
-        let results: Mutex<Vec<Option<Result<Vec<u8>, String>>>> = Mutex::new(vec![None; 5]);
+        let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; 5]);
         hash_streams(
             backend,
             true,
