@@ -108,9 +108,9 @@ fn large_files_stream_through_every_lane_backend() {
     let dir = tempfile::tempdir().unwrap();
     let lens = [
         (1 << 20) + 1,
-        (3 << 20) + 777,
+        (1 << 20) + 777,
         (1 << 20) + 64 * 1000,
-        (2 << 20) + 5,
+        (1 << 20) + 5,
         (1 << 20) + 3,
         (1 << 20) + 200_000,
         (1 << 20) + 17,
@@ -119,6 +119,7 @@ fn large_files_stream_through_every_lane_backend() {
         1000,
     ];
     let stdin = data((1 << 20) + 12_345, 99);
+    // (Slow in a debug build: about 10 MiB hashed per run, 8 runs.)
     let mut names = vec![std::ffi::OsString::from("-")];
     let mut expected = vec![format!(
         "{}  -",
