@@ -2,16 +2,20 @@
 //! RustCrypto `skein` in the same run: `--tree 5,2,255` (leaves of 2 KiB, nodes of 4 values)
 //! over 64 MiB through `stream_tree::hash_reader` (a reader thread ahead, the leaves in the
 //! detected backend's lanes) on 1 and 2 threads, vs one plain Skein-512 hash of the same bytes;
-//! 8 messages of 8 MiB batched in lanes vs one at a time. The instruction set that ran is
+//! 8 messages of 8 MiB batched in lanes, and streamed through the lanes (`stream_lanes`, as
+//! `hash` does with files over 1 MiB; the scalar path through the same code beside it), vs one
+//! at a time. The instruction set that ran is
 //! printed first and named in each benchmark.
 //! Run: `cargo bench -p skeinhw-benches --bench tree`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rustcrypto_skein::Digest;
-use skeinhw_skein::batch::{self, Request};
+use skeinhw_skein::batch::{self, Backend, Request};
+use skeinhw_skein::stream_lanes;
 use skeinhw_skein::stream_tree::{TreeHasher, hash_reader};
 use skeinhw_skein::{Params, Skein512, TreeParams};
 use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 const TREE_BYTES: usize = 64 << 20;
 
@@ -88,6 +92,31 @@ fn files(c: &mut Criterion) {
     group.bench_function(BenchmarkId::new("batch", backend.name()), |b| {
         b.iter(|| batch::hash_batch_with(backend, black_box(&requests)).unwrap())
     });
+    // The files as streams (what `hash` does with files over 1 MiB): read through each lane's
+    // buffer, on this thread, with the detected lanes and with the scalar path.
+    for streamed in [backend, Backend::Scalar] {
+        group.bench_function(BenchmarkId::new("stream_lanes", streamed.name()), |b| {
+            b.iter(|| {
+                let count = AtomicUsize::new(0);
+                stream_lanes::hash_streams(
+                    streamed,
+                    false,
+                    512,
+                    512,
+                    &Params::default(),
+                    messages.len(),
+                    |i| Ok(black_box(&messages[i][..])),
+                    |_, r| {
+                        black_box(r.unwrap());
+                        count.fetch_add(1, Ordering::Relaxed);
+                        true
+                    },
+                )
+                .unwrap();
+                assert_eq!(count.into_inner(), messages.len());
+            })
+        });
+    }
     group.finish();
 }
 

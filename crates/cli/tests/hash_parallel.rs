@@ -99,3 +99,69 @@ fn bad_lanes_variable_is_a_usage_error() {
         .assert()
         .success();
 }
+
+#[test]
+fn large_files_stream_through_every_lane_backend() {
+    // Files over the read-whole limit (1 MiB) stream through the lanes side by side: more
+    // files than lanes, lengths that are not whole blocks, one that is, standard input among
+    // them, a directory and a small file at their places.
+    let dir = tempfile::tempdir().unwrap();
+    let lens = [
+        (1 << 20) + 1,
+        (1 << 20) + 777,
+        (1 << 20) + 64 * 1000,
+        (1 << 20) + 5,
+        (1 << 20) + 3,
+        (1 << 20) + 200_000,
+        (1 << 20) + 17,
+        (1 << 20) + 9999,
+        (1 << 20) + 1,
+        1000,
+    ];
+    let stdin = data((1 << 20) + 12_345, 99);
+    // (Slow in a debug build: about 10 MiB hashed per run, 8 runs.)
+    let mut names = vec![std::ffi::OsString::from("-")];
+    let mut expected = vec![format!(
+        "{}  -",
+        hex::encode(rustcrypto_skein::Skein512_512::digest(&stdin))
+    )];
+    for (i, len) in lens.iter().enumerate() {
+        let p = dir.path().join(format!("f{i}"));
+        let d = data(*len, i);
+        std::fs::write(&p, &d).unwrap();
+        expected.push(format!(
+            "{}  {}",
+            hex::encode(rustcrypto_skein::Skein512_512::digest(&d)),
+            p.display()
+        ));
+        names.push(p.clone().into());
+        if i == 4 {
+            names.push(dir.path().into());
+        }
+    }
+    for backend in skeinhw_skein::batch::Backend::ALL {
+        if !backend.is_available() {
+            println!("skipping backend {backend}: not available on this machine");
+            continue;
+        }
+        for jobs in ["1", "2"] {
+            let out = skeinhw()
+                .env("SKEINHW_LANES", backend.name())
+                .args(["hash", "--jobs", jobs])
+                .args(&names)
+                .write_stdin(stdin.clone())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(1), "a directory is not hashed");
+            let text = String::from_utf8(out.stdout).unwrap();
+            assert_eq!(
+                text.lines().collect::<Vec<_>>(),
+                expected,
+                "{backend}, --jobs {jobs}"
+            );
+            let err = String::from_utf8(out.stderr).unwrap();
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.contains("is a directory"), "{err}");
+        }
+    }
+}

@@ -43,4 +43,7 @@ pub enum Error {
         /// Bytes given.
         got: usize,
     },
+    /// Tree parameters given to a path that hashes plain Skein only.
+    #[error("tree hashing is not done here: stream the input through stream_tree instead")]
+    TreeNotStreamed,
 }

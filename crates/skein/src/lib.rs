@@ -20,6 +20,8 @@ pub mod lanes;
 pub mod output;
 pub mod par_tree;
 pub mod reference;
+#[cfg(feature = "std")]
+pub mod stream_lanes;
 pub mod stream_tree;
 pub mod threefish;
 pub mod tweak;

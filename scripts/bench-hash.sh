@@ -1,0 +1,90 @@
+#!/bin/sh
+# Whole-process figures of `skeinhw hash` (issue 17's table) on cached files:
+#
+#   1. 1 GiB, plain `hash` vs `--tree 5,2,255 --jobs 1`, both pinned to one CPU (taskset -c 0),
+#      and vs `--tree 5,2,255 --jobs 2` (two CPUs);
+#   2. 8 files x 64 MiB in one call (`--jobs 1`, pinned) vs one call per file (pinned);
+#   3. peak RSS of `--tree 5,2,255` on a 4 GiB sparse file (`/usr/bin/time -v`), goal < 64 MB.
+#
+# Each pair is run alternately RUNS times and the best of each side is kept (the machine may be
+# shared: the load average is printed before and after); the digests of both sides of a pair are
+# compared where they must agree (the 8 files) and every run's exit status is checked. Prints
+# the lane backend that ran (SKEINHW_LANES if set, else the one `batch::detected` picks on this
+# CPU: avx512 if /proc/cpuinfo has avx512f, else avx2, else scalar). A measurement, not a test.
+#
+#   scripts/bench-hash.sh                  # 3 runs each
+#   RUNS=5 DIR=/var/tmp scripts/bench-hash.sh
+set -eu
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-3}
+DIR=${DIR:-/tmp/skeinhw-bench-hash}
+TARGET=${CARGO_TARGET_DIR:-target}
+BIN=$TARGET/release/skeinhw
+
+nice cargo build --release --locked -q -p skeinhw
+mkdir -p "$DIR"
+[ -f "$DIR/1g.bin" ] || { head -c 1G /dev/urandom > "$DIR/1g.part" && mv "$DIR/1g.part" "$DIR/1g.bin"; }
+for i in 1 2 3 4 5 6 7 8; do
+    [ -f "$DIR/f$i.bin" ] || { head -c 64M /dev/urandom > "$DIR/f$i.part" && mv "$DIR/f$i.part" "$DIR/f$i.bin"; }
+done
+[ -f "$DIR/4g-sparse.bin" ] || truncate -s 4G "$DIR/4g-sparse.bin"
+cat "$DIR"/1g.bin "$DIR"/f*.bin > /dev/null
+
+if [ -n "${SKEINHW_LANES:-}" ]; then
+    lanes="$SKEINHW_LANES (forced by SKEINHW_LANES)"
+elif grep -qw avx512f /proc/cpuinfo; then
+    lanes="avx512 (detected: 8 lanes)"
+elif grep -qw avx2 /proc/cpuinfo; then
+    lanes="avx2 (detected: 4 lanes)"
+else
+    lanes="scalar (detected)"
+fi
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) CPUs; lanes: $lanes"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+python3 - "$BIN" "$DIR" "$RUNS" <<'PY'
+import subprocess, sys, time
+binary, d, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+one = ["taskset", "-c", "0"]
+
+def timed(cmds):
+    """Wall time of running the commands one after another; their outputs."""
+    t = time.perf_counter()
+    outs = [subprocess.run(c, check=True, capture_output=True, text=True).stdout for c in cmds]
+    return time.perf_counter() - t, outs
+
+def pair(name, a, b, same_output):
+    best = [float("inf"), float("inf")]
+    outs = [None, None]
+    for _ in range(runs):
+        for i, cmds in enumerate((a, b)):
+            s, o = timed(cmds)
+            best[i] = min(best[i], s)
+            outs[i] = "".join(o)
+    if same_output and outs[0] != outs[1]:
+        sys.exit(f"{name}: the digests differ:\n{outs[0]}\n{outs[1]}")
+    print(f"{name}: {best[0]:.3f} s vs {best[1]:.3f} s: {best[0] / best[1]:.2f}x")
+
+big = f"{d}/1g.bin"
+plain = [one + [binary, "hash", big]]
+pair("1 GiB, plain hash vs --tree 5,2,255 --jobs 1 (taskset -c 0)",
+     plain, [one + [binary, "hash", "--tree", "5,2,255", "--jobs", "1", big]], False)
+pair("1 GiB, plain hash (one CPU) vs --tree 5,2,255 --jobs 2",
+     plain, [[binary, "hash", "--tree", "5,2,255", "--jobs", "2", big]], False)
+files = [f"{d}/f{i}.bin" for i in range(1, 9)]
+pair("8 x 64 MiB, one call per file vs one call --jobs 1 (taskset -c 0)",
+     [one + [binary, "hash", f] for f in files],
+     [one + [binary, "hash", "--jobs", "1"] + files], True)
+pair("8 x 64 MiB, one call per file (one CPU) vs one call --jobs 2",
+     [one + [binary, "hash", f] for f in files],
+     [[binary, "hash", "--jobs", "2"] + files], True)
+
+r = subprocess.run(["/usr/bin/time", "-v", binary, "hash", "--tree", "5,2,255", f"{d}/4g-sparse.bin"],
+                   check=True, capture_output=True, text=True)
+rss = next(int(l.split()[-1]) for l in r.stderr.splitlines() if "Maximum resident set size" in l)
+verdict = "under" if rss < 64 * 1000 else "NOT under"
+print(f"peak RSS of --tree 5,2,255 on a 4 GiB sparse file: {rss / 1000:.1f} MB ({verdict} 64 MB)")
+if rss >= 64 * 1000:
+    sys.exit(1)
+PY
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
