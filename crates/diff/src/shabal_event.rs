@@ -201,6 +201,53 @@ impl ShabalExpected {
     }
 }
 
+/// An expected event as a reader outside the comparator sees it (the Python binding's
+/// `skeinhw.events`): part `part` of the state of `stream` after its pass `pass`, the
+/// `of_type`-th pass of its `phase` (a message block or a final round).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShabalEvent<'a> {
+    /// The stream (message) number.
+    pub stream: u32,
+    /// The pass's position among all passes of the stream.
+    pub pass: usize,
+    /// [`ShabalPhase::Message`] or [`ShabalPhase::Final`].
+    pub phase: ShabalPhase,
+    /// The pass's index among the passes of its phase.
+    pub of_type: u64,
+    /// A, B or C.
+    pub part: Part,
+    /// The part's 32-bit words.
+    pub words: &'a [u64],
+}
+
+impl ShabalExpected {
+    /// Every event, stream by stream, pass by pass, A, B, C in each pass: the order the
+    /// comparator expects them in.
+    pub fn events(&self) -> impl Iterator<Item = ShabalEvent<'_>> {
+        self.streams.iter().flat_map(|(&stream, st)| {
+            st.passes.iter().enumerate().flat_map(move |(pass, info)| {
+                Part::ALL.into_iter().map(move |part| ShabalEvent {
+                    stream,
+                    pass,
+                    phase: info.phase,
+                    of_type: info.of_type,
+                    part,
+                    words: &st.events[part.index()][pass].words,
+                })
+            })
+        })
+    }
+
+    /// Each stream's digest (32-bit words, the last words of C), for the streams whose digest
+    /// the golden trace carried.
+    pub fn digests(&self) -> impl Iterator<Item = (u32, &[u64])> {
+        self.streams
+            .iter()
+            .filter(|(_, st)| !st.digest.is_empty())
+            .map(|(&k, st)| (k, st.digest.as_slice()))
+    }
+}
+
 /// One mapped part: its words at positions of the sample list.
 #[derive(Clone, Debug)]
 struct View {
@@ -808,4 +855,60 @@ pub fn compare_shabal_events<E: std::fmt::Display>(
     }
     cmp.edges = stats.edges;
     cmp.finish(golden_cycles)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::golden::{OwnedShabalJob, ShabalGolden};
+
+    /// Shabal-512 of the empty message, the NIST submission's `ShortMsgKAT_512.txt` (`Len = 0`,
+    /// vectors/shabal/kat.txt).
+    const EMPTY_512: &str = "fc2d5dff5d70b7f6b1f8c2fcc8c1f9fe9934e54257eded0cf2b539a2ef0a19cc\
+                             ffa84f8d9fa135e4bd3c09f590f3a927ebd603ac29eb729e6f2a9af031ad8dc6";
+
+    #[test]
+    fn accessors_list_every_pass_and_the_known_digest() {
+        let schedule = skeinhw_sched::shabal::preset("shabal-unfold-1").expect("preset");
+        let jobs = vec![OwnedShabalJob {
+            message: Vec::new(),
+            msg_bits: 0,
+        }];
+        let golden = ShabalGolden::simulate(schedule, jobs).expect("simulate");
+        let (ex, _) = ShabalExpected::from_records(&golden.header, golden.records).expect("read");
+        let events: Vec<ShabalEvent<'_>> = ex.events().collect();
+        // One padded block, then three final rounds; A, B, C after each.
+        assert_eq!(events.len(), 3 * 4);
+        let passes: Vec<(ShabalPhase, u64)> = events
+            .iter()
+            .step_by(3)
+            .map(|e| (e.phase, e.of_type))
+            .collect();
+        assert_eq!(
+            passes,
+            [
+                (ShabalPhase::Message, 0),
+                (ShabalPhase::Final, 0),
+                (ShabalPhase::Final, 1),
+                (ShabalPhase::Final, 2)
+            ]
+        );
+        let digests: Vec<(u32, &[u64])> = ex.digests().collect();
+        assert_eq!(digests.len(), 1);
+        let bytes: String = digests[0]
+            .1
+            .iter()
+            .map(|&w| {
+                (w as u32)
+                    .to_le_bytes()
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect::<String>()
+            })
+            .collect();
+        assert_eq!(bytes, EMPTY_512);
+        let last_c = events.last().expect("events");
+        assert_eq!(last_c.part, Part::C);
+        assert_eq!(&last_c.words[..], digests[0].1);
+    }
 }
