@@ -1,19 +1,26 @@
 //! `skeinhw.events`: the architectural events of a golden run, exactly the list
 //! `skeinhw diff --align event` (and the checker's `align="event"`) matches the RTL against,
-//! built by the diff crate ([`Expected`]), never recomputed here.
+//! built by the diff crate ([`Expected`] for Skein, [`ShabalExpected`] for Shabal), never
+//! recomputed here.
 
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use skeinhw_diff::event::{Expected, Kind};
 use skeinhw_diff::map::Ring;
+use skeinhw_diff::shabal_event::ShabalExpected;
+use skeinhw_sched::AnySchedule;
+use skeinhw_sched::shabal::sim::ShabalPhase;
 
 use crate::hash::value_error;
-use crate::model::{bits_arg, event_schedule, messages_arg, run_args, schedule_arg, skein_golden};
+use crate::model::{
+    RunArgs, bits_arg, messages_arg, run_args, schedule_arg, shabal_golden, skein_golden,
+};
 
 /// One architectural event: `kind` ("before_subkey", "after_subkey", "feed_forward", "key",
 /// "tweak" or "digest") of UBI block `block` (the `index`-th block of its `type`) of
 /// `stream`, with `subkey` where it has one, the `register` family it is seen in and its
-/// `words`.
+/// `words`. Shabal: `kind` "after_round" (type "message") or "final_round" (type "final") of
+/// pass `block`, register "a", "b" or "c" (32-bit words), then "digest" in register "out".
 #[pyclass(name = "Event", module = "skeinhw", frozen)]
 pub struct PyEvent {
     #[pyo3(get)]
@@ -35,8 +42,9 @@ pub struct PyEvent {
 
 #[pymethods]
 impl PyEvent {
-    /// The event's 64-bit words (a tuple): Nw state words, Nw + 1 key words (k_0..k_Nw as
-    /// the ring holds them), 3 tweak words, or the digest block's Nw words.
+    /// The event's words (a tuple). Skein, 64-bit: Nw state words, Nw + 1 key words (k_0..k_Nw
+    /// as the ring holds them), 3 tweak words, or the digest block's Nw words. Shabal, 32-bit:
+    /// A (12), B or C (16), or the digest (the last words of C).
     #[getter]
     fn words<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, &self.words)
@@ -93,7 +101,6 @@ pub fn events(
     tweak_ring: &str,
 ) -> PyResult<Vec<PyEvent>> {
     let schedule = schedule_arg(schedule)?;
-    let s = event_schedule(&schedule)?;
     let messages = messages_arg(messages)?;
     let bits = bits_arg(bits, &messages)?;
     let args = run_args(key, pers, public_key, key_id, nonce, tree, digest_bits)?;
@@ -101,7 +108,34 @@ pub fn events(
         ring_arg(key_ring, "key_ring")?,
         ring_arg(tweak_ring, "tweak_ring")?,
     );
-    let golden = skein_golden(s, messages, bits, &args)?;
+    match &schedule {
+        AnySchedule::Skein(s) => skein_events(s, messages, bits, &args, key_ring, tweak_ring),
+        AnySchedule::Shabal(s) => {
+            for (ring, what) in [(key_ring, "key_ring"), (tweak_ring, "tweak_ring")] {
+                if ring != Ring::Fixed {
+                    return Err(value_error(format!(
+                        "{what}: schedule {} is a Shabal schedule, which has no key or tweak \
+                         ring (\"fixed\" only)",
+                        s.name()
+                    )));
+                }
+            }
+            shabal_events(s, messages, bits, &args)
+        }
+    }
+}
+
+/// The Skein events (the diff crate's [`Expected`]), each Output block's digest after its
+/// events.
+fn skein_events(
+    s: &skeinhw_sched::Schedule,
+    messages: Vec<Vec<u8>>,
+    bits: Vec<u64>,
+    args: &RunArgs,
+    key_ring: Ring,
+    tweak_ring: Ring,
+) -> PyResult<Vec<PyEvent>> {
+    let golden = skein_golden(s, messages, bits, args)?;
     let (ex, _) = Expected::from_records(&golden.header, golden.records, key_ring, tweak_ring)
         .map_err(value_error)?;
     let mut digests = ex.digests().into_iter().peekable();
@@ -150,6 +184,54 @@ pub fn events(
         register: "out_data",
         words: d.words,
     }));
+    Ok(out)
+}
+
+/// The Shabal events (the diff crate's [`ShabalExpected`]): A, B, C after each pass, each
+/// stream's digest after its last pass.
+fn shabal_events(
+    s: &skeinhw_sched::shabal::ShabalSchedule,
+    messages: Vec<Vec<u8>>,
+    bits: Vec<u64>,
+    args: &RunArgs,
+) -> PyResult<Vec<PyEvent>> {
+    let golden = shabal_golden(s, messages, bits, args)?;
+    let (ex, _) =
+        ShabalExpected::from_records(&golden.header, golden.records).map_err(value_error)?;
+    let mut digests = ex.digests().peekable();
+    let mut out = Vec::new();
+    let mut events = ex.events().peekable();
+    while let Some(e) = events.next() {
+        let kind = match e.phase {
+            ShabalPhase::Final => "final_round",
+            _ => "after_round",
+        };
+        out.push(PyEvent {
+            stream: e.stream,
+            block: e.pass as u64,
+            block_type: e.phase.as_str(),
+            index: e.of_type,
+            kind,
+            subkey: None,
+            register: e.part.prefix(),
+            words: e.words.to_vec(),
+        });
+        // After the stream's last event: its digest.
+        if events.peek().is_none_or(|n| n.stream != e.stream)
+            && let Some((stream, words)) = digests.next_if(|d| d.0 == e.stream)
+        {
+            out.push(PyEvent {
+                stream,
+                block: e.pass as u64,
+                block_type: e.phase.as_str(),
+                index: e.of_type,
+                kind: "digest",
+                subkey: None,
+                register: "out",
+                words: words.to_vec(),
+            });
+        }
+    }
     Ok(out)
 }
 

@@ -304,18 +304,25 @@ pub(crate) fn skein_golden(
     Golden::simulate(s.clone(), skein_jobs(s, messages, bits, args)).map_err(value_error)
 }
 
-/// Shabal takes none of Skein's parameters, and only its own digest length.
+/// Shabal takes none of Skein's parameters, and only its own digest length; the refusal names
+/// the options given.
 fn shabal_args(s: &skeinhw_sched::shabal::ShabalSchedule, args: &RunArgs) -> PyResult<()> {
-    let keyed = !args.key.is_empty()
-        || args.pers.is_some()
-        || args.public_key.is_some()
-        || args.key_id.is_some()
-        || args.nonce.is_some()
-        || args.tree.is_some();
-    if keyed {
+    let given: Vec<&str> = [
+        ("key", !args.key.is_empty()),
+        ("pers", args.pers.is_some()),
+        ("public_key", args.public_key.is_some()),
+        ("key_id", args.key_id.is_some()),
+        ("nonce", args.nonce.is_some()),
+        ("tree", args.tree.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(name, set)| set.then_some(name))
+    .collect();
+    if !given.is_empty() {
         return Err(value_error(format!(
-            "schedule {} is a Shabal schedule: Shabal has no key, pers, public_key, key_id, nonce or tree",
-            s.name()
+            "schedule {} is a Shabal schedule: Shabal has no {}",
+            s.name(),
+            given.join(", ")
         )));
     }
     if args
@@ -343,6 +350,23 @@ pub(crate) fn event_schedule(schedule: &AnySchedule) -> PyResult<&skeinhw_sched:
     }
 }
 
+/// The Shabal golden run of `messages` (one stream each), simulated in its thread, after
+/// refusing Skein's parameters.
+pub(crate) fn shabal_golden(
+    s: &skeinhw_sched::shabal::ShabalSchedule,
+    messages: Vec<Vec<u8>>,
+    bits: Vec<u64>,
+    args: &RunArgs,
+) -> PyResult<ShabalGolden> {
+    shabal_args(s, args)?;
+    let jobs = messages
+        .into_iter()
+        .zip(bits)
+        .map(|(message, msg_bits)| OwnedShabalJob { message, msg_bits })
+        .collect();
+    ShabalGolden::simulate(s.clone(), jobs).map_err(value_error)
+}
+
 /// Runs the golden simulator in its thread; frames arrive as they are asked for.
 fn golden_frames(
     schedule: &AnySchedule,
@@ -353,15 +377,7 @@ fn golden_frames(
     match schedule {
         AnySchedule::Skein(s) => skein_golden(s, messages, bits, args).map(Golden::into_frames),
         AnySchedule::Shabal(s) => {
-            shabal_args(s, args)?;
-            let jobs = messages
-                .into_iter()
-                .zip(bits)
-                .map(|(message, msg_bits)| OwnedShabalJob { message, msg_bits })
-                .collect();
-            ShabalGolden::simulate(s.clone(), jobs)
-                .map(ShabalGolden::into_frames)
-                .map_err(value_error)
+            shabal_golden(s, messages, bits, args).map(ShabalGolden::into_frames)
         }
     }
 }
