@@ -125,7 +125,13 @@ def simulate(
 ) -> Simulation: ...
 
 class Event:
-    """An architectural event of a golden run (the list ``skeinhw diff --align event`` matches)."""
+    """An architectural event of a golden run (the list ``skeinhw diff --align event`` matches).
+
+    Skein: ``kind`` "before_subkey", "after_subkey", "feed_forward", "key", "tweak" or "digest"
+    of UBI block ``block`` (64-bit ``words``). Shabal: ``kind`` "after_round" (``type``
+    "message") or "final_round" (``type`` "final", ``index`` 0-2) of pass ``block``, ``register``
+    "a", "b" or "c" (32-bit ``words``), then "digest" in ``register`` "out"; ``subkey`` is None.
+    """
 
     stream: int
     block: int
