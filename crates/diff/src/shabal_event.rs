@@ -909,6 +909,6 @@ mod tests {
         assert_eq!(bytes, EMPTY_512);
         let last_c = events.last().expect("events");
         assert_eq!(last_c.part, Part::C);
-        assert_eq!(&last_c.words[..], digests[0].1);
+        assert_eq!(last_c.words, digests[0].1);
     }
 }
