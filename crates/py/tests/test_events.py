@@ -150,11 +150,18 @@ def le_bytes(words):
     return b"".join(w.to_bytes(4, "little") for w in words)
 
 
-def test_shabal_digest_events_are_the_known_answers(vectors):
-    kat = shabal_kat(vectors, 512)
-    assert len(kat) >= 10
+def shabal(out_bits):
+    """The Shabal preset computing Shabal-`out_bits`."""
+    s = skeinhw.Schedule.preset(SHABAL)
+    return s if out_bits == 512 else s.replace(output_bits=out_bits, name=f"shabal-{out_bits}")
+
+
+@pytest.mark.parametrize("out_bits", [192, 224, 256, 384, 512])
+def test_shabal_digest_events_are_the_known_answers(vectors, out_bits):
+    kat = shabal_kat(vectors, out_bits)
+    assert len(kat) >= (1 if out_bits == 192 else 10)
     messages = [m for m, _ in kat]
-    events = skeinhw.events(SHABAL, messages)
+    events = skeinhw.events(shabal(out_bits), messages)
     digests = [e for e in events if e.kind == "digest"]
     assert [d.stream for d in digests] == list(range(len(kat)))
     for d in digests:
@@ -162,10 +169,11 @@ def test_shabal_digest_events_are_the_known_answers(vectors):
         assert (d.type, d.index, d.register, d.subkey) == ("final", 2, "out", None)
 
 
-def test_shabal_events_per_stream_and_the_last_final_round():
+@pytest.mark.parametrize("out_bits", [256, 512])
+def test_shabal_events_per_stream_and_the_last_final_round(out_bits):
     # 3 bytes: one padded block; 102 bytes ("message B" of the specification): two.
     messages = [b"abc", b"x" * 102]
-    events = skeinhw.events(SHABAL, messages)
+    events = skeinhw.events(shabal(out_bits), messages)
     for stream, blocks in enumerate([1, 2]):
         evs = [e for e in events if e.stream == stream]
         passes = [("message", i) for i in range(blocks)] + [("final", i) for i in range(3)]
@@ -175,10 +183,12 @@ def test_shabal_events_per_stream_and_the_last_final_round():
         for e in evs[:-1]:
             assert len(e.words) == {"a": 12, "b": 16, "c": 16}[e.register]
             assert all(0 <= w < 1 << 32 for w in e.words) and e.subkey is None
-        # The digest is the last 16 words of C after final round 2 (Shabal-512: all of C).
+        # The digest is the last out_bits / 32 words of C after final round 2 (the
+        # specification's output; Shabal-512: all of C).
         last_c, digest = evs[-2], evs[-1]
         assert (last_c.type, last_c.index, last_c.register) == ("final", 2, "c")
-        assert digest.kind == "digest" and digest.words == last_c.words[-16:]
+        assert digest.kind == "digest" and len(digest.words) == out_bits // 32
+        assert digest.words == last_c.words[16 - out_bits // 32 :]
         assert digest.block == last_c.block
 
 
