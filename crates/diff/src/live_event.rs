@@ -1,19 +1,28 @@
 //! The event diff fed one RTL cycle at a time, for a checker that runs inside the simulation
-//! (the cocotb `GoldenChecker` with `align="event"`): the same map check, golden event list
-//! ([`Expected`]), comparator ([`EventComparator`]) and [`DiffReport`] as
-//! [`crate::compare_events`], without a waveform file.
+//! (the cocotb `GoldenChecker` with `align="event"`): the same map check, golden events,
+//! comparator and [`DiffReport`] as the waveform diff, without a waveform file. A Skein
+//! schedule is compared at Threefish events as [`crate::compare_events`] does ([`Expected`],
+//! [`EventComparator`]); a Shabal schedule at the state after each round as
+//! [`crate::compare_shabal_events`] does ([`ShabalEventComparator`]).
 
 use crate::error::DiffError;
 use crate::event::{EventComparator, EventLayout, Expected};
-use crate::golden::Golden;
+use crate::golden::{Golden, ShabalGolden};
 use crate::live::Step;
 use crate::map::{self, Alignment, Layout, SignalMap};
 use crate::report::DiffReport;
+use crate::shabal_event::{self, ShabalEventComparator};
 use crate::wave::{Bits, Probe};
+
+/// The comparator of either algorithm's events.
+enum Comparator {
+    Skein(Box<EventComparator>),
+    Shabal(Box<ShabalEventComparator>),
+}
 
 /// An event diff in progress.
 pub struct LiveEventDiff {
-    comparator: EventComparator,
+    comparator: Comparator,
     /// What each sample is: a map field, or `when` for a qualifier signal.
     labels: Vec<String>,
     probes: Vec<Probe>,
@@ -24,8 +33,8 @@ pub struct LiveEventDiff {
 }
 
 impl LiveEventDiff {
-    /// A diff of `golden`'s events against the RTL signals `map` names; the map is checked
-    /// for event alignment first (`partial` accepts a register mapped in part). The golden run
+    /// A diff of the Skein run `golden`'s Threefish events against the RTL signals `map`
+    /// names; the map is checked for event alignment first (`partial` accepts a register mapped in part). The golden run
     /// is read whole here: its events are what the RTL's values are looked up in.
     pub fn new(golden: Golden, map: &SignalMap, partial: bool) -> Result<Self, DiffError> {
         let header = golden.header;
@@ -53,7 +62,27 @@ impl LiveEventDiff {
         let labels = labels(&event_layout, probes.len());
         let fields = labels.iter().filter(|l| *l != "when").count();
         Ok(LiveEventDiff {
-            comparator: EventComparator::new(ex, event_layout),
+            comparator: Comparator::Skein(Box::new(EventComparator::new(ex, event_layout))),
+            labels,
+            probes,
+            fields,
+            golden_cycles,
+            reset_cycles: map.reset_cycles.unwrap_or(0),
+            compared: 0,
+        })
+    }
+
+    /// A diff of the Shabal run `golden`'s events (A, B, C after each round, each digest)
+    /// against the RTL signals `map` names (`a_<i>`, `b_<i>`, `c_<i>`, `out_valid`,
+    /// `out_data_<w>`); the map is checked for Shabal event alignment first (`partial` accepts
+    /// a part mapped in part). The golden run is read whole here.
+    pub fn shabal(golden: ShabalGolden, map: &SignalMap, partial: bool) -> Result<Self, DiffError> {
+        let (comparator, probes, golden_cycles) =
+            shabal_event::prepare(&golden.header, golden.records, map, partial)?;
+        let labels = comparator.labels(probes.len());
+        let fields = labels.iter().filter(|l| *l != "when").count();
+        Ok(LiveEventDiff {
+            comparator: Comparator::Shabal(Box::new(comparator)),
             labels,
             probes,
             fields,
@@ -99,20 +128,47 @@ impl LiveEventDiff {
                 self.probes.len()
             )));
         }
+        // The waveform reader gives a byte-swapped word swapped back; so does this. A Shabal
+        // word is 32 bits wide, whatever width the caller gave its int.
+        let swapped: Vec<Bits>;
+        let samples = if self.probes.iter().any(|p| p.byteswap) {
+            let shabal = matches!(self.comparator, Comparator::Shabal(_));
+            swapped = samples
+                .iter()
+                .zip(&self.probes)
+                .map(|(b, p)| {
+                    let mut b = b.clone();
+                    if shabal && p.byteswap && b.words.iter().all(|&w| w >> 32 == 0) {
+                        b.width = 32;
+                    }
+                    p.unswap(&mut b);
+                    b
+                })
+                .collect();
+            &swapped
+        } else {
+            samples
+        };
         if edge >= self.reset_cycles {
-            self.comparator.edge(edge, time, samples);
+            match &mut self.comparator {
+                Comparator::Skein(c) => c.edge(edge, time, samples),
+                Comparator::Shabal(c) => c.edge(edge, time, samples),
+            }
             self.compared += 1;
         }
-        Ok(if self.comparator.digests_settled() {
-            Step::Done
-        } else {
-            Step::More
-        })
+        let settled = match &self.comparator {
+            Comparator::Skein(c) => c.digests_settled(),
+            Comparator::Shabal(c) => c.digests_settled(),
+        };
+        Ok(if settled { Step::Done } else { Step::More })
     }
 
     /// The report; an error when nothing was compared.
     pub fn finish(self) -> Result<DiffReport, DiffError> {
-        self.comparator.finish(self.golden_cycles)
+        match self.comparator {
+            Comparator::Skein(c) => c.finish(self.golden_cycles),
+            Comparator::Shabal(c) => c.finish(self.golden_cycles),
+        }
     }
 }
 

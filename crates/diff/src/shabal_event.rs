@@ -397,7 +397,7 @@ impl ShabalEventComparator {
     }
 
     /// One RTL rising edge (after reset) with its samples in layout order.
-    fn edge(&mut self, edge: u64, time: u64, samples: &[Bits]) {
+    pub(crate) fn edge(&mut self, edge: u64, time: u64, samples: &[Bits]) {
         self.edges = self.edges.max(edge + 1);
         self.last_time = time;
         self.compared_edges += 1;
@@ -540,6 +540,36 @@ impl ShabalEventComparator {
         }
     }
 
+    /// The mapped digest port has shown every expected digest (or a wrong one): later edges
+    /// cannot change the verdict, so a live caller may stop. False without a digest port.
+    pub(crate) fn digests_settled(&self) -> bool {
+        self.layout.digest.is_some()
+            && (self.digest_fault.is_some()
+                || self
+                    .ex
+                    .streams
+                    .values()
+                    .all(|st| st.digest_seen || st.digest.is_empty()))
+    }
+
+    /// The map field each sample position stands for (`when` for a qualifier signal), for a
+    /// live caller that reads the signals itself.
+    pub(crate) fn labels(&self, n: usize) -> Vec<String> {
+        let mut labels = vec!["when".to_string(); n];
+        for view in &self.layout.views {
+            for (k, &(_, pos)) in view.words.iter().enumerate() {
+                labels[pos] = view.fields[k].clone();
+            }
+        }
+        if let Some((valid, words)) = &self.layout.digest {
+            labels[*valid] = "out_valid".into();
+            for &(w, pos) in words {
+                labels[pos] = format!("out_data_{w}");
+            }
+        }
+        labels
+    }
+
     fn first_missing_digest(&self) -> (u32, Vec<u64>) {
         self.ex
             .streams
@@ -550,7 +580,7 @@ impl ShabalEventComparator {
     }
 
     /// The verdict after the last edge.
-    fn finish(mut self, golden_cycles: u64) -> Result<DiffReport, DiffError> {
+    pub(crate) fn finish(mut self, golden_cycles: u64) -> Result<DiffReport, DiffError> {
         if self.compared_edges == 0 {
             return Err(DiffError::Invalid(format!(
                 "nothing compared: the RTL has {} rising edge(s), all skipped as reset cycles",
@@ -807,6 +837,34 @@ fn seen_lines(stream: u32, st: &StreamEvents, layout: &Layout) -> Vec<String> {
         .collect()
 }
 
+/// The map check, the golden events and the comparator of a Shabal event diff, shared by the
+/// waveform diff ([`compare_shabal_events`]) and the live one
+/// ([`crate::live_event::LiveEventDiff::shabal`]): returns the comparator, the probes it takes
+/// samples of, in order, and the golden cycles read.
+pub(crate) fn prepare<E: std::fmt::Display>(
+    header: &ShabalTraceHeader,
+    golden: impl Iterator<Item = Result<ShabalCycleRecord, E>>,
+    map: &SignalMap,
+    partial: bool,
+) -> Result<(ShabalEventComparator, Vec<Probe>, u64), DiffError> {
+    let out_words = header.output_words();
+    let left_out = map::validate_shabal_events(map, out_words, partial)?;
+    let (ex, golden_cycles) = ShabalExpected::from_records(header, golden)?;
+    let (layout, probes) = Layout::of_map(map, out_words, left_out);
+    if layout.views.is_empty() && layout.digest.is_none() {
+        return Err(DiffError::Invalid(
+            "Shabal event alignment needs A, B or C words (a_<i>, b_<i>, c_<i>) or the digest \
+             (out_valid, out_data_<w>) in the map"
+                .into(),
+        ));
+    }
+    Ok((
+        ShabalEventComparator::new(ex, layout),
+        probes,
+        golden_cycles,
+    ))
+}
+
 /// Compares a Shabal golden trace with a waveform at events (see the module documentation).
 /// The map is validated for Shabal event alignment first; `partial` accepts a part mapped in
 /// part.
@@ -824,22 +882,11 @@ pub fn compare_shabal_events<E: std::fmt::Display>(
                 .into(),
         ));
     }
-    let out_words = header.output_words();
-    let left_out = map::validate_shabal_events(map, out_words, options.partial)?;
-    let (ex, golden_cycles) = ShabalExpected::from_records(header, golden)?;
-    let (layout, probes) = Layout::of_map(map, out_words, left_out);
-    if layout.views.is_empty() && layout.digest.is_none() {
-        return Err(DiffError::Invalid(
-            "Shabal event alignment needs A, B or C words (a_<i>, b_<i>, c_<i>) or the digest \
-             (out_valid, out_data_<w>) in the map"
-                .into(),
-        ));
-    }
+    let (mut cmp, probes, golden_cycles) = prepare(header, golden, map, options.partial)?;
     let mut wave_options: WaveOptions = options.wave.clone();
     if let Some(c) = &map.clock {
         wave_options.clock = c.clone();
     }
-    let mut cmp = ShabalEventComparator::new(ex, layout);
     let stats = sample_rising_edges(wave, &wave_options, &probes, |edge, time, samples| {
         if edge >= options.reset_cycles {
             cmp.edge(edge, time, samples);
