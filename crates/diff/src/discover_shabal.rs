@@ -5,7 +5,9 @@
 //! The golden words are each cycle's A, B and C (the golden schedule's registers), the state
 //! after each round (the events [`crate::shabal_event`] compares, whatever the design's
 //! unfolding) and the digest words. Every value change of every signal of 32 bits or more is
-//! cut into 32-bit slices and looked up. Each field then gets the slice that took the most of
+//! cut into 32-bit slices and looked up in both byte orders (a core unaware of Shabal's
+//! little-endian words holds them byte-swapped; such a field is written with
+//! `"byteswap": true`). Each field then gets the slice that took the most of
 //! its round states (a register, and the one that takes them last: not the next-state net
 //! that feeds it); each digest word the slice that took it
 //! with the fewest other golden values (an output register, not C), and `out_valid` the 1-bit
@@ -126,11 +128,12 @@ impl Table {
     }
 }
 
-/// A 32-bit slice of a signal.
+/// A 32-bit slice of a signal, read in the trace's byte order or byte-swapped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Place {
     signal: u32,
     offset: u32,
+    swapped: bool,
 }
 
 #[derive(Default)]
@@ -276,8 +279,9 @@ pub fn discover_shabal<E: std::fmt::Display>(
             }
             offsets.extend(track.odd_offsets.iter().copied());
         }
-        for &offset in &offsets {
-            let v = slice32(&words, offset);
+        for (&offset, swapped) in offsets.iter().flat_map(|o| [(o, false), (o, true)]) {
+            let raw = slice32(&words, offset);
+            let v = if swapped { raw.swap_bytes() } else { raw };
             let Some(&(from, to)) = table.index.get(&v) else {
                 continue;
             };
@@ -286,7 +290,13 @@ pub fn discover_shabal<E: std::fmt::Display>(
             {
                 track.odd_offsets.push(offset);
             }
-            let c = candidates.entry(Place { signal: t, offset }).or_default();
+            let c = candidates
+                .entry(Place {
+                    signal: t,
+                    offset,
+                    swapped,
+                })
+                .or_default();
             if c.last == Some(v) {
                 continue;
             }
@@ -432,6 +442,9 @@ pub fn discover_shabal<E: std::fmt::Display>(
             let p = [Part::A, Part::B, Part::C][part as usize];
             (format!("{}_{word}", p.prefix()), (Role::Round, part, word))
         };
+        if place.swapped {
+            d.byteswap.insert(field.clone());
+        }
         let expected = table.expected.get(&key).copied().unwrap_or(0);
         d.found.push(Found {
             field: field.clone(),
@@ -440,6 +453,14 @@ pub fn discover_shabal<E: std::fmt::Display>(
             expected,
         });
         full.insert(field, probe_text(place));
+    }
+    if !d.byteswap.is_empty() {
+        let fields: Vec<&str> = d.byteswap.iter().map(String::as_str).collect();
+        d.notes.push(format!(
+            "{} word(s) found byte-swapped (written with \"byteswap\": true): {}",
+            fields.len(),
+            fields.join(", ")
+        ));
     }
     d.found.sort_by_key(|f| {
         let (stem, w) = f.field.rsplit_once('_').unwrap_or((&f.field, "0"));
@@ -559,9 +580,6 @@ pub fn discover_shabal<E: std::fmt::Display>(
                 .into(),
         );
     }
-    d.notes.push(
-        "Shabal words are searched in the RTL's bit order only (no byte-swapped words)".into(),
-    );
     if full.is_empty() {
         return Err(DiffError::Invalid(format!(
             "{file}: no signal holds any A, B, C or digest word of the golden Shabal run ({} \
