@@ -12,7 +12,7 @@
 //! seen is the divergence, shown beside the value the register took in its place that comes
 //! closest (most equal words).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use skeinhw_sched::shabal::sim::{ShabalCycleRecord, ShabalPhase, ShabalTraceHeader};
@@ -21,6 +21,7 @@ use skeinhw_shabal::perm::{self, State};
 
 use crate::cycle::CycleOptions;
 use crate::error::DiffError;
+use crate::event::matcher::{self, EventSource, Matcher, ProbeList, Seen, is_one, known};
 use crate::map::{self, SignalMap};
 use crate::report::{DiffReport, Divergence, FieldDiff, Verdict};
 use crate::wave::{Bits, Probe, WaveOptions, sample_rising_edges};
@@ -248,15 +249,27 @@ impl ShabalExpected {
     }
 }
 
-/// One mapped part: its words at positions of the sample list.
-#[derive(Clone, Debug)]
-struct View {
-    part: Part,
-    fields: Vec<String>,
-    /// (word of the part, position in the samples), by word.
-    words: Vec<(usize, usize)>,
-    when: Vec<usize>,
+impl EventSource for ShabalExpected {
+    type Family = Part;
+
+    fn stream_ids(&self) -> Vec<u32> {
+        self.streams.keys().copied().collect()
+    }
+
+    fn words(&self, stream: u32, part: Part, j: usize) -> Option<&[u64]> {
+        let e = self.streams.get(&stream)?.events[part.index()].get(j)?;
+        Some(&e.words)
+    }
+
+    fn next(&self, stream: u32, part: Part) -> usize {
+        self.streams
+            .get(&stream)
+            .map_or(0, |st| st.next[part.index()])
+    }
 }
+
+/// One mapped part: its words at positions of the sample list.
+type View = matcher::View<Part>;
 
 /// Where each mapped thing is in the samples.
 #[derive(Clone, Debug, Default)]
@@ -269,56 +282,19 @@ struct Layout {
 
 impl Layout {
     fn of_map(map: &SignalMap, out_words: usize, left_out: Vec<String>) -> (Layout, Vec<Probe>) {
-        let mut probes: Vec<Probe> = Vec::new();
-        let mut index_of = |p: &Probe| match probes.iter().position(|q| q == p) {
-            Some(i) => i,
-            None => {
-                probes.push(p.clone());
-                probes.len() - 1
-            }
-        };
-        let mut groups: BTreeMap<Part, View> = BTreeMap::new();
-        for (field, probe) in &map.fields {
-            let Some((part, w)) = Part::field(field) else {
-                continue;
-            };
-            let pos = index_of(probe);
-            let view = groups.entry(part).or_insert_with(|| View {
-                part,
-                fields: Vec::new(),
-                words: Vec::new(),
-                when: Vec::new(),
-            });
-            view.fields.push(field.clone());
-            view.words.push((w, pos));
-            if let Some(q) = map.when.get(field) {
-                let qpos = index_of(q);
-                if !view.when.contains(&qpos) {
-                    view.when.push(qpos);
-                }
-            }
-        }
-        for view in groups.values_mut() {
-            let mut order: Vec<usize> = (0..view.words.len()).collect();
-            order.sort_by_key(|&i| view.words[i].0);
-            view.words = order.iter().map(|&i| view.words[i]).collect();
-            view.fields = order.iter().map(|&i| view.fields[i].clone()).collect();
-        }
-        let digest = map.fields.get("out_valid").map(|valid| {
-            let v = index_of(valid);
-            let ws = (0..out_words)
-                .filter_map(|w| map.fields.get(&format!("out_data_{w}")).map(|p| (w, p)))
-                .map(|(w, p)| (w, index_of(p)))
-                .collect();
-            (v, ws)
+        let mut probes = ProbeList::default();
+        let views = matcher::views_of_map(map, &mut probes, |field| {
+            let (part, w) = Part::field(field)?;
+            Some((part, part, w))
         });
+        let digest = matcher::digest_port(map, out_words, &mut probes);
         (
             Layout {
-                views: groups.into_values().collect(),
+                views,
                 digest,
                 left_out,
             },
-            probes,
+            probes.0,
         )
     }
 }
@@ -338,12 +314,7 @@ struct DigestFault {
 pub struct ShabalEventComparator {
     ex: ShabalExpected,
     layout: Layout,
-    /// Per view: the first mapped word's value -> (stream, event index).
-    lookup: Vec<HashMap<u64, Vec<(u32, usize)>>>,
-    last: Vec<Option<Vec<u64>>>,
-    /// Per view: the stream and event of its last match.
-    armed: Vec<Option<(u32, usize)>>,
-    compared: Vec<u64>,
+    matcher: Matcher,
     /// The digest lines at the previous edge with out_valid high (a held digest counts once).
     last_digest: Option<Vec<u64>>,
     digest_fault: Option<DigestFault>,
@@ -352,42 +323,13 @@ pub struct ShabalEventComparator {
     compared_edges: u64,
 }
 
-fn is_one(b: &Bits) -> bool {
-    b.unknown.is_none() && b.words.first() == Some(&1)
-}
-
-fn known(b: &Bits) -> Option<u64> {
-    if b.unknown.is_some() || b.words.iter().skip(1).any(|w| *w != 0) {
-        None
-    } else {
-        Some(b.words.first().copied().unwrap_or(0))
-    }
-}
-
 impl ShabalEventComparator {
     fn new(ex: ShabalExpected, layout: Layout) -> ShabalEventComparator {
-        let lookup = layout
-            .views
-            .iter()
-            .map(|v| {
-                let first = v.words[0].0;
-                let mut m: HashMap<u64, Vec<(u32, usize)>> = HashMap::new();
-                for (stream, st) in &ex.streams {
-                    for (j, e) in st.events[v.part.index()].iter().enumerate() {
-                        m.entry(e.words[first]).or_default().push((*stream, j));
-                    }
-                }
-                m
-            })
-            .collect();
-        let n = layout.views.len();
+        let matcher = Matcher::new(&ex, &layout.views);
         ShabalEventComparator {
             ex,
             layout,
-            lookup,
-            last: vec![None; n],
-            armed: vec![None; n],
-            compared: vec![0; n],
+            matcher,
             last_digest: None,
             digest_fault: None,
             edges: 0,
@@ -408,51 +350,21 @@ impl ShabalEventComparator {
     }
 
     fn view_edge(&mut self, vi: usize, edge: u64, time: u64, samples: &[Bits]) {
+        let part = self.layout.views[vi].family.index();
+        let seen = self.matcher.see(&self.ex, &self.layout.views, vi, samples);
         let view = &self.layout.views[vi];
-        if !view.when.iter().all(|&q| is_one(&samples[q])) {
-            return;
-        }
-        let Some(value): Option<Vec<u64>> = view
-            .words
-            .iter()
-            .map(|&(_, p)| known(&samples[p]))
-            .collect()
-        else {
-            return;
-        };
-        self.compared[vi] += 1;
-        if self.last[vi].as_ref() == Some(&value) {
-            return;
-        }
-        let part = view.part.index();
-        let mut best: Option<(u32, usize)> = None;
-        for &(stream, j) in self.lookup[vi].get(&value[0]).into_iter().flatten() {
-            let st = &self.ex.streams[&stream];
-            let e = &st.events[part][j];
-            let equal = view
-                .words
-                .iter()
-                .zip(&value)
-                .all(|(&(w, _), v)| e.words[w] == *v);
-            if j < st.next[part] || !equal {
-                continue;
-            }
-            let dist = j - st.next[part];
-            if best.is_none_or(|(bs, bj)| dist < bj - self.ex.streams[&bs].next[part]) {
-                best = Some((stream, j));
-            }
-        }
-        match best {
-            Some((stream, j)) => {
+        match seen {
+            Seen::Nothing => {}
+            Seen::Event(stream, j) => {
                 let st = self.ex.streams.get_mut(&stream).expect("stream");
                 st.events[part][j].seen = Some((edge, time));
                 st.next[part] = j + 1;
-                self.armed[vi] = Some((stream, j));
+                self.matcher.armed[vi] = Some((stream, j));
             }
-            None => {
+            Seen::Other { value, .. } => {
                 // In place of the next event of the stream last matched (or of the first
                 // stream, before any match): keep the closest value.
-                let target = match self.armed[vi] {
+                let target = match self.matcher.armed[vi] {
                     Some((stream, j)) => Some((stream, Some(j))),
                     None => self.ex.streams.keys().next().map(|k| (*k, None)),
                 };
@@ -475,7 +387,7 @@ impl ShabalEventComparator {
                                     view: vi,
                                     edge,
                                     time,
-                                    words: value.clone(),
+                                    words: value,
                                     equal,
                                 }
                             }
@@ -484,7 +396,7 @@ impl ShabalEventComparator {
                                 view: vi,
                                 edge,
                                 time,
-                                words: value.clone(),
+                                words: value,
                                 equal,
                             }),
                         }
@@ -492,7 +404,6 @@ impl ShabalEventComparator {
                 }
             }
         }
-        self.last[vi] = Some(value);
     }
 
     fn digest_edge(&mut self, edge: u64, time: u64, samples: &[Bits]) {
@@ -581,25 +492,8 @@ impl ShabalEventComparator {
 
     /// The verdict after the last edge.
     pub(crate) fn finish(mut self, golden_cycles: u64) -> Result<DiffReport, DiffError> {
-        if self.compared_edges == 0 {
-            return Err(DiffError::Invalid(format!(
-                "nothing compared: the RTL has {} rising edge(s), all skipped as reset cycles",
-                self.edges
-            )));
-        }
-        for (vi, view) in self.layout.views.iter().enumerate() {
-            if self.compared[vi] == 0 {
-                return Err(DiffError::Invalid(format!(
-                    "map field '{}' was never compared: on no edge did it hold a known value{}",
-                    view.fields[0],
-                    if view.when.is_empty() {
-                        ""
-                    } else {
-                        " with its 'when' qualifier at 1"
-                    }
-                )));
-            }
-        }
+        self.matcher
+            .check_compared(&self.layout.views, self.compared_edges, self.edges)?;
         if self.layout.digest.is_some() && self.digest_fault.is_none() {
             let (stream, expected) = self.first_missing_digest();
             if !expected.is_empty() {
@@ -619,15 +513,15 @@ impl ShabalEventComparator {
         let mut lines = Vec::new();
         for (&stream, st) in &self.ex.streams {
             for view in &self.layout.views {
-                let evs = &st.events[view.part.index()];
+                let evs = &st.events[view.family.index()];
                 expected_n += evs.len() as u64;
                 matched_n += evs.iter().filter(|e| e.seen.is_some()).count() as u64;
                 if let Some(j) = evs.iter().position(|e| e.seen.is_none())
                     && first.is_none_or(|(s, fj, fvi)| {
-                        (stream, j, vi_of(&self.layout, view.part)) < (s, fj, fvi)
+                        (stream, j, vi_of(&self.layout, view.family)) < (s, fj, fvi)
                     })
                 {
-                    first = Some((stream, j, vi_of(&self.layout, view.part)));
+                    first = Some((stream, j, vi_of(&self.layout, view.family)));
                 }
             }
             lines.extend(seen_lines(stream, st, &self.layout));
@@ -700,10 +594,10 @@ impl ShabalEventComparator {
     fn event_divergence(&self, stream: u32, j: usize, vi: usize) -> Divergence {
         let view = &self.layout.views[vi];
         let st = &self.ex.streams[&stream];
-        let evs = &st.events[view.part.index()];
+        let evs = &st.events[view.family.index()];
         let e = &evs[j];
         let prev = evs[..j].iter().rposition(|p| p.seen.is_some());
-        let gap = st.gaps[view.part.index()]
+        let gap = st.gaps[view.family.index()]
             .iter()
             .find(|g| g.matched == prev && g.view == vi);
         let fields = view
@@ -740,7 +634,7 @@ impl ShabalEventComparator {
         let phase = format!(
             "stream {stream}, {}, after the round: never seen in {}_*{window}{shown}",
             st.passes[j].name(),
-            view.part.prefix()
+            view.family.prefix()
         );
         let (edge, time) = gap.map_or((self.edges, self.last_time), |g| (g.edge, g.time));
         Divergence {
@@ -788,7 +682,7 @@ fn vi_of(layout: &Layout, part: Part) -> usize {
     layout
         .views
         .iter()
-        .position(|v| v.part == part)
+        .position(|v| v.family == part)
         .expect("a view of the part")
 }
 
@@ -800,8 +694,8 @@ fn seen_lines(stream: u32, st: &StreamEvents, layout: &Layout) -> Vec<String> {
         let parts: Vec<&str> = layout
             .views
             .iter()
-            .filter(|v| st.events[v.part.index()][j].seen.is_some())
-            .map(|v| v.part.prefix())
+            .filter(|v| st.events[v.family.index()][j].seen.is_some())
+            .map(|v| v.family.prefix())
             .collect();
         let text = if parts.is_empty() {
             "no event".to_string()
