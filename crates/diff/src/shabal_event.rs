@@ -23,7 +23,7 @@ use crate::cycle::CycleOptions;
 use crate::error::DiffError;
 use crate::event::matcher::{self, EventSource, Matcher, ProbeList, Seen, is_one, known};
 use crate::map::{self, SignalMap};
-use crate::report::{DiffReport, Divergence, FieldDiff, Verdict};
+use crate::report::{DiffReport, Divergence, FieldDiff};
 use crate::wave::{Bits, Probe, WaveOptions, sample_rising_edges};
 
 /// A part of the Shabal state a register view holds.
@@ -539,56 +539,19 @@ impl ShabalEventComparator {
         } else {
             "no digest port mapped".into()
         };
-        let left_out = if self.layout.left_out.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; partial map, not compared: {}",
-                self.layout.left_out.join(", ")
-            )
-        };
-        let (verdict, summary) = match &divergence {
-            Some(d) => (
-                Verdict::Divergent,
-                format!("DIVERGENT (event alignment): {}{left_out}", d.phase),
-            ),
-            None if self.layout.views.is_empty() => (
-                Verdict::Identical,
-                format!(
-                    "IDENTICAL (event alignment, digest only): {digest_text} matched over {} \
-                     RTL cycles{left_out}",
-                    self.edges
-                ),
-            ),
-            None => (
-                Verdict::Identical,
-                format!(
-                    "IDENTICAL (event alignment): {matched_n} of {expected_n} expected events \
-                     matched, {digest_text}, over {} RTL cycles{left_out}",
-                    self.edges
-                ),
-            ),
-        };
-        let fields = self
-            .layout
-            .views
-            .iter()
-            .map(|v| v.words.len())
-            .sum::<usize>()
-            + self.layout.digest.as_ref().map_or(0, |d| d.1.len() + 1);
-        Ok(DiffReport {
-            verdict,
-            compared_cycles: self.compared_edges,
+        Ok(matcher::report(matcher::Tally {
+            views: &self.layout.views,
+            divergence,
+            digest_text,
+            digest_fields: self.layout.digest.as_ref().map_or(0, |d| d.1.len() + 1),
+            expected: expected_n,
+            matched: matched_n,
+            edges: self.edges,
+            compared_edges: self.compared_edges,
             golden_cycles,
-            rtl_edges: self.edges,
-            fields,
-            first_divergence: divergence,
-            events_expected: expected_n,
-            events_matched: matched_n,
             blocks: lines,
-            left_out: self.layout.left_out.clone(),
-            summary,
-        })
+            left_out: &self.layout.left_out,
+        }))
     }
 
     fn event_divergence(&self, stream: u32, j: usize, vi: usize) -> Divergence {

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::error::DiffError;
 use crate::map::SignalMap;
+use crate::report::{DiffReport, Divergence, Verdict};
 use crate::wave::{Bits, Probe};
 
 /// The expected events of one algorithm, as the matcher reads them: per stream, per register
@@ -268,5 +269,69 @@ impl Matcher {
             }
         }
         Ok(())
+    }
+}
+
+/// What an event comparison found, made into its [`DiffReport`] by [`report`].
+pub(crate) struct Tally<'a, F> {
+    pub(crate) views: &'a [View<F>],
+    pub(crate) divergence: Option<Divergence>,
+    /// "4 digest word(s)", "1 digest(s)", "no digest port mapped", ...
+    pub(crate) digest_text: String,
+    /// Digest port signals compared (valid included).
+    pub(crate) digest_fields: usize,
+    pub(crate) expected: u64,
+    pub(crate) matched: u64,
+    pub(crate) edges: u64,
+    pub(crate) compared_edges: u64,
+    pub(crate) golden_cycles: u64,
+    /// Per block, the kinds seen.
+    pub(crate) blocks: Vec<String>,
+    pub(crate) left_out: &'a [String],
+}
+
+/// The verdict and its one-line summary: DIVERGENT at the first divergence, else IDENTICAL
+/// with the true counts ("digest only" when no register view was mapped), and what a partial
+/// map left out.
+pub(crate) fn report<F>(t: Tally<'_, F>) -> DiffReport {
+    let left_out = if t.left_out.is_empty() {
+        String::new()
+    } else {
+        format!("; partial map, not compared: {}", t.left_out.join(", "))
+    };
+    let (verdict, summary) = match &t.divergence {
+        Some(d) => (
+            Verdict::Divergent,
+            format!("DIVERGENT (event alignment): {}{left_out}", d.phase),
+        ),
+        None if t.views.is_empty() => (
+            Verdict::Identical,
+            format!(
+                "IDENTICAL (event alignment, digest only): {} matched over {} RTL \
+                 cycles{left_out}",
+                t.digest_text, t.edges
+            ),
+        ),
+        None => (
+            Verdict::Identical,
+            format!(
+                "IDENTICAL (event alignment): {} of {} expected events matched, {}, over {} \
+                 RTL cycles{left_out}",
+                t.matched, t.expected, t.digest_text, t.edges
+            ),
+        ),
+    };
+    DiffReport {
+        verdict,
+        compared_cycles: t.compared_edges,
+        golden_cycles: t.golden_cycles,
+        rtl_edges: t.edges,
+        fields: t.views.iter().map(|v| v.words.len()).sum::<usize>() + t.digest_fields,
+        first_divergence: t.divergence,
+        events_expected: t.expected,
+        events_matched: t.matched,
+        blocks: t.blocks,
+        left_out: t.left_out.to_vec(),
+        summary,
     }
 }
