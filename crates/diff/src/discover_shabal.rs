@@ -24,8 +24,8 @@ use wellen::stream::{self, Filter};
 use wellen::{LoadOptions, ScopeType, VarType};
 
 use crate::discover::{
-    DiscoverOptions, Discovery, Found, common_scope, decode, high_edges, regular_rises, relative,
-    rises,
+    DiscoverOptions, Discovery, Found, Track, common_scope, decode, find_clock, high_edges,
+    relative, rises,
 };
 use crate::error::DiffError;
 use crate::shabal_event::Part;
@@ -149,15 +149,6 @@ struct Candidate {
 const KEPT_HITS: usize = 1 << 14;
 const SAMPLE_FIRST: u64 = 512;
 const SAMPLE_EVERY: u64 = 64;
-
-#[derive(Default)]
-struct Track {
-    width: u32,
-    changes: u64,
-    bits: Vec<(u64, bool)>,
-    net: bool,
-    odd_offsets: Vec<u32>,
-}
 
 fn slice32(words: &[u64], offset: u32) -> u32 {
     let (i, b) = ((offset / 64) as usize, offset % 64);
@@ -325,30 +316,7 @@ pub fn discover_shabal<E: std::fmt::Display>(
     }
     let name_of = |t: u32| -> &str { &aliases[&refs[t as usize].index()][0] };
 
-    let clock = match &options.clock {
-        Some(c) => (0..tracks.len() as u32)
-            .find(|&t| aliases[&refs[t as usize].index()].iter().any(|n| n == c))
-            .filter(|&t| tracks[t as usize].width == 1)
-            .ok_or_else(|| DiffError::MissingSignal {
-                file: file.clone(),
-                signal: c.clone(),
-                hint: "no 1-bit signal of that name".into(),
-            })?,
-        None => (0..tracks.len() as u32)
-            .filter(|&t| tracks[t as usize].width == 1)
-            .max_by_key(|&t| {
-                (
-                    regular_rises(&tracks[t as usize].bits),
-                    std::cmp::Reverse(t),
-                )
-            })
-            .filter(|&t| regular_rises(&tracks[t as usize].bits) > 1)
-            .ok_or_else(|| {
-                DiffError::Invalid(format!(
-                    "{file}: no 1-bit signal toggles regularly: give the clock with --clock"
-                ))
-            })?,
-    };
+    let clock = find_clock(&tracks, &aliases, &refs, options.clock.as_deref(), &file)?;
     let rises: Vec<u64> = rises(&tracks[clock as usize].bits).collect();
     let edge_of = |time: u64| rises.partition_point(|&r| r < time) as u64;
 
