@@ -60,16 +60,8 @@ impl LiveEventDiff {
             )));
         }
         let labels = labels(&event_layout, probes.len());
-        let fields = labels.iter().filter(|l| *l != "when").count();
-        Ok(LiveEventDiff {
-            comparator: Comparator::Skein(Box::new(EventComparator::new(ex, event_layout))),
-            labels,
-            probes,
-            fields,
-            golden_cycles,
-            reset_cycles: map.reset_cycles.unwrap_or(0),
-            compared: 0,
-        })
+        let comparator = Comparator::Skein(Box::new(EventComparator::new(ex, event_layout)));
+        Ok(Self::of(comparator, labels, probes, golden_cycles, map))
     }
 
     /// A diff of the Shabal run `golden`'s events (A, B, C after each round, each digest)
@@ -80,16 +72,27 @@ impl LiveEventDiff {
         let (comparator, probes, golden_cycles) =
             shabal_event::prepare(&golden.header, golden.records, map, partial)?;
         let labels = comparator.labels(probes.len());
+        let comparator = Comparator::Shabal(Box::new(comparator));
+        Ok(Self::of(comparator, labels, probes, golden_cycles, map))
+    }
+
+    fn of(
+        comparator: Comparator,
+        labels: Vec<String>,
+        probes: Vec<Probe>,
+        golden_cycles: u64,
+        map: &SignalMap,
+    ) -> Self {
         let fields = labels.iter().filter(|l| *l != "when").count();
-        Ok(LiveEventDiff {
-            comparator: Comparator::Shabal(Box::new(comparator)),
+        LiveEventDiff {
+            comparator,
             labels,
             probes,
             fields,
             golden_cycles,
             reset_cycles: map.reset_cycles.unwrap_or(0),
             compared: 0,
-        })
+        }
     }
 
     /// What [`LiveEventDiff::step`] takes, in order: each sample's map field (or `when` for a

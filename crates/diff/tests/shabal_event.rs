@@ -363,6 +363,43 @@ fn wrong_maps_never_pass() {
     assert!(err.contains("m.json") && err.contains("no fields"), "{err}");
 }
 
+/// Writes the VCD of a core from `rtl`'s run: A, B and C packed into the wide registers
+/// `names[2..5]` (what `regs` gives on the records where they change), the digest port
+/// `names[5]` (its words as `out` stores them) with its valid bit `names[6]`, in the scope
+/// `names[0].names[1]`.
+fn packed_vcd(
+    path: &Path,
+    names: [&str; 7],
+    rtl: &[ShabalCycleRecord],
+    regs: impl Fn(&ShabalCycleRecord) -> Option<[Vec<u32>; 3]>,
+    out: impl Fn(&[u32]) -> Vec<u32>,
+) {
+    use std::fmt::Write as _;
+    let [top, core, a, b, c, dout, dval] = names;
+    let bits =
+        |words: &[u32]| -> String { words.iter().rev().map(|w| format!("{w:032b}")).collect() };
+    let mut vcd = format!(
+        "$timescale 1ns $end\n$scope module {top} $end\n$scope module {core} $end\n\
+         $var wire 1 ! clk $end\n$var reg 384 \" {a} [383:0] $end\n\
+         $var reg 512 # {b} [511:0] $end\n$var reg 512 $ {c} [511:0] $end\n\
+         $var reg 512 % {dout} [511:0] $end\n$var reg 1 & {dval} $end\n\
+         $upscope $end\n$upscope $end\n$enddefinitions $end\n#0\n0!\n0&\nb0 \"\nb0 #\nb0 $\nb0 %\n",
+    );
+    for (k, r) in rtl.iter().enumerate() {
+        let t = 10 * (k as u64 + 1);
+        writeln!(vcd, "#{t}\n1!").unwrap();
+        if let Some([ra, rb, rc]) = regs(r) {
+            writeln!(vcd, "b{} \"\nb{} #\nb{} $", bits(&ra), bits(&rb), bits(&rc)).unwrap();
+        }
+        match &r.out {
+            Some(o) => writeln!(vcd, "b{} %\n1&", bits(&out(&o.data))).unwrap(),
+            None => writeln!(vcd, "0&").unwrap(),
+        }
+        writeln!(vcd, "#{}\n0!", t + 5).unwrap();
+    }
+    std::fs::write(path, vcd).unwrap();
+}
+
 /// A core laid out unlike the generated Verilog: A, B and C packed into wide registers (C with
 /// its words in the other order), holding only the state after each round, and a 512-bit
 /// digest port with its valid bit; written from another unfolding's run. `discover_shabal`
@@ -371,44 +408,23 @@ fn wrong_maps_never_pass() {
 fn map_is_found_in_packed_registers_and_diffs_identical() {
     use skeinhw_diff::discover::DiscoverOptions;
     use skeinhw_diff::discover_shabal::discover_shabal;
-    use std::fmt::Write as _;
 
     let dir = tempfile::tempdir().unwrap();
     let msg = message();
     let (h, records) = golden("shabal-unfold-4", &msg);
     let (_, rtl) = golden("shabal-unfold-6", &msg);
-    let bits =
-        |words: &[u32]| -> String { words.iter().rev().map(|w| format!("{w:032b}")).collect() };
-    let mut vcd = String::from(
-        "$timescale 1ns $end\n$scope module top $end\n$scope module core $end\n\
-         $var wire 1 ! clk $end\n$var reg 384 \" st_a [383:0] $end\n\
-         $var reg 512 # st_b [511:0] $end\n$var reg 512 $ st_c [511:0] $end\n\
-         $var reg 512 % dout [511:0] $end\n$var reg 1 & dval $end\n\
-         $upscope $end\n$upscope $end\n$enddefinitions $end\n#0\n0!\n0&\nb0 \"\nb0 #\nb0 $\nb0 %\n",
-    );
-    for (k, r) in rtl.iter().enumerate() {
-        let t = 10 * (k as u64 + 1);
-        writeln!(vcd, "#{t}\n1!").unwrap();
-        if r.iteration == 48 {
+    let path = dir.path().join("packed.vcd");
+    packed_vcd(
+        &path,
+        ["top", "core", "st_a", "st_b", "st_c", "dout", "dval"],
+        &rtl,
+        |r| {
             let mut c = r.state.c;
             c.reverse();
-            writeln!(
-                vcd,
-                "b{} \"\nb{} #\nb{} $",
-                bits(&r.state.a),
-                bits(&r.state.b),
-                bits(&c)
-            )
-            .unwrap();
-        }
-        match &r.out {
-            Some(o) => writeln!(vcd, "b{} %\n1&", bits(&o.data)).unwrap(),
-            None => writeln!(vcd, "0&").unwrap(),
-        }
-        writeln!(vcd, "#{}\n0!", t + 5).unwrap();
-    }
-    let path = dir.path().join("packed.vcd");
-    std::fs::write(&path, vcd).unwrap();
+            (r.iteration == 48).then(|| [r.state.a.to_vec(), r.state.b.to_vec(), c.to_vec()])
+        },
+        |d| d.to_vec(),
+    );
 
     let d = discover_shabal(
         &h,
@@ -459,43 +475,23 @@ fn map_is_found_in_packed_registers_and_diffs_identical() {
 fn byte_swapped_words_are_found_and_swapped_back() {
     use skeinhw_diff::discover::DiscoverOptions;
     use skeinhw_diff::discover_shabal::discover_shabal;
-    use std::fmt::Write as _;
 
     let dir = tempfile::tempdir().unwrap();
     let msg = message();
     let (h, records) = golden("shabal-unfold-4", &msg);
     let (_, rtl) = golden("shabal-unfold-2", &msg);
-    let bits =
-        |words: &[u32]| -> String { words.iter().rev().map(|w| format!("{w:032b}")).collect() };
     let swapped = |words: &[u32]| -> Vec<u32> { words.iter().map(|w| w.swap_bytes()).collect() };
-    let mut vcd = String::from(
-        "$timescale 1ns $end\n$scope module tb $end\n$scope module u $end\n\
-         $var wire 1 ! clk $end\n$var reg 384 \" ra [383:0] $end\n\
-         $var reg 512 # rb [511:0] $end\n$var reg 512 $ rc [511:0] $end\n\
-         $var reg 512 % q [511:0] $end\n$var reg 1 & q_ok $end\n\
-         $upscope $end\n$upscope $end\n$enddefinitions $end\n#0\n0!\n0&\nb0 \"\nb0 #\nb0 $\nb0 %\n",
-    );
-    for (k, r) in rtl.iter().enumerate() {
-        let t = 10 * (k as u64 + 1);
-        writeln!(vcd, "#{t}\n1!").unwrap();
-        if r.valid {
-            writeln!(
-                vcd,
-                "b{} \"\nb{} #\nb{} $",
-                bits(&swapped(&r.state.a)),
-                bits(&swapped(&r.state.b)),
-                bits(&r.state.c)
-            )
-            .unwrap();
-        }
-        match &r.out {
-            Some(o) => writeln!(vcd, "b{} %\n1&", bits(&swapped(&o.data))).unwrap(),
-            None => writeln!(vcd, "0&").unwrap(),
-        }
-        writeln!(vcd, "#{}\n0!", t + 5).unwrap();
-    }
     let path = dir.path().join("swapped.vcd");
-    std::fs::write(&path, vcd).unwrap();
+    packed_vcd(
+        &path,
+        ["tb", "u", "ra", "rb", "rc", "q", "q_ok"],
+        &rtl,
+        |r| {
+            r.valid
+                .then(|| [swapped(&r.state.a), swapped(&r.state.b), r.state.c.to_vec()])
+        },
+        |d| swapped(d),
+    );
 
     let d = discover_shabal(
         &h,
