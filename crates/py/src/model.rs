@@ -745,7 +745,7 @@ pub fn input_blocks(
 
 /// The comparison a [`PyLiveDiff`] drives.
 enum Diff {
-    Cycle(LiveDiff),
+    Cycle(Box<LiveDiff>),
     Event(LiveEventDiff),
 }
 
@@ -865,7 +865,7 @@ impl PyLiveDiff {
                     )
                 });
                 let diff = LiveDiff::new(frames, &map, context.min(1000)).map_err(value_error)?;
-                (Diff::Cycle(diff), map, "cycle", None)
+                (Diff::Cycle(Box::new(diff)), map, "cycle", None)
             }
             "event" => {
                 let (diff, map) = match &schedule {
@@ -883,9 +883,8 @@ impl PyLiveDiff {
                     }
                     AnySchedule::Shabal(s) => {
                         let golden = shabal_golden(s, messages, bits, &args)?;
-                        let map = map.unwrap_or_else(|| {
-                            shabal_event_identity(golden.header.output_words())
-                        });
+                        let map = map
+                            .unwrap_or_else(|| shabal_event_identity(golden.header.output_words()));
                         let diff =
                             LiveEventDiff::shabal(golden, &map, partial).map_err(value_error)?;
                         (diff, map)
