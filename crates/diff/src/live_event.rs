@@ -285,6 +285,58 @@ mod tests {
         }
     }
 
+    /// A state register held byte-swapped, read back through `"byteswap": true` as the
+    /// waveform reader does: IDENTICAL; the same values without the flag are not.
+    #[test]
+    fn a_byte_swapped_state_is_swapped_back() {
+        let schedule = skeinhw_sched::preset("ath-1r").expect("preset");
+        let mut sink = MemorySink::new();
+        let j = job();
+        let borrowed = [skeinhw_sched::sim::Job::bytes(
+            &j.message,
+            512,
+            Default::default(),
+        )];
+        simulate(&schedule, &borrowed, &mut sink).expect("simulates");
+        let header = sink.header.clone().expect("header");
+        let signals = names::signals(header.words, header.slots);
+        for flag in [true, false] {
+            let mut m = map();
+            for (f, p) in m.fields.iter_mut() {
+                p.byteswap = flag && f.starts_with("slot0_state_");
+            }
+            let mut live = LiveEventDiff::new(golden(), &m, false).expect("live");
+            let at: Vec<(bool, usize)> = live
+                .probes()
+                .map(|(f, _)| {
+                    let i = signals.iter().position(|s| s.name == f).expect("field");
+                    (f.starts_with("slot0_state_"), i)
+                })
+                .collect();
+            for (edge, r) in sink.records.iter().enumerate() {
+                let mut row = Vec::new();
+                names::values(&r.as_record(), &mut row);
+                let samples: Vec<Bits> = at
+                    .iter()
+                    .map(|&(state, i)| {
+                        let v = if state { row[i].swap_bytes() } else { row[i] };
+                        Bits::known(vec![v], 64)
+                    })
+                    .collect();
+                if live.step(edge as u64, 0, &samples).expect("step") == Step::Done {
+                    break;
+                }
+            }
+            let r = live.finish().expect("report");
+            let want = if flag {
+                Verdict::Identical
+            } else {
+                Verdict::Divergent
+            };
+            assert_eq!(r.verdict, want, "{r}");
+        }
+    }
+
     #[test]
     fn a_map_without_event_fields_is_refused() {
         let map = SignalMap::identity(["phase"], None);
