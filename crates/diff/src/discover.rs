@@ -281,15 +281,50 @@ struct Candidate {
 
 /// What one signal did during the run.
 #[derive(Default)]
-struct Track {
-    width: u32,
-    changes: u64,
+pub(crate) struct Track {
+    pub(crate) width: u32,
+    pub(crate) changes: u64,
     /// 1-bit signals: (time, value) at each change of a known value.
-    bits: Vec<(u64, bool)>,
+    pub(crate) bits: Vec<(u64, bool)>,
     /// Every name of it is a net (a wire): a register holding the same value is preferred.
-    net: bool,
-    /// Bit offsets off the 64-bit grid where golden words were seen.
-    odd_offsets: Vec<u32>,
+    pub(crate) net: bool,
+    /// Bit offsets off the word grid where golden words were seen.
+    pub(crate) odd_offsets: Vec<u32>,
+}
+
+/// The clock: the 1-bit signal named `clock`, or else the 1-bit signal with the most regular
+/// rising edges. `aliases[refs[t]]` are the names of track t.
+pub(crate) fn find_clock(
+    tracks: &[Track],
+    aliases: &HashMap<usize, Vec<String>>,
+    refs: &[wellen::SignalRef],
+    clock: Option<&str>,
+    file: &str,
+) -> Result<u32, DiffError> {
+    match clock {
+        Some(c) => (0..tracks.len() as u32)
+            .find(|&t| aliases[&refs[t as usize].index()].iter().any(|n| n == c))
+            .filter(|&t| tracks[t as usize].width == 1)
+            .ok_or_else(|| DiffError::MissingSignal {
+                file: file.to_string(),
+                signal: c.to_string(),
+                hint: "no 1-bit signal of that name".into(),
+            }),
+        None => (0..tracks.len() as u32)
+            .filter(|&t| tracks[t as usize].width == 1)
+            .max_by_key(|&t| {
+                (
+                    regular_rises(&tracks[t as usize].bits),
+                    std::cmp::Reverse(t),
+                )
+            })
+            .filter(|&t| regular_rises(&tracks[t as usize].bits) > 1)
+            .ok_or_else(|| {
+                DiffError::Invalid(format!(
+                    "{file}: no 1-bit signal toggles regularly: give the clock with --clock"
+                ))
+            }),
+    }
 }
 
 /// Every bit offset of a wide vector is searched in its first changes and then in every
@@ -668,31 +703,7 @@ pub fn discover<E: std::fmt::Display>(
     }
     let name_of = |t: u32| -> &str { &aliases[&refs[t as usize].index()][0] };
 
-    // The clock: the given name, or the 1-bit signal with the most regular rising edges.
-    let clock = match &options.clock {
-        Some(c) => (0..tracks.len() as u32)
-            .find(|&t| aliases[&refs[t as usize].index()].iter().any(|n| n == c))
-            .filter(|&t| tracks[t as usize].width == 1)
-            .ok_or_else(|| DiffError::MissingSignal {
-                file: file.clone(),
-                signal: c.clone(),
-                hint: "no 1-bit signal of that name".into(),
-            })?,
-        None => (0..tracks.len() as u32)
-            .filter(|&t| tracks[t as usize].width == 1)
-            .max_by_key(|&t| {
-                (
-                    regular_rises(&tracks[t as usize].bits),
-                    std::cmp::Reverse(t),
-                )
-            })
-            .filter(|&t| regular_rises(&tracks[t as usize].bits) > 1)
-            .ok_or_else(|| {
-                DiffError::Invalid(format!(
-                    "{file}: no 1-bit signal toggles regularly: give the clock with --clock"
-                ))
-            })?,
-    };
+    let clock = find_clock(&tracks, &aliases, &refs, options.clock.as_deref(), &file)?;
     let rises: Vec<u64> = rises(&tracks[clock as usize].bits).collect();
     let edge_of = |time: u64| rises.partition_point(|&r| r < time) as u64;
 

@@ -5,7 +5,9 @@
 //! The golden words are each cycle's A, B and C (the golden schedule's registers), the state
 //! after each round (the events [`crate::shabal_event`] compares, whatever the design's
 //! unfolding) and the digest words. Every value change of every signal of 32 bits or more is
-//! cut into 32-bit slices and looked up. Each field then gets the slice that took the most of
+//! cut into 32-bit slices and looked up in both byte orders (a core unaware of Shabal's
+//! little-endian words holds them byte-swapped; such a field is written with
+//! `"byteswap": true`). Each field then gets the slice that took the most of
 //! its round states (a register, and the one that takes them last: not the next-state net
 //! that feeds it); each digest word the slice that took it
 //! with the fewest other golden values (an output register, not C), and `out_valid` the 1-bit
@@ -22,8 +24,8 @@ use wellen::stream::{self, Filter};
 use wellen::{LoadOptions, ScopeType, VarType};
 
 use crate::discover::{
-    DiscoverOptions, Discovery, Found, common_scope, decode, high_edges, regular_rises, relative,
-    rises,
+    DiscoverOptions, Discovery, Found, Track, common_scope, decode, find_clock, high_edges,
+    relative, rises,
 };
 use crate::error::DiffError;
 use crate::shabal_event::Part;
@@ -126,11 +128,12 @@ impl Table {
     }
 }
 
-/// A 32-bit slice of a signal.
+/// A 32-bit slice of a signal, read in the trace's byte order or byte-swapped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Place {
     signal: u32,
     offset: u32,
+    swapped: bool,
 }
 
 #[derive(Default)]
@@ -146,15 +149,6 @@ struct Candidate {
 const KEPT_HITS: usize = 1 << 14;
 const SAMPLE_FIRST: u64 = 512;
 const SAMPLE_EVERY: u64 = 64;
-
-#[derive(Default)]
-struct Track {
-    width: u32,
-    changes: u64,
-    bits: Vec<(u64, bool)>,
-    net: bool,
-    odd_offsets: Vec<u32>,
-}
 
 fn slice32(words: &[u64], offset: u32) -> u32 {
     let (i, b) = ((offset / 64) as usize, offset % 64);
@@ -276,8 +270,9 @@ pub fn discover_shabal<E: std::fmt::Display>(
             }
             offsets.extend(track.odd_offsets.iter().copied());
         }
-        for &offset in &offsets {
-            let v = slice32(&words, offset);
+        for (&offset, swapped) in offsets.iter().flat_map(|o| [(o, false), (o, true)]) {
+            let raw = slice32(&words, offset);
+            let v = if swapped { raw.swap_bytes() } else { raw };
             let Some(&(from, to)) = table.index.get(&v) else {
                 continue;
             };
@@ -286,7 +281,13 @@ pub fn discover_shabal<E: std::fmt::Display>(
             {
                 track.odd_offsets.push(offset);
             }
-            let c = candidates.entry(Place { signal: t, offset }).or_default();
+            let c = candidates
+                .entry(Place {
+                    signal: t,
+                    offset,
+                    swapped,
+                })
+                .or_default();
             if c.last == Some(v) {
                 continue;
             }
@@ -315,30 +316,7 @@ pub fn discover_shabal<E: std::fmt::Display>(
     }
     let name_of = |t: u32| -> &str { &aliases[&refs[t as usize].index()][0] };
 
-    let clock = match &options.clock {
-        Some(c) => (0..tracks.len() as u32)
-            .find(|&t| aliases[&refs[t as usize].index()].iter().any(|n| n == c))
-            .filter(|&t| tracks[t as usize].width == 1)
-            .ok_or_else(|| DiffError::MissingSignal {
-                file: file.clone(),
-                signal: c.clone(),
-                hint: "no 1-bit signal of that name".into(),
-            })?,
-        None => (0..tracks.len() as u32)
-            .filter(|&t| tracks[t as usize].width == 1)
-            .max_by_key(|&t| {
-                (
-                    regular_rises(&tracks[t as usize].bits),
-                    std::cmp::Reverse(t),
-                )
-            })
-            .filter(|&t| regular_rises(&tracks[t as usize].bits) > 1)
-            .ok_or_else(|| {
-                DiffError::Invalid(format!(
-                    "{file}: no 1-bit signal toggles regularly: give the clock with --clock"
-                ))
-            })?,
-    };
+    let clock = find_clock(&tracks, &aliases, &refs, options.clock.as_deref(), &file)?;
     let rises: Vec<u64> = rises(&tracks[clock as usize].bits).collect();
     let edge_of = |time: u64| rises.partition_point(|&r| r < time) as u64;
 
@@ -432,6 +410,9 @@ pub fn discover_shabal<E: std::fmt::Display>(
             let p = [Part::A, Part::B, Part::C][part as usize];
             (format!("{}_{word}", p.prefix()), (Role::Round, part, word))
         };
+        if place.swapped {
+            d.byteswap.insert(field.clone());
+        }
         let expected = table.expected.get(&key).copied().unwrap_or(0);
         d.found.push(Found {
             field: field.clone(),
@@ -440,6 +421,14 @@ pub fn discover_shabal<E: std::fmt::Display>(
             expected,
         });
         full.insert(field, probe_text(place));
+    }
+    if !d.byteswap.is_empty() {
+        let fields: Vec<&str> = d.byteswap.iter().map(String::as_str).collect();
+        d.notes.push(format!(
+            "{} word(s) found byte-swapped (written with \"byteswap\": true): {}",
+            fields.len(),
+            fields.join(", ")
+        ));
     }
     d.found.sort_by_key(|f| {
         let (stem, w) = f.field.rsplit_once('_').unwrap_or((&f.field, "0"));
@@ -559,9 +548,6 @@ pub fn discover_shabal<E: std::fmt::Display>(
                 .into(),
         );
     }
-    d.notes.push(
-        "Shabal words are searched in the RTL's bit order only (no byte-swapped words)".into(),
-    );
     if full.is_empty() {
         return Err(DiffError::Invalid(format!(
             "{file}: no signal holds any A, B, C or digest word of the golden Shabal run ({} \

@@ -20,7 +20,7 @@
 //! The comparison itself ([`EventComparator`]) takes values edge by edge, so that a waveform
 //! file ([`compare_events`]) and a live simulation feed it alike.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use serde::Serialize;
@@ -30,11 +30,13 @@ use skeinhw_skein::threefish::{KeySchedule, decrypt, inject_subkey, round};
 use crate::cycle::CycleOptions;
 use crate::error::DiffError;
 use crate::map::{self, Alignment, Layout, Ring, SignalMap};
-use crate::report::{DiffReport, Divergence, FieldDiff, Verdict};
+use crate::report::{DiffReport, Divergence, FieldDiff};
 use crate::wave::{Bits, Probe, WaveOptions, sample_rising_edges};
 
 mod list;
+pub(crate) mod matcher;
 pub use list::{GoldenDigest, GoldenEvent};
+use matcher::{EventSource, Matcher, ProbeList, Seen, is_one, known};
 
 /// What an event is, in the spec's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -316,18 +318,27 @@ fn threefish_events<const N: usize>(
     v
 }
 
-/// One mapped register view: a family's words in one slot, at positions of the sample list.
-#[derive(Clone, Debug)]
-pub struct View {
-    /// The register family.
-    pub family: Family,
-    /// The field names (for the report).
-    pub fields: Vec<String>,
-    /// (word index within the event, position in the samples) of each mapped word.
-    pub words: Vec<(usize, usize)>,
-    /// Positions of the qualifier samples (all must be 1).
-    pub when: Vec<usize>,
+impl EventSource for Expected {
+    type Family = Family;
+
+    fn stream_ids(&self) -> Vec<u32> {
+        self.streams.keys().copied().collect()
+    }
+
+    fn words(&self, stream: u32, family: Family, j: usize) -> Option<&[u64]> {
+        let e = self.streams.get(&stream)?.events[family.index()].get(j)?;
+        Some(&e.words)
+    }
+
+    fn next(&self, stream: u32, family: Family) -> usize {
+        self.streams
+            .get(&stream)
+            .map_or(0, |st| st.next[family.index()])
+    }
 }
+
+/// One mapped register view: a family's words in one slot, at positions of the sample list.
+pub type View = matcher::View<Family>;
 
 /// Where each mapped thing is in the list of samples handed to [`EventComparator::edge`].
 #[derive(Clone, Debug, Default)]
@@ -349,64 +360,24 @@ impl EventLayout {
         words: usize,
         left_out: Vec<String>,
     ) -> (EventLayout, Vec<Probe>) {
-        let mut probes: Vec<Probe> = Vec::new();
-        let index_of = |p: &Probe, probes: &mut Vec<Probe>| match probes.iter().position(|q| q == p)
-        {
-            Some(i) => i,
-            None => {
-                probes.push(p.clone());
-                probes.len() - 1
-            }
-        };
-        let mut layout = EventLayout {
+        let mut probes = ProbeList::default();
+        let views = matcher::views_of_map(map, &mut probes, |field| {
+            let (slot, register, w) = map::slot_field(field)?;
+            let family = Family::ALL.into_iter().find(|f| f.register() == register)?;
+            Some(((slot, family), family, w))
+        });
+        let digest = matcher::digest_port(map, words, &mut probes);
+        let serial = map.digest_serial.as_ref().map(|d| {
+            let v = probes.index_of(&d.valid);
+            (v, probes.index_of(&d.data))
+        });
+        let layout = EventLayout {
+            views,
+            digest,
+            serial,
             left_out,
-            ..EventLayout::default()
         };
-        let mut groups: BTreeMap<(usize, Family), View> = BTreeMap::new();
-        for (field, probe) in &map.fields {
-            let Some((slot, register, w)) = map::slot_field(field) else {
-                continue;
-            };
-            let Some(family) = Family::ALL.into_iter().find(|f| f.register() == register) else {
-                continue;
-            };
-            let pos = index_of(probe, &mut probes);
-            let view = groups.entry((slot, family)).or_insert_with(|| View {
-                family,
-                fields: Vec::new(),
-                words: Vec::new(),
-                when: Vec::new(),
-            });
-            view.fields.push(field.clone());
-            view.words.push((w, pos));
-            if let Some(q) = map.when.get(field) {
-                let qpos = index_of(q, &mut probes);
-                if !view.when.contains(&qpos) {
-                    view.when.push(qpos);
-                }
-            }
-        }
-        for view in groups.values_mut() {
-            let mut order: Vec<usize> = (0..view.words.len()).collect();
-            order.sort_by_key(|&i| view.words[i].0);
-            view.words = order.iter().map(|&i| view.words[i]).collect();
-            view.fields = order.iter().map(|&i| view.fields[i].clone()).collect();
-        }
-        layout.views = groups.into_values().collect();
-        if let Some(valid) = map.fields.get("out_valid") {
-            let v = index_of(valid, &mut probes);
-            let ws = (0..words)
-                .filter_map(|w| map.fields.get(&format!("out_data_{w}")).map(|p| (w, p)))
-                .map(|(w, p)| (w, index_of(p, &mut probes)))
-                .collect();
-            layout.digest = Some((v, ws));
-        }
-        if let Some(d) = &map.digest_serial {
-            let v = index_of(&d.valid, &mut probes);
-            let data = index_of(&d.data, &mut probes);
-            layout.serial = Some((v, data));
-        }
-        (layout, probes)
+        (layout, probes.0)
     }
 }
 
@@ -425,13 +396,7 @@ struct DigestFault {
 pub struct EventComparator {
     ex: Expected,
     layout: EventLayout,
-    /// Per view: lookup from the first mapped word's value to (stream, event index).
-    lookup: Vec<HashMap<u64, Vec<(u32, usize)>>>,
-    /// Per view: the value at the previous compared edge, and the stream of its last match.
-    last: Vec<Option<Vec<u64>>>,
-    armed: Vec<Option<(u32, usize)>>,
-    /// Per view: edges on which it was compared with known values.
-    compared: Vec<u64>,
+    matcher: Matcher,
     digest_fault: Option<DigestFault>,
     edges: u64,
     last_time: u64,
@@ -441,28 +406,11 @@ pub struct EventComparator {
 impl EventComparator {
     /// A comparison of `ex` with RTL samples laid out as `layout`.
     pub fn new(ex: Expected, layout: EventLayout) -> EventComparator {
-        let lookup = layout
-            .views
-            .iter()
-            .map(|v| {
-                let first = v.words[0].0;
-                let mut m: HashMap<u64, Vec<(u32, usize)>> = HashMap::new();
-                for (stream, st) in &ex.streams {
-                    for (j, e) in st.events[v.family.index()].iter().enumerate() {
-                        m.entry(e.words[first]).or_default().push((*stream, j));
-                    }
-                }
-                m
-            })
-            .collect();
-        let n = layout.views.len();
+        let matcher = Matcher::new(&ex, &layout.views);
         EventComparator {
             ex,
             layout,
-            lookup,
-            last: vec![None; n],
-            armed: vec![None; n],
-            compared: vec![0; n],
+            matcher,
             digest_fault: None,
             edges: 0,
             last_time: 0,
@@ -475,54 +423,11 @@ impl EventComparator {
         self.edges = self.edges.max(edge + 1);
         self.last_time = time;
         self.compared_edges += 1;
-        let is_one = |b: &Bits| b.unknown.is_none() && b.words.first() == Some(&1);
-        let known = |b: &Bits| -> Option<u64> {
-            if b.unknown.is_some() || b.words.iter().skip(1).any(|w| *w != 0) {
-                None
-            } else {
-                Some(b.words.first().copied().unwrap_or(0))
-            }
-        };
         for vi in 0..self.layout.views.len() {
-            let view = &self.layout.views[vi];
-            if !view.when.iter().all(|&q| is_one(&samples[q])) {
-                continue;
-            }
-            let Some(value): Option<Vec<u64>> = view
-                .words
-                .iter()
-                .map(|&(_, p)| known(&samples[p]))
-                .collect()
-            else {
-                continue;
-            };
-            self.compared[vi] += 1;
-            if self.last[vi].as_ref() == Some(&value) {
-                continue;
-            }
-            let family = view.family.index();
-            let mut best: Option<(u32, usize)> = None;
-            if let Some(cands) = self.lookup[vi].get(&value[0]) {
-                for &(stream, j) in cands {
-                    let st = &self.ex.streams[&stream];
-                    let e = &st.events[family][j];
-                    if j < st.next[family]
-                        || !view
-                            .words
-                            .iter()
-                            .zip(&value)
-                            .all(|(&(w, _), v)| e.words[w] == *v)
-                    {
-                        continue;
-                    }
-                    let dist = j - st.next[family];
-                    if best.is_none_or(|(bs, bj)| dist < bj - self.ex.streams[&bs].next[family]) {
-                        best = Some((stream, j));
-                    }
-                }
-            }
-            match best {
-                Some((stream, j)) => {
+            let family = self.layout.views[vi].family.index();
+            match self.matcher.see(&self.ex, &self.layout.views, vi, samples) {
+                Seen::Nothing => {}
+                Seen::Event(stream, j) => {
                     let st = self.ex.streams.get_mut(&stream).expect("stream");
                     let evs = &mut st.events[family];
                     evs[j].seen = Some((edge, time));
@@ -538,12 +443,14 @@ impl EventComparator {
                         evs[last].implied = true;
                     }
                     st.next[family] = last + 1;
-                    self.armed[vi] = Some((stream, last));
+                    self.matcher.armed[vi] = Some((stream, last));
                 }
-                None => {
+                Seen::Other {
+                    value,
+                    first_change,
+                } => {
                     // Before any match, the value is where the first event was expected.
-                    let first_change = self.last[vi].is_some();
-                    let gap = match self.armed[vi].take() {
+                    let gap = match self.matcher.armed[vi].take() {
                         Some((stream, j)) => Some((stream, Some(j))),
                         None => self
                             .ex
@@ -560,12 +467,11 @@ impl EventComparator {
                             view: vi,
                             edge,
                             time,
-                            words: value.clone(),
+                            words: value,
                         });
                     }
                 }
             }
-            self.last[vi] = Some(value);
         }
         if self.digest_fault.is_some() {
             return;
@@ -650,25 +556,8 @@ impl EventComparator {
 
     /// The verdict after the last edge.
     pub fn finish(mut self, golden_cycles: u64) -> Result<DiffReport, DiffError> {
-        if self.compared_edges == 0 {
-            return Err(DiffError::Invalid(format!(
-                "nothing compared: the RTL has {} rising edge(s), all skipped as reset cycles",
-                self.edges
-            )));
-        }
-        for (vi, view) in self.layout.views.iter().enumerate() {
-            if self.compared[vi] == 0 {
-                return Err(DiffError::Invalid(format!(
-                    "map field '{}' was never compared: on no edge did it hold a known value{}",
-                    view.fields[0],
-                    if view.when.is_empty() {
-                        ""
-                    } else {
-                        " with its 'when' qualifier at 1"
-                    }
-                )));
-            }
-        }
+        self.matcher
+            .check_compared(&self.layout.views, self.compared_edges, self.edges)?;
         let has_digest = self.layout.digest.is_some() || self.layout.serial.is_some();
         // Missing digests.
         if has_digest && self.digest_fault.is_none() {
@@ -814,57 +703,20 @@ impl EventComparator {
         } else {
             "no digest port mapped".into()
         };
-        let left_out = if self.layout.left_out.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; partial map, not compared: {}",
-                self.layout.left_out.join(", ")
-            )
-        };
-        let (verdict, summary) = match &divergence {
-            Some(d) => (
-                Verdict::Divergent,
-                format!("DIVERGENT (event alignment): {}{left_out}", d.phase),
-            ),
-            None if families.is_empty() => (
-                Verdict::Identical,
-                format!(
-                    "IDENTICAL (event alignment, digest only): {digest_text} matched over {} RTL \
-                     cycles{left_out}",
-                    self.edges
-                ),
-            ),
-            None => (
-                Verdict::Identical,
-                format!(
-                    "IDENTICAL (event alignment): {matched_n} of {expected_n} expected events \
-                     matched, {digest_text}, over {} RTL cycles{left_out}",
-                    self.edges
-                ),
-            ),
-        };
-        let fields = self
-            .layout
-            .views
-            .iter()
-            .map(|v| v.words.len())
-            .sum::<usize>()
-            + self.layout.digest.as_ref().map_or(0, |d| d.1.len() + 1)
-            + if self.layout.serial.is_some() { 2 } else { 0 };
-        Ok(DiffReport {
-            verdict,
-            compared_cycles: self.compared_edges,
+        Ok(matcher::report(matcher::Tally {
+            views: &self.layout.views,
+            divergence,
+            digest_text,
+            digest_fields: self.layout.digest.as_ref().map_or(0, |d| d.1.len() + 1)
+                + if self.layout.serial.is_some() { 2 } else { 0 },
+            expected: expected_n,
+            matched: matched_n,
+            edges: self.edges,
+            compared_edges: self.compared_edges,
             golden_cycles,
-            rtl_edges: self.edges,
-            fields,
-            first_divergence: divergence,
-            events_expected: expected_n,
-            events_matched: matched_n,
             blocks: block_lines,
-            left_out: self.layout.left_out.clone(),
-            summary,
-        })
+            left_out: &self.layout.left_out,
+        }))
     }
 
     fn event_divergence(

@@ -1,19 +1,28 @@
 //! The event diff fed one RTL cycle at a time, for a checker that runs inside the simulation
-//! (the cocotb `GoldenChecker` with `align="event"`): the same map check, golden event list
-//! ([`Expected`]), comparator ([`EventComparator`]) and [`DiffReport`] as
-//! [`crate::compare_events`], without a waveform file.
+//! (the cocotb `GoldenChecker` with `align="event"`): the same map check, golden events,
+//! comparator and [`DiffReport`] as the waveform diff, without a waveform file. A Skein
+//! schedule is compared at Threefish events as [`crate::compare_events`] does ([`Expected`],
+//! [`EventComparator`]); a Shabal schedule at the state after each round as
+//! [`crate::compare_shabal_events`] does ([`ShabalEventComparator`]).
 
 use crate::error::DiffError;
 use crate::event::{EventComparator, EventLayout, Expected};
-use crate::golden::Golden;
+use crate::golden::{Golden, ShabalGolden};
 use crate::live::Step;
 use crate::map::{self, Alignment, Layout, SignalMap};
 use crate::report::DiffReport;
+use crate::shabal_event::{self, ShabalEventComparator};
 use crate::wave::{Bits, Probe};
+
+/// The comparator of either algorithm's events.
+enum Comparator {
+    Skein(Box<EventComparator>),
+    Shabal(Box<ShabalEventComparator>),
+}
 
 /// An event diff in progress.
 pub struct LiveEventDiff {
-    comparator: EventComparator,
+    comparator: Comparator,
     /// What each sample is: a map field, or `when` for a qualifier signal.
     labels: Vec<String>,
     probes: Vec<Probe>,
@@ -24,8 +33,8 @@ pub struct LiveEventDiff {
 }
 
 impl LiveEventDiff {
-    /// A diff of `golden`'s events against the RTL signals `map` names; the map is checked
-    /// for event alignment first (`partial` accepts a register mapped in part). The golden run
+    /// A diff of the Skein run `golden`'s Threefish events against the RTL signals `map`
+    /// names; the map is checked for event alignment first (`partial` accepts a register mapped in part). The golden run
     /// is read whole here: its events are what the RTL's values are looked up in.
     pub fn new(golden: Golden, map: &SignalMap, partial: bool) -> Result<Self, DiffError> {
         let header = golden.header;
@@ -51,16 +60,39 @@ impl LiveEventDiff {
             )));
         }
         let labels = labels(&event_layout, probes.len());
+        let comparator = Comparator::Skein(Box::new(EventComparator::new(ex, event_layout)));
+        Ok(Self::of(comparator, labels, probes, golden_cycles, map))
+    }
+
+    /// A diff of the Shabal run `golden`'s events (A, B, C after each round, each digest)
+    /// against the RTL signals `map` names (`a_<i>`, `b_<i>`, `c_<i>`, `out_valid`,
+    /// `out_data_<w>`); the map is checked for Shabal event alignment first (`partial` accepts
+    /// a part mapped in part). The golden run is read whole here.
+    pub fn shabal(golden: ShabalGolden, map: &SignalMap, partial: bool) -> Result<Self, DiffError> {
+        let (comparator, probes, golden_cycles) =
+            shabal_event::prepare(&golden.header, golden.records, map, partial)?;
+        let labels = comparator.labels(probes.len());
+        let comparator = Comparator::Shabal(Box::new(comparator));
+        Ok(Self::of(comparator, labels, probes, golden_cycles, map))
+    }
+
+    fn of(
+        comparator: Comparator,
+        labels: Vec<String>,
+        probes: Vec<Probe>,
+        golden_cycles: u64,
+        map: &SignalMap,
+    ) -> Self {
         let fields = labels.iter().filter(|l| *l != "when").count();
-        Ok(LiveEventDiff {
-            comparator: EventComparator::new(ex, event_layout),
+        LiveEventDiff {
+            comparator,
             labels,
             probes,
             fields,
             golden_cycles,
             reset_cycles: map.reset_cycles.unwrap_or(0),
             compared: 0,
-        })
+        }
     }
 
     /// What [`LiveEventDiff::step`] takes, in order: each sample's map field (or `when` for a
@@ -99,20 +131,47 @@ impl LiveEventDiff {
                 self.probes.len()
             )));
         }
+        // The waveform reader gives a byte-swapped word swapped back; so does this. A Shabal
+        // word is 32 bits wide, whatever width the caller gave its int.
+        let swapped: Vec<Bits>;
+        let samples = if self.probes.iter().any(|p| p.byteswap) {
+            let shabal = matches!(self.comparator, Comparator::Shabal(_));
+            swapped = samples
+                .iter()
+                .zip(&self.probes)
+                .map(|(b, p)| {
+                    let mut b = b.clone();
+                    if shabal && p.byteswap && b.words.iter().all(|&w| w >> 32 == 0) {
+                        b.width = 32;
+                    }
+                    p.unswap(&mut b);
+                    b
+                })
+                .collect();
+            &swapped
+        } else {
+            samples
+        };
         if edge >= self.reset_cycles {
-            self.comparator.edge(edge, time, samples);
+            match &mut self.comparator {
+                Comparator::Skein(c) => c.edge(edge, time, samples),
+                Comparator::Shabal(c) => c.edge(edge, time, samples),
+            }
             self.compared += 1;
         }
-        Ok(if self.comparator.digests_settled() {
-            Step::Done
-        } else {
-            Step::More
-        })
+        let settled = match &self.comparator {
+            Comparator::Skein(c) => c.digests_settled(),
+            Comparator::Shabal(c) => c.digests_settled(),
+        };
+        Ok(if settled { Step::Done } else { Step::More })
     }
 
     /// The report; an error when nothing was compared.
     pub fn finish(self) -> Result<DiffReport, DiffError> {
-        self.comparator.finish(self.golden_cycles)
+        match self.comparator {
+            Comparator::Skein(c) => c.finish(self.golden_cycles),
+            Comparator::Shabal(c) => c.finish(self.golden_cycles),
+        }
     }
 }
 
@@ -223,6 +282,58 @@ mod tests {
             };
             assert_eq!(r.verdict, want, "{r}");
             assert!(r.events_matched > 0, "{r}");
+        }
+    }
+
+    /// A state register held byte-swapped, read back through `"byteswap": true` as the
+    /// waveform reader does: IDENTICAL; the same values without the flag are not.
+    #[test]
+    fn a_byte_swapped_state_is_swapped_back() {
+        let schedule = skeinhw_sched::preset("ath-1r").expect("preset");
+        let mut sink = MemorySink::new();
+        let j = job();
+        let borrowed = [skeinhw_sched::sim::Job::bytes(
+            &j.message,
+            512,
+            Default::default(),
+        )];
+        simulate(&schedule, &borrowed, &mut sink).expect("simulates");
+        let header = sink.header.clone().expect("header");
+        let signals = names::signals(header.words, header.slots);
+        for flag in [true, false] {
+            let mut m = map();
+            for (f, p) in m.fields.iter_mut() {
+                p.byteswap = flag && f.starts_with("slot0_state_");
+            }
+            let mut live = LiveEventDiff::new(golden(), &m, false).expect("live");
+            let at: Vec<(bool, usize)> = live
+                .probes()
+                .map(|(f, _)| {
+                    let i = signals.iter().position(|s| s.name == f).expect("field");
+                    (f.starts_with("slot0_state_"), i)
+                })
+                .collect();
+            for (edge, r) in sink.records.iter().enumerate() {
+                let mut row = Vec::new();
+                names::values(&r.as_record(), &mut row);
+                let samples: Vec<Bits> = at
+                    .iter()
+                    .map(|&(state, i)| {
+                        let v = if state { row[i].swap_bytes() } else { row[i] };
+                        Bits::known(vec![v], 64)
+                    })
+                    .collect();
+                if live.step(edge as u64, 0, &samples).expect("step") == Step::Done {
+                    break;
+                }
+            }
+            let r = live.finish().expect("report");
+            let want = if flag {
+                Verdict::Identical
+            } else {
+                Verdict::Divergent
+            };
+            assert_eq!(r.verdict, want, "{r}");
         }
     }
 

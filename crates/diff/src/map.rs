@@ -11,8 +11,8 @@
 //! ```
 //! `scope` is put in front of every signal name (and the clock's) with a dot. A field is a
 //! signal (`"name[hi:lo]"`) or an object with the signal and a qualifier `when`: the field is
-//! compared only on edges where that 1-bit signal is 1, and `"byteswap": true` for a 64-bit
-//! word whose eight bytes the RTL holds in the other order. See the crate README for every
+//! compared only on edges where that 1-bit signal is 1, and `"byteswap": true` for a word (64
+//! bits for Skein, 32 for Shabal) whose bytes the RTL holds in the other order. See the crate README for every
 //! field.
 
 use std::collections::BTreeMap;
@@ -161,12 +161,13 @@ impl SignalMap {
                 FieldEntry::Qualified(q) => {
                     let mut p = probe(&what, &q.signal)?;
                     if q.byteswap {
-                        if p.slice.is_some_and(|_| p.width(0) != 64) {
+                        if p.slice.is_some_and(|_| !matches!(p.width(0), 32 | 64)) {
                             return Err(DiffError::Parse {
                                 file: file.to_string(),
                                 line: 0,
                                 message: format!(
-                                    "{what}: byteswap needs a 64-bit slice, not {} bits",
+                                    "{what}: byteswap needs a 64-bit (Skein) or 32-bit \
+                                     (Shabal) slice, not {} bits",
                                     p.width(0)
                                 ),
                             });
@@ -332,6 +333,10 @@ pub fn validate(
 ) -> Result<Vec<String>, DiffError> {
     let refuse =
         |field: &str, why: String| Err(DiffError::Invalid(format!("map field '{field}': {why}")));
+    match layout.words {
+        0 => byteswap_width(map, 32, "a Shabal word")?,
+        _ => byteswap_width(map, 64, "a Skein word")?,
+    }
     let mut left_out = Vec::new();
     match align {
         Alignment::Cycle => {
@@ -524,6 +529,7 @@ pub fn validate_shabal_events(
             return refuse(field, "Shabal has no key or tweak register".into());
         }
     }
+    byteswap_width(map, 32, "a Shabal word")?;
     let trace = skeinhw_trace::shabal::signals(out_words);
     let mut mapped: BTreeMap<Part, Vec<usize>> = BTreeMap::new();
     let mut out_words_mapped = Vec::new();
@@ -614,6 +620,24 @@ pub fn validate_shabal_events(
     Ok(left_out)
 }
 
+/// A `byteswap` field given as a slice must be one word of the algorithm (`bits` wide): the
+/// bytes swapped back are that word's.
+fn byteswap_width(map: &SignalMap, bits: u32, what: &str) -> Result<(), DiffError> {
+    match map
+        .fields
+        .iter()
+        .find(|(_, p)| p.byteswap && p.slice.is_some() && p.width(0) != bits)
+    {
+        Some((field, p)) => Err(DiffError::Invalid(format!(
+            "map field '{field}': byteswap swaps the bytes of {what} ({bits} bits), but \
+             {} is {} bits",
+            p.signal,
+            p.width(0)
+        ))),
+        None => Ok(()),
+    }
+}
+
 fn names_out(w: usize) -> String {
     format!("out_data_{w}")
 }
@@ -633,7 +657,7 @@ mod byteswap_tests {
         assert!(map.fields["slot0_state_0"].byteswap);
         assert!(!map.fields["slot0_state_1"].byteswap);
         let err = SignalMap::from_json(
-            r#"{"fields": {"slot0_state_0": {"signal": "x[31:0]", "byteswap": true}}}"#,
+            r#"{"fields": {"slot0_state_0": {"signal": "x[15:0]", "byteswap": true}}}"#,
             "m.json",
         )
         .unwrap_err()
@@ -643,6 +667,45 @@ mod byteswap_tests {
             "{err}"
         );
         assert!(err.contains("64-bit"), "{err}");
+    }
+
+    #[test]
+    fn a_32_bit_slice_is_a_shabal_word_and_a_64_bit_one_a_skein_word() {
+        let map = SignalMap::from_json(
+            r#"{"fields": {"a_0": {"signal": "x[63:0]", "byteswap": true}}}"#,
+            "m.json",
+        )
+        .unwrap();
+        let err = validate_shabal_events(&map, 16, true)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("32 bits") && err.contains("a_0"), "{err}");
+        let map = SignalMap::from_json(
+            r#"{"fields": {"slot0_state_0": {"signal": "x[31:0]", "byteswap": true}}}"#,
+            "m.json",
+        )
+        .unwrap();
+        let layout = Layout {
+            signals: &["slot0_state_0"],
+            words: 4,
+            slots: 1,
+        };
+        let err = validate(&map, Alignment::Event, &layout, true)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("64 bits") && err.contains("slot0_state_0"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_swapped_32_bit_sample_swaps_four_bytes() {
+        let mut p = Probe::parse("x[31:0]").unwrap();
+        p.byteswap = true;
+        let mut b = crate::wave::Bits::known(vec![0x0102_0304], 32);
+        p.unswap(&mut b);
+        assert_eq!(b.words, [0x0403_0201]);
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //! seen is the divergence, shown beside the value the register took in its place that comes
 //! closest (most equal words).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use skeinhw_sched::shabal::sim::{ShabalCycleRecord, ShabalPhase, ShabalTraceHeader};
@@ -21,8 +21,9 @@ use skeinhw_shabal::perm::{self, State};
 
 use crate::cycle::CycleOptions;
 use crate::error::DiffError;
+use crate::event::matcher::{self, EventSource, Matcher, ProbeList, Seen, is_one, known};
 use crate::map::{self, SignalMap};
-use crate::report::{DiffReport, Divergence, FieldDiff, Verdict};
+use crate::report::{DiffReport, Divergence, FieldDiff};
 use crate::wave::{Bits, Probe, WaveOptions, sample_rising_edges};
 
 /// A part of the Shabal state a register view holds.
@@ -248,15 +249,27 @@ impl ShabalExpected {
     }
 }
 
-/// One mapped part: its words at positions of the sample list.
-#[derive(Clone, Debug)]
-struct View {
-    part: Part,
-    fields: Vec<String>,
-    /// (word of the part, position in the samples), by word.
-    words: Vec<(usize, usize)>,
-    when: Vec<usize>,
+impl EventSource for ShabalExpected {
+    type Family = Part;
+
+    fn stream_ids(&self) -> Vec<u32> {
+        self.streams.keys().copied().collect()
+    }
+
+    fn words(&self, stream: u32, part: Part, j: usize) -> Option<&[u64]> {
+        let e = self.streams.get(&stream)?.events[part.index()].get(j)?;
+        Some(&e.words)
+    }
+
+    fn next(&self, stream: u32, part: Part) -> usize {
+        self.streams
+            .get(&stream)
+            .map_or(0, |st| st.next[part.index()])
+    }
 }
+
+/// One mapped part: its words at positions of the sample list.
+type View = matcher::View<Part>;
 
 /// Where each mapped thing is in the samples.
 #[derive(Clone, Debug, Default)]
@@ -269,56 +282,19 @@ struct Layout {
 
 impl Layout {
     fn of_map(map: &SignalMap, out_words: usize, left_out: Vec<String>) -> (Layout, Vec<Probe>) {
-        let mut probes: Vec<Probe> = Vec::new();
-        let mut index_of = |p: &Probe| match probes.iter().position(|q| q == p) {
-            Some(i) => i,
-            None => {
-                probes.push(p.clone());
-                probes.len() - 1
-            }
-        };
-        let mut groups: BTreeMap<Part, View> = BTreeMap::new();
-        for (field, probe) in &map.fields {
-            let Some((part, w)) = Part::field(field) else {
-                continue;
-            };
-            let pos = index_of(probe);
-            let view = groups.entry(part).or_insert_with(|| View {
-                part,
-                fields: Vec::new(),
-                words: Vec::new(),
-                when: Vec::new(),
-            });
-            view.fields.push(field.clone());
-            view.words.push((w, pos));
-            if let Some(q) = map.when.get(field) {
-                let qpos = index_of(q);
-                if !view.when.contains(&qpos) {
-                    view.when.push(qpos);
-                }
-            }
-        }
-        for view in groups.values_mut() {
-            let mut order: Vec<usize> = (0..view.words.len()).collect();
-            order.sort_by_key(|&i| view.words[i].0);
-            view.words = order.iter().map(|&i| view.words[i]).collect();
-            view.fields = order.iter().map(|&i| view.fields[i].clone()).collect();
-        }
-        let digest = map.fields.get("out_valid").map(|valid| {
-            let v = index_of(valid);
-            let ws = (0..out_words)
-                .filter_map(|w| map.fields.get(&format!("out_data_{w}")).map(|p| (w, p)))
-                .map(|(w, p)| (w, index_of(p)))
-                .collect();
-            (v, ws)
+        let mut probes = ProbeList::default();
+        let views = matcher::views_of_map(map, &mut probes, |field| {
+            let (part, w) = Part::field(field)?;
+            Some((part, part, w))
         });
+        let digest = matcher::digest_port(map, out_words, &mut probes);
         (
             Layout {
-                views: groups.into_values().collect(),
+                views,
                 digest,
                 left_out,
             },
-            probes,
+            probes.0,
         )
     }
 }
@@ -338,12 +314,7 @@ struct DigestFault {
 pub struct ShabalEventComparator {
     ex: ShabalExpected,
     layout: Layout,
-    /// Per view: the first mapped word's value -> (stream, event index).
-    lookup: Vec<HashMap<u64, Vec<(u32, usize)>>>,
-    last: Vec<Option<Vec<u64>>>,
-    /// Per view: the stream and event of its last match.
-    armed: Vec<Option<(u32, usize)>>,
-    compared: Vec<u64>,
+    matcher: Matcher,
     /// The digest lines at the previous edge with out_valid high (a held digest counts once).
     last_digest: Option<Vec<u64>>,
     digest_fault: Option<DigestFault>,
@@ -352,42 +323,13 @@ pub struct ShabalEventComparator {
     compared_edges: u64,
 }
 
-fn is_one(b: &Bits) -> bool {
-    b.unknown.is_none() && b.words.first() == Some(&1)
-}
-
-fn known(b: &Bits) -> Option<u64> {
-    if b.unknown.is_some() || b.words.iter().skip(1).any(|w| *w != 0) {
-        None
-    } else {
-        Some(b.words.first().copied().unwrap_or(0))
-    }
-}
-
 impl ShabalEventComparator {
     fn new(ex: ShabalExpected, layout: Layout) -> ShabalEventComparator {
-        let lookup = layout
-            .views
-            .iter()
-            .map(|v| {
-                let first = v.words[0].0;
-                let mut m: HashMap<u64, Vec<(u32, usize)>> = HashMap::new();
-                for (stream, st) in &ex.streams {
-                    for (j, e) in st.events[v.part.index()].iter().enumerate() {
-                        m.entry(e.words[first]).or_default().push((*stream, j));
-                    }
-                }
-                m
-            })
-            .collect();
-        let n = layout.views.len();
+        let matcher = Matcher::new(&ex, &layout.views);
         ShabalEventComparator {
             ex,
             layout,
-            lookup,
-            last: vec![None; n],
-            armed: vec![None; n],
-            compared: vec![0; n],
+            matcher,
             last_digest: None,
             digest_fault: None,
             edges: 0,
@@ -397,7 +339,7 @@ impl ShabalEventComparator {
     }
 
     /// One RTL rising edge (after reset) with its samples in layout order.
-    fn edge(&mut self, edge: u64, time: u64, samples: &[Bits]) {
+    pub(crate) fn edge(&mut self, edge: u64, time: u64, samples: &[Bits]) {
         self.edges = self.edges.max(edge + 1);
         self.last_time = time;
         self.compared_edges += 1;
@@ -408,51 +350,21 @@ impl ShabalEventComparator {
     }
 
     fn view_edge(&mut self, vi: usize, edge: u64, time: u64, samples: &[Bits]) {
+        let part = self.layout.views[vi].family.index();
+        let seen = self.matcher.see(&self.ex, &self.layout.views, vi, samples);
         let view = &self.layout.views[vi];
-        if !view.when.iter().all(|&q| is_one(&samples[q])) {
-            return;
-        }
-        let Some(value): Option<Vec<u64>> = view
-            .words
-            .iter()
-            .map(|&(_, p)| known(&samples[p]))
-            .collect()
-        else {
-            return;
-        };
-        self.compared[vi] += 1;
-        if self.last[vi].as_ref() == Some(&value) {
-            return;
-        }
-        let part = view.part.index();
-        let mut best: Option<(u32, usize)> = None;
-        for &(stream, j) in self.lookup[vi].get(&value[0]).into_iter().flatten() {
-            let st = &self.ex.streams[&stream];
-            let e = &st.events[part][j];
-            let equal = view
-                .words
-                .iter()
-                .zip(&value)
-                .all(|(&(w, _), v)| e.words[w] == *v);
-            if j < st.next[part] || !equal {
-                continue;
-            }
-            let dist = j - st.next[part];
-            if best.is_none_or(|(bs, bj)| dist < bj - self.ex.streams[&bs].next[part]) {
-                best = Some((stream, j));
-            }
-        }
-        match best {
-            Some((stream, j)) => {
+        match seen {
+            Seen::Nothing => {}
+            Seen::Event(stream, j) => {
                 let st = self.ex.streams.get_mut(&stream).expect("stream");
                 st.events[part][j].seen = Some((edge, time));
                 st.next[part] = j + 1;
-                self.armed[vi] = Some((stream, j));
+                self.matcher.armed[vi] = Some((stream, j));
             }
-            None => {
+            Seen::Other { value, .. } => {
                 // In place of the next event of the stream last matched (or of the first
                 // stream, before any match): keep the closest value.
-                let target = match self.armed[vi] {
+                let target = match self.matcher.armed[vi] {
                     Some((stream, j)) => Some((stream, Some(j))),
                     None => self.ex.streams.keys().next().map(|k| (*k, None)),
                 };
@@ -475,7 +387,7 @@ impl ShabalEventComparator {
                                     view: vi,
                                     edge,
                                     time,
-                                    words: value.clone(),
+                                    words: value,
                                     equal,
                                 }
                             }
@@ -484,7 +396,7 @@ impl ShabalEventComparator {
                                 view: vi,
                                 edge,
                                 time,
-                                words: value.clone(),
+                                words: value,
                                 equal,
                             }),
                         }
@@ -492,7 +404,6 @@ impl ShabalEventComparator {
                 }
             }
         }
-        self.last[vi] = Some(value);
     }
 
     fn digest_edge(&mut self, edge: u64, time: u64, samples: &[Bits]) {
@@ -540,6 +451,36 @@ impl ShabalEventComparator {
         }
     }
 
+    /// The mapped digest port has shown every expected digest (or a wrong one): later edges
+    /// cannot change the verdict, so a live caller may stop. False without a digest port.
+    pub(crate) fn digests_settled(&self) -> bool {
+        self.layout.digest.is_some()
+            && (self.digest_fault.is_some()
+                || self
+                    .ex
+                    .streams
+                    .values()
+                    .all(|st| st.digest_seen || st.digest.is_empty()))
+    }
+
+    /// The map field each sample position stands for (`when` for a qualifier signal), for a
+    /// live caller that reads the signals itself.
+    pub(crate) fn labels(&self, n: usize) -> Vec<String> {
+        let mut labels = vec!["when".to_string(); n];
+        for view in &self.layout.views {
+            for (k, &(_, pos)) in view.words.iter().enumerate() {
+                labels[pos] = view.fields[k].clone();
+            }
+        }
+        if let Some((valid, words)) = &self.layout.digest {
+            labels[*valid] = "out_valid".into();
+            for &(w, pos) in words {
+                labels[pos] = format!("out_data_{w}");
+            }
+        }
+        labels
+    }
+
     fn first_missing_digest(&self) -> (u32, Vec<u64>) {
         self.ex
             .streams
@@ -550,26 +491,9 @@ impl ShabalEventComparator {
     }
 
     /// The verdict after the last edge.
-    fn finish(mut self, golden_cycles: u64) -> Result<DiffReport, DiffError> {
-        if self.compared_edges == 0 {
-            return Err(DiffError::Invalid(format!(
-                "nothing compared: the RTL has {} rising edge(s), all skipped as reset cycles",
-                self.edges
-            )));
-        }
-        for (vi, view) in self.layout.views.iter().enumerate() {
-            if self.compared[vi] == 0 {
-                return Err(DiffError::Invalid(format!(
-                    "map field '{}' was never compared: on no edge did it hold a known value{}",
-                    view.fields[0],
-                    if view.when.is_empty() {
-                        ""
-                    } else {
-                        " with its 'when' qualifier at 1"
-                    }
-                )));
-            }
-        }
+    pub(crate) fn finish(mut self, golden_cycles: u64) -> Result<DiffReport, DiffError> {
+        self.matcher
+            .check_compared(&self.layout.views, self.compared_edges, self.edges)?;
         if self.layout.digest.is_some() && self.digest_fault.is_none() {
             let (stream, expected) = self.first_missing_digest();
             if !expected.is_empty() {
@@ -589,15 +513,15 @@ impl ShabalEventComparator {
         let mut lines = Vec::new();
         for (&stream, st) in &self.ex.streams {
             for view in &self.layout.views {
-                let evs = &st.events[view.part.index()];
+                let evs = &st.events[view.family.index()];
                 expected_n += evs.len() as u64;
                 matched_n += evs.iter().filter(|e| e.seen.is_some()).count() as u64;
                 if let Some(j) = evs.iter().position(|e| e.seen.is_none())
                     && first.is_none_or(|(s, fj, fvi)| {
-                        (stream, j, vi_of(&self.layout, view.part)) < (s, fj, fvi)
+                        (stream, j, vi_of(&self.layout, view.family)) < (s, fj, fvi)
                     })
                 {
-                    first = Some((stream, j, vi_of(&self.layout, view.part)));
+                    first = Some((stream, j, vi_of(&self.layout, view.family)));
                 }
             }
             lines.extend(seen_lines(stream, st, &self.layout));
@@ -615,65 +539,28 @@ impl ShabalEventComparator {
         } else {
             "no digest port mapped".into()
         };
-        let left_out = if self.layout.left_out.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; partial map, not compared: {}",
-                self.layout.left_out.join(", ")
-            )
-        };
-        let (verdict, summary) = match &divergence {
-            Some(d) => (
-                Verdict::Divergent,
-                format!("DIVERGENT (event alignment): {}{left_out}", d.phase),
-            ),
-            None if self.layout.views.is_empty() => (
-                Verdict::Identical,
-                format!(
-                    "IDENTICAL (event alignment, digest only): {digest_text} matched over {} \
-                     RTL cycles{left_out}",
-                    self.edges
-                ),
-            ),
-            None => (
-                Verdict::Identical,
-                format!(
-                    "IDENTICAL (event alignment): {matched_n} of {expected_n} expected events \
-                     matched, {digest_text}, over {} RTL cycles{left_out}",
-                    self.edges
-                ),
-            ),
-        };
-        let fields = self
-            .layout
-            .views
-            .iter()
-            .map(|v| v.words.len())
-            .sum::<usize>()
-            + self.layout.digest.as_ref().map_or(0, |d| d.1.len() + 1);
-        Ok(DiffReport {
-            verdict,
-            compared_cycles: self.compared_edges,
+        Ok(matcher::report(matcher::Tally {
+            views: &self.layout.views,
+            divergence,
+            digest_text,
+            digest_fields: self.layout.digest.as_ref().map_or(0, |d| d.1.len() + 1),
+            expected: expected_n,
+            matched: matched_n,
+            edges: self.edges,
+            compared_edges: self.compared_edges,
             golden_cycles,
-            rtl_edges: self.edges,
-            fields,
-            first_divergence: divergence,
-            events_expected: expected_n,
-            events_matched: matched_n,
             blocks: lines,
-            left_out: self.layout.left_out.clone(),
-            summary,
-        })
+            left_out: &self.layout.left_out,
+        }))
     }
 
     fn event_divergence(&self, stream: u32, j: usize, vi: usize) -> Divergence {
         let view = &self.layout.views[vi];
         let st = &self.ex.streams[&stream];
-        let evs = &st.events[view.part.index()];
+        let evs = &st.events[view.family.index()];
         let e = &evs[j];
         let prev = evs[..j].iter().rposition(|p| p.seen.is_some());
-        let gap = st.gaps[view.part.index()]
+        let gap = st.gaps[view.family.index()]
             .iter()
             .find(|g| g.matched == prev && g.view == vi);
         let fields = view
@@ -710,7 +597,7 @@ impl ShabalEventComparator {
         let phase = format!(
             "stream {stream}, {}, after the round: never seen in {}_*{window}{shown}",
             st.passes[j].name(),
-            view.part.prefix()
+            view.family.prefix()
         );
         let (edge, time) = gap.map_or((self.edges, self.last_time), |g| (g.edge, g.time));
         Divergence {
@@ -758,7 +645,7 @@ fn vi_of(layout: &Layout, part: Part) -> usize {
     layout
         .views
         .iter()
-        .position(|v| v.part == part)
+        .position(|v| v.family == part)
         .expect("a view of the part")
 }
 
@@ -770,8 +657,8 @@ fn seen_lines(stream: u32, st: &StreamEvents, layout: &Layout) -> Vec<String> {
         let parts: Vec<&str> = layout
             .views
             .iter()
-            .filter(|v| st.events[v.part.index()][j].seen.is_some())
-            .map(|v| v.part.prefix())
+            .filter(|v| st.events[v.family.index()][j].seen.is_some())
+            .map(|v| v.family.prefix())
             .collect();
         let text = if parts.is_empty() {
             "no event".to_string()
@@ -807,6 +694,34 @@ fn seen_lines(stream: u32, st: &StreamEvents, layout: &Layout) -> Vec<String> {
         .collect()
 }
 
+/// The map check, the golden events and the comparator of a Shabal event diff, shared by the
+/// waveform diff ([`compare_shabal_events`]) and the live one
+/// ([`crate::live_event::LiveEventDiff::shabal`]): returns the comparator, the probes it takes
+/// samples of, in order, and the golden cycles read.
+pub(crate) fn prepare<E: std::fmt::Display>(
+    header: &ShabalTraceHeader,
+    golden: impl Iterator<Item = Result<ShabalCycleRecord, E>>,
+    map: &SignalMap,
+    partial: bool,
+) -> Result<(ShabalEventComparator, Vec<Probe>, u64), DiffError> {
+    let out_words = header.output_words();
+    let left_out = map::validate_shabal_events(map, out_words, partial)?;
+    let (ex, golden_cycles) = ShabalExpected::from_records(header, golden)?;
+    let (layout, probes) = Layout::of_map(map, out_words, left_out);
+    if layout.views.is_empty() && layout.digest.is_none() {
+        return Err(DiffError::Invalid(
+            "Shabal event alignment needs A, B or C words (a_<i>, b_<i>, c_<i>) or the digest \
+             (out_valid, out_data_<w>) in the map"
+                .into(),
+        ));
+    }
+    Ok((
+        ShabalEventComparator::new(ex, layout),
+        probes,
+        golden_cycles,
+    ))
+}
+
 /// Compares a Shabal golden trace with a waveform at events (see the module documentation).
 /// The map is validated for Shabal event alignment first; `partial` accepts a part mapped in
 /// part.
@@ -824,22 +739,11 @@ pub fn compare_shabal_events<E: std::fmt::Display>(
                 .into(),
         ));
     }
-    let out_words = header.output_words();
-    let left_out = map::validate_shabal_events(map, out_words, options.partial)?;
-    let (ex, golden_cycles) = ShabalExpected::from_records(header, golden)?;
-    let (layout, probes) = Layout::of_map(map, out_words, left_out);
-    if layout.views.is_empty() && layout.digest.is_none() {
-        return Err(DiffError::Invalid(
-            "Shabal event alignment needs A, B or C words (a_<i>, b_<i>, c_<i>) or the digest \
-             (out_valid, out_data_<w>) in the map"
-                .into(),
-        ));
-    }
+    let (mut cmp, probes, golden_cycles) = prepare(header, golden, map, options.partial)?;
     let mut wave_options: WaveOptions = options.wave.clone();
     if let Some(c) = &map.clock {
         wave_options.clock = c.clone();
     }
-    let mut cmp = ShabalEventComparator::new(ex, layout);
     let stats = sample_rising_edges(wave, &wave_options, &probes, |edge, time, samples| {
         if edge >= options.reset_cycles {
             cmp.edge(edge, time, samples);

@@ -63,8 +63,8 @@ pub struct Probe {
     pub signal: String,
     /// Bit slice `[hi:lo]`, or the whole signal.
     pub slice: Option<(u32, u32)>,
-    /// The 64-bit value holds its eight bytes in the other order (map `"byteswap": true`):
-    /// samples are given swapped back, in the trace's order.
+    /// The word (64 bits for Skein, 32 for Shabal) holds its bytes in the other order (map
+    /// `"byteswap": true`): samples are given swapped back, in the trace's order.
     pub byteswap: bool,
 }
 
@@ -107,13 +107,18 @@ impl Probe {
     }
 
     /// Puts a sample of this probe in the trace's byte order (swaps a `byteswap` probe's
-    /// known 64-bit value; anything else is left as it is).
+    /// known value: a 32-bit sample's four bytes, any other's eight; anything else is left as
+    /// it is).
     pub fn unswap(&self, b: &mut Bits) {
         if self.byteswap
             && b.unknown.is_none()
             && let Some(w) = b.words.first_mut()
         {
-            *w = w.swap_bytes();
+            *w = if b.width == 32 {
+                u64::from((*w as u32).swap_bytes())
+            } else {
+                w.swap_bytes()
+            };
         }
     }
 }
@@ -540,11 +545,11 @@ fn watch(
                 hint: format!("{} has {width} bits", p.signal),
             });
         }
-        if p.byteswap && p.width(width) != 64 {
+        if p.byteswap && !matches!(p.width(width), 32 | 64) {
             return Err(DiffError::Wave {
                 file: file.to_string(),
                 message: format!(
-                    "'{}' is marked byteswap but holds {} bits, not 64",
+                    "'{}' is marked byteswap but holds {} bits, not 32 or 64",
                     p.signal,
                     p.width(width)
                 ),

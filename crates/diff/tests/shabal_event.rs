@@ -363,6 +363,43 @@ fn wrong_maps_never_pass() {
     assert!(err.contains("m.json") && err.contains("no fields"), "{err}");
 }
 
+/// Writes the VCD of a core from `rtl`'s run: A, B and C packed into the wide registers
+/// `names[2..5]` (what `regs` gives on the records where they change), the digest port
+/// `names[5]` (its words as `out` stores them) with its valid bit `names[6]`, in the scope
+/// `names[0].names[1]`.
+fn packed_vcd(
+    path: &Path,
+    names: [&str; 7],
+    rtl: &[ShabalCycleRecord],
+    regs: impl Fn(&ShabalCycleRecord) -> Option<[Vec<u32>; 3]>,
+    out: impl Fn(&[u32]) -> Vec<u32>,
+) {
+    use std::fmt::Write as _;
+    let [top, core, a, b, c, dout, dval] = names;
+    let bits =
+        |words: &[u32]| -> String { words.iter().rev().map(|w| format!("{w:032b}")).collect() };
+    let mut vcd = format!(
+        "$timescale 1ns $end\n$scope module {top} $end\n$scope module {core} $end\n\
+         $var wire 1 ! clk $end\n$var reg 384 \" {a} [383:0] $end\n\
+         $var reg 512 # {b} [511:0] $end\n$var reg 512 $ {c} [511:0] $end\n\
+         $var reg 512 % {dout} [511:0] $end\n$var reg 1 & {dval} $end\n\
+         $upscope $end\n$upscope $end\n$enddefinitions $end\n#0\n0!\n0&\nb0 \"\nb0 #\nb0 $\nb0 %\n",
+    );
+    for (k, r) in rtl.iter().enumerate() {
+        let t = 10 * (k as u64 + 1);
+        writeln!(vcd, "#{t}\n1!").unwrap();
+        if let Some([ra, rb, rc]) = regs(r) {
+            writeln!(vcd, "b{} \"\nb{} #\nb{} $", bits(&ra), bits(&rb), bits(&rc)).unwrap();
+        }
+        match &r.out {
+            Some(o) => writeln!(vcd, "b{} %\n1&", bits(&out(&o.data))).unwrap(),
+            None => writeln!(vcd, "0&").unwrap(),
+        }
+        writeln!(vcd, "#{}\n0!", t + 5).unwrap();
+    }
+    std::fs::write(path, vcd).unwrap();
+}
+
 /// A core laid out unlike the generated Verilog: A, B and C packed into wide registers (C with
 /// its words in the other order), holding only the state after each round, and a 512-bit
 /// digest port with its valid bit; written from another unfolding's run. `discover_shabal`
@@ -371,44 +408,23 @@ fn wrong_maps_never_pass() {
 fn map_is_found_in_packed_registers_and_diffs_identical() {
     use skeinhw_diff::discover::DiscoverOptions;
     use skeinhw_diff::discover_shabal::discover_shabal;
-    use std::fmt::Write as _;
 
     let dir = tempfile::tempdir().unwrap();
     let msg = message();
     let (h, records) = golden("shabal-unfold-4", &msg);
     let (_, rtl) = golden("shabal-unfold-6", &msg);
-    let bits =
-        |words: &[u32]| -> String { words.iter().rev().map(|w| format!("{w:032b}")).collect() };
-    let mut vcd = String::from(
-        "$timescale 1ns $end\n$scope module top $end\n$scope module core $end\n\
-         $var wire 1 ! clk $end\n$var reg 384 \" st_a [383:0] $end\n\
-         $var reg 512 # st_b [511:0] $end\n$var reg 512 $ st_c [511:0] $end\n\
-         $var reg 512 % dout [511:0] $end\n$var reg 1 & dval $end\n\
-         $upscope $end\n$upscope $end\n$enddefinitions $end\n#0\n0!\n0&\nb0 \"\nb0 #\nb0 $\nb0 %\n",
-    );
-    for (k, r) in rtl.iter().enumerate() {
-        let t = 10 * (k as u64 + 1);
-        writeln!(vcd, "#{t}\n1!").unwrap();
-        if r.iteration == 48 {
+    let path = dir.path().join("packed.vcd");
+    packed_vcd(
+        &path,
+        ["top", "core", "st_a", "st_b", "st_c", "dout", "dval"],
+        &rtl,
+        |r| {
             let mut c = r.state.c;
             c.reverse();
-            writeln!(
-                vcd,
-                "b{} \"\nb{} #\nb{} $",
-                bits(&r.state.a),
-                bits(&r.state.b),
-                bits(&c)
-            )
-            .unwrap();
-        }
-        match &r.out {
-            Some(o) => writeln!(vcd, "b{} %\n1&", bits(&o.data)).unwrap(),
-            None => writeln!(vcd, "0&").unwrap(),
-        }
-        writeln!(vcd, "#{}\n0!", t + 5).unwrap();
-    }
-    let path = dir.path().join("packed.vcd");
-    std::fs::write(&path, vcd).unwrap();
+            (r.iteration == 48).then(|| [r.state.a.to_vec(), r.state.b.to_vec(), c.to_vec()])
+        },
+        |d| d.to_vec(),
+    );
 
     let d = discover_shabal(
         &h,
@@ -448,4 +464,87 @@ fn map_is_found_in_packed_registers_and_diffs_identical() {
     .unwrap();
     assert_eq!(report.verdict, Verdict::Identical, "{report}");
     assert_eq!((report.events_expected, report.events_matched), (18, 18));
+}
+
+/// A core that holds A and B and its digest port byte-swapped (a core unaware of Shabal's
+/// little-endian words), C as the trace does; written from another unfolding's run.
+/// `discover_shabal` finds every word in the right byte order and writes `"byteswap": true`
+/// on exactly the swapped ones; the diff honours it (IDENTICAL), and the same map without it
+/// never passes.
+#[test]
+fn byte_swapped_words_are_found_and_swapped_back() {
+    use skeinhw_diff::discover::DiscoverOptions;
+    use skeinhw_diff::discover_shabal::discover_shabal;
+
+    let dir = tempfile::tempdir().unwrap();
+    let msg = message();
+    let (h, records) = golden("shabal-unfold-4", &msg);
+    let (_, rtl) = golden("shabal-unfold-2", &msg);
+    let swapped = |words: &[u32]| -> Vec<u32> { words.iter().map(|w| w.swap_bytes()).collect() };
+    let path = dir.path().join("swapped.vcd");
+    packed_vcd(
+        &path,
+        ["tb", "u", "ra", "rb", "rc", "q", "q_ok"],
+        &rtl,
+        |r| {
+            r.valid
+                .then(|| [swapped(&r.state.a), swapped(&r.state.b), r.state.c.to_vec()])
+        },
+        |d| swapped(d),
+    );
+
+    let d = discover_shabal(
+        &h,
+        records.iter().copied().map(Ok::<_, String>),
+        &path,
+        &DiscoverOptions::default(),
+    )
+    .unwrap();
+    assert!(d.missing.is_empty(), "{:?}", d.missing);
+    let slice = |s: &str, w: usize| format!("{s}[{}:{}]", 32 * w + 31, 32 * w);
+    for i in 0..16 {
+        if i < 12 {
+            assert_eq!(d.fields[&format!("a_{i}")], slice("ra", i));
+        }
+        assert_eq!(d.fields[&format!("b_{i}")], slice("rb", i));
+        assert_eq!(d.fields[&format!("c_{i}")], slice("rc", i));
+        assert_eq!(d.fields[&format!("out_data_{i}")], slice("q", i));
+    }
+    let want: std::collections::BTreeSet<String> = d
+        .fields
+        .keys()
+        .filter(|f| f.starts_with("a_") || f.starts_with("b_") || f.starts_with("out_data_"))
+        .cloned()
+        .collect();
+    assert_eq!(d.byteswap, want);
+    let json = d.to_json();
+    assert!(
+        json.contains(r#""signal": "ra[31:0]""#) && json.contains(r#""byteswap": true"#),
+        "{json}"
+    );
+
+    let map = SignalMap::from_json(&json, "found.json").unwrap();
+    let mut o = CycleOptions::default();
+    o.wave.clock = "tb.u.clk".into();
+    let diff = |map: &SignalMap| {
+        compare_shabal_events(
+            &h,
+            records.iter().copied().map(Ok::<_, String>),
+            &path,
+            map,
+            &o,
+        )
+        .unwrap()
+    };
+    let report = diff(&map);
+    assert_eq!(report.verdict, Verdict::Identical, "{report}");
+    assert_eq!((report.events_expected, report.events_matched), (18, 18));
+    // The same slices read in the trace's byte order: A never matches.
+    let mut plain = map.clone();
+    for p in plain.fields.values_mut() {
+        p.byteswap = false;
+    }
+    let report = diff(&plain);
+    assert_eq!(report.verdict, Verdict::Divergent, "{report}");
+    assert!(report.summary.contains("never seen in a_*"), "{report}");
 }

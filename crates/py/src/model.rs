@@ -339,17 +339,6 @@ fn shabal_args(s: &skeinhw_sched::shabal::ShabalSchedule, args: &RunArgs) -> PyR
     Ok(())
 }
 
-/// The Skein schedule of an event-aligned run, or the command line's refusal of Shabal.
-pub(crate) fn event_schedule(schedule: &AnySchedule) -> PyResult<&skeinhw_sched::Schedule> {
-    match schedule {
-        AnySchedule::Skein(s) => Ok(s),
-        AnySchedule::Shabal(_) => Err(value_error(
-            "--align event compares Threefish events (subkey injections, feed-forward); a \
-             Shabal trace is compared cycle by cycle (--align cycle)",
-        )),
-    }
-}
-
 /// The Shabal golden run of `messages` (one stream each), simulated in its thread, after
 /// refusing Skein's parameters.
 pub(crate) fn shabal_golden(
@@ -756,7 +745,7 @@ pub fn input_blocks(
 
 /// The comparison a [`PyLiveDiff`] drives.
 enum Diff {
-    Cycle(LiveDiff),
+    Cycle(Box<LiveDiff>),
     Event(LiveEventDiff),
 }
 
@@ -806,10 +795,23 @@ fn event_identity(signals: &[names::Signal]) -> SignalMap {
     SignalMap::identity(usable, None)
 }
 
+/// The generated Shabal Verilog's registers that Shabal event alignment compares: A, B, C and
+/// the digest port (what `skeinhw diff --align event` uses without a map).
+fn shabal_event_identity(out_words: usize) -> SignalMap {
+    let signals = skeinhw_trace::shabal::signals(out_words);
+    let usable = signals.iter().map(|s| s.name.as_str()).filter(|n| {
+        n.starts_with("out_data_")
+            || *n == names::OUT_VALID
+            || skeinhw_diff::shabal_event::Part::field(n).is_some()
+    });
+    SignalMap::identity(usable, None)
+}
+
 /// The live diff behind `skeinhw.cocotb.GoldenChecker`: the golden model of `messages` on
 /// `schedule`, compared with the values read from the DUT after each rising edge, cycle by
-/// cycle (`align="cycle"`) or at architectural events (`align="event"`), by the same Rust
-/// comparators as `skeinhw diff`. `map` is the text of a signal map (as `skeinhw diff --map`
+/// cycle (`align="cycle"`) or at architectural events (`align="event"`: Threefish events on a
+/// Skein schedule, the state after each round on a Shabal one), by the same Rust comparators
+/// as `skeinhw diff`. `map` is the text of a signal map (as `skeinhw diff --map`
 /// reads); without one, the generated Verilog's signals of the same names.
 #[pyclass(name = "LiveDiff", module = "skeinhw")]
 pub struct PyLiveDiff {
@@ -863,15 +865,31 @@ impl PyLiveDiff {
                     )
                 });
                 let diff = LiveDiff::new(frames, &map, context.min(1000)).map_err(value_error)?;
-                (Diff::Cycle(diff), map, "cycle", None)
+                (Diff::Cycle(Box::new(diff)), map, "cycle", None)
             }
             "event" => {
-                let s = event_schedule(&schedule)?;
-                let golden = skein_golden(s, messages, bits, &args)?;
-                let map = map.unwrap_or_else(|| {
-                    event_identity(&names::signals(golden.header.words, golden.header.slots))
-                });
-                let diff = LiveEventDiff::new(golden, &map, partial).map_err(value_error)?;
+                let (diff, map) = match &schedule {
+                    AnySchedule::Skein(s) => {
+                        let golden = skein_golden(s, messages, bits, &args)?;
+                        let map = map.unwrap_or_else(|| {
+                            event_identity(&names::signals(
+                                golden.header.words,
+                                golden.header.slots,
+                            ))
+                        });
+                        let diff =
+                            LiveEventDiff::new(golden, &map, partial).map_err(value_error)?;
+                        (diff, map)
+                    }
+                    AnySchedule::Shabal(s) => {
+                        let golden = shabal_golden(s, messages, bits, &args)?;
+                        let map = map
+                            .unwrap_or_else(|| shabal_event_identity(golden.header.output_words()));
+                        let diff =
+                            LiveEventDiff::shabal(golden, &map, partial).map_err(value_error)?;
+                        (diff, map)
+                    }
+                };
                 let cycles = diff.golden_cycles();
                 (Diff::Event(diff), map, "event", Some(cycles))
             }

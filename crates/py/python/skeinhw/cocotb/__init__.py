@@ -111,7 +111,10 @@ class GoldenChecker:
     - `align`: "cycle" (golden cycle c against the c-th compared rising edge) or "event" (the
       mapped registers must take the golden model's architectural events in order, as
       ``skeinhw diff --align event`` checks a waveform: for RTL of another schedule or
-      latency; see :func:`skeinhw.events`). Event alignment ends once the mapped digest port
+      latency; see :func:`skeinhw.events`). On a Skein schedule the events are Threefish's
+      (the state before and after each subkey, key, tweak, feed-forward, digest); on a Shabal
+      schedule A, B and C after each round (``a_<i>``, ``b_<i>``, ``c_<i>``) and the digest
+      (``out_valid``, ``out_data_<w>``). Event alignment ends once the mapped digest port
       has shown every digest, or after `max_edges` rising edges.
     - `clock`: the clock's name (the map's ``clock`` wins when it names one).
     - `reset`: the active-high reset (None: no reset); edges while it is 1 are not counted.
