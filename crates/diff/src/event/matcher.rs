@@ -259,7 +259,7 @@ impl Matcher {
         // A block coming back into the register shows a value already matched in its block:
         // nothing new, unless a stream expects that value in the block it is in. Otherwise an
         // event of a later block (another stream's equal Output tweak) is taken for it.
-        if !best.is_some_and(|((later_block, _), _, _)| !later_block)
+        if best.is_none_or(|((later_block, _), _, _)| later_block)
             && let Some(at) = repeat(src, family, &same)
         {
             self.armed[vi] = Some(at);
