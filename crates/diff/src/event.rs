@@ -335,6 +335,21 @@ impl EventSource for Expected {
             .get(&stream)
             .map_or(0, |st| st.next[family.index()])
     }
+
+    fn block(&self, stream: u32, family: Family, j: usize) -> Option<usize> {
+        Some(
+            self.streams.get(&stream)?.events[family.index()]
+                .get(j)?
+                .block,
+        )
+    }
+
+    fn seen(&self, stream: u32, family: Family, j: usize) -> bool {
+        self.streams
+            .get(&stream)
+            .and_then(|st| st.events[family.index()].get(j))
+            .is_some_and(|e| e.seen.is_some())
+    }
 }
 
 /// One mapped register view: a family's words in one slot, at positions of the sample list.

@@ -266,6 +266,18 @@ impl EventSource for ShabalExpected {
             .get(&stream)
             .map_or(0, |st| st.next[part.index()])
     }
+
+    /// One event per message round: each is a block of its own.
+    fn block(&self, stream: u32, part: Part, j: usize) -> Option<usize> {
+        self.words(stream, part, j).map(|_| j)
+    }
+
+    fn seen(&self, stream: u32, part: Part, j: usize) -> bool {
+        self.streams
+            .get(&stream)
+            .and_then(|st| st.events[part.index()].get(j))
+            .is_some_and(|e| e.seen.is_some())
+    }
 }
 
 /// One mapped part: its words at positions of the sample list.

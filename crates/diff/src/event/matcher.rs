@@ -27,6 +27,12 @@ pub(crate) trait EventSource {
 
     /// The index of the next event of `family` expected in `stream`.
     fn next(&self, stream: u32, family: Self::Family) -> usize;
+
+    /// The block event `j` of `family` in `stream` belongs to (None past the last).
+    fn block(&self, stream: u32, family: Self::Family, j: usize) -> Option<usize>;
+
+    /// Event `j` of `family` in `stream` was matched.
+    fn seen(&self, stream: u32, family: Self::Family, j: usize) -> bool;
 }
 
 /// One mapped register view: a family's words at positions of the sample list.
@@ -126,6 +132,24 @@ pub(crate) fn known(b: &Bits) -> Option<u64> {
     }
 }
 
+/// A stream whose current block (that of its last matched event of `family`) has an event
+/// already seen with the view's value: (stream, its last matched event).
+fn repeat<S: EventSource>(
+    src: &S,
+    family: S::Family,
+    same: &dyn Fn(&[u64]) -> bool,
+) -> Option<(u32, usize)> {
+    src.stream_ids().into_iter().find_map(|k| {
+        let last = src.next(k, family).checked_sub(1)?;
+        let block = src.block(k, family, last);
+        (0..=last)
+            .rev()
+            .take_while(|&j| src.block(k, family, j) == block)
+            .any(|j| src.seen(k, family, j) && src.words(k, family, j).is_some_and(same))
+            .then_some((k, last))
+    })
+}
+
 /// What a view showed on an edge.
 pub(crate) enum Seen {
     /// Not compared (a qualifier at 0, or an unknown word), or the value it already held.
@@ -201,32 +225,48 @@ impl Matcher {
             return Seen::Nothing;
         };
         self.compared[vi] += 1;
-        if self.last[vi].as_ref() == Some(&value) {
-            return Seen::Nothing;
-        }
         let family = view.family;
-        let mut best: Option<(u32, usize, usize)> = None;
-        for &(stream, j) in self.lookup[vi].get(&value[0]).into_iter().flatten() {
-            let next = src.next(stream, family);
-            if j < next {
-                continue;
-            }
-            let Some(words) = src.words(stream, family, j) else {
-                continue;
-            };
-            if !view
-                .words
+        let same = |words: &[u64]| {
+            view.words
                 .iter()
                 .zip(&value)
                 .all(|(&(w, _), v)| words[w] == *v)
-            {
+        };
+        if self.last[vi].as_ref() == Some(&value) {
+            // Streams taking turns in one register may hold equal values (every stream's
+            // Config block is the same): the register did not change but holds another block.
+            return match self.other_stream_next(src, vi, family, &same) {
+                Some((stream, j)) => Seen::Event(stream, j),
+                None => Seen::Nothing,
+            };
+        }
+        // The nearest event with these words, first among those of the block its stream is
+        // in: several streams may expect equal values.
+        let mut best: Option<((bool, usize), u32, usize)> = None;
+        for &(stream, j) in self.lookup[vi].get(&value[0]).into_iter().flatten() {
+            let next = src.next(stream, family);
+            if j < next || !src.words(stream, family, j).is_some_and(same) {
                 continue;
             }
-            let dist = j - next;
-            if best.is_none_or(|(_, _, d)| dist < d) {
-                best = Some((stream, j, dist));
+            let key = (
+                src.block(stream, family, next) != src.block(stream, family, j),
+                j - next,
+            );
+            if best.is_none_or(|(k, _, _)| key < k) {
+                best = Some((key, stream, j));
             }
         }
+        // A block coming back into the register shows a value already matched in its block:
+        // nothing new, unless a stream expects that value in the block it is in. Otherwise an
+        // event of a later block (another stream's equal Output tweak) is taken for it.
+        if best.is_none_or(|((later_block, _), _, _)| later_block)
+            && let Some(at) = repeat(src, family, &same)
+        {
+            self.armed[vi] = Some(at);
+            self.last[vi] = Some(value);
+            return Seen::Nothing;
+        }
+        let best = best.map(|(key, stream, j)| (stream, j, key.1));
         let first_change = self.last[vi].is_some();
         match best {
             Some((stream, j, _)) => {
@@ -241,6 +281,31 @@ impl Matcher {
                 }
             }
         }
+    }
+
+    /// The nearest event with the view's value that a stream other than the one last matched
+    /// on view `vi` expects next in the block it is in: (stream, event index).
+    fn other_stream_next<S: EventSource>(
+        &self,
+        src: &S,
+        vi: usize,
+        family: S::Family,
+        same: &dyn Fn(&[u64]) -> bool,
+    ) -> Option<(u32, usize)> {
+        let last_stream = self.armed[vi].map(|(s, _)| s);
+        src.stream_ids()
+            .into_iter()
+            .filter(|&k| Some(k) != last_stream)
+            .filter_map(|k| {
+                let next = src.next(k, family);
+                let block = src.block(k, family, next)?;
+                let j = (next..)
+                    .take_while(|&j| src.block(k, family, j) == Some(block))
+                    .find(|&j| src.words(k, family, j).is_some_and(same))?;
+                Some((j - next, k, j))
+            })
+            .min()
+            .map(|(_, k, j)| (k, j))
     }
 
     /// An error when nothing was compared, or a view never was (named by its first field).
