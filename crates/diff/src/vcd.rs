@@ -391,6 +391,69 @@ pub(crate) trait Sink {
     /// A watched change of `slot` at `time`, its value as written (`1`, `b0101`, ...).
     /// `Ok(false)` stops reading; `Err` is a message without the line.
     fn change(&mut self, time: u64, slot: usize, value: &[u8]) -> Result<bool, String>;
+
+    /// A watched change whose value `b<digits>` has 1 to 64 digits, all `0` or `1`, already
+    /// packed into `word` (the common case, decoded while its end was searched for).
+    #[inline]
+    fn change_packed(
+        &mut self,
+        time: u64,
+        slot: usize,
+        value: &[u8],
+        word: u64,
+    ) -> Result<bool, String> {
+        let _ = word;
+        self.change(time, slot, value)
+    }
+}
+
+/// The eight bytes of `v` (big-endian load: the first character most significant) that are
+/// not `0` or `1`, as a non-zero byte each.
+#[inline]
+fn non_binary(v: u64) -> u64 {
+    (v & 0xfefe_fefe_fefe_fefe) ^ 0x3030_3030_3030_3030
+}
+
+/// The low bits of eight `0`/`1` characters (big-endian load) as a byte, the first character
+/// the most significant bit.
+#[inline]
+fn gather8(v: u64) -> u64 {
+    // Bit 8j goes to bit 56 + j; the other partial products land below bit 56 (no carries).
+    (v & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// Scans the digits of a vector value from `start` (after its `b`) eight bytes at a time,
+/// packing them as it goes: the end of the digits and, if there were 1 to 64 of them, their
+/// value. The end is where the first byte other than `0`/`1` is (or `buf.len()`).
+#[inline]
+fn scan_binary(buf: &[u8], start: usize) -> (usize, Option<u64>) {
+    let n = buf.len();
+    let mut i = start;
+    let mut word = 0u64;
+    let mut fits = true;
+    while i + 8 <= n {
+        let v = u64::from_be_bytes(buf[i..i + 8].try_into().expect("8 bytes"));
+        let odd = non_binary(v);
+        if odd == 0 {
+            fits &= i + 8 - start <= 64;
+            word = (word << 8) | gather8(v);
+            i += 8;
+            continue;
+        }
+        let k = (odd.leading_zeros() / 8) as usize; // digits before the first other byte
+        if k > 0 {
+            fits &= i + k - start <= 64;
+            word = (word << k) | gather8(v >> (8 * (8 - k)));
+        }
+        i += k;
+        return (i, (fits && i > start).then_some(word));
+    }
+    while i < n && matches!(buf[i], b'0' | b'1') {
+        fits &= i + 1 - start <= 64;
+        word = (word << 1) | u64::from(buf[i] - b'0');
+        i += 1;
+    }
+    (i, (fits && i > start).then_some(word))
 }
 
 /// Whitespace as wellen's body reader takes it (`u8::is_ascii_whitespace`).
@@ -508,6 +571,37 @@ fn parse(
             continue;
         }
         let s = i;
+        if matches!(c, b'b' | b'B') && !st.in_comment {
+            // The common case first: binary digits packed while their end is found, the id
+            // after one blank.
+            let (e, packed) = scan_binary(buf, s + 1);
+            if let Some(word) = packed
+                && e + 1 < n
+                && matches!(buf[e], b' ' | b'\t' | b'\n')
+                && !WS[buf[e + 1] as usize]
+            {
+                let j = e + 1;
+                let k = token_end(j + 1);
+                i = k;
+                let Some(key) = id_to_int(&buf[j..k]) else {
+                    return Err((
+                        s,
+                        format!("malformed: bad signal id '{}'", lossy(&buf[j..k], 40)),
+                    ));
+                };
+                let slot = lookup.slot(key);
+                if slot == UNWATCHED {
+                    continue;
+                }
+                let time = *st.time.get_or_insert(0);
+                match sink.change_packed(time, slot as usize, &buf[s..e], word) {
+                    Ok(true) => {}
+                    Ok(false) => return Ok(None),
+                    Err(message) => return Err((s, message)),
+                }
+                continue;
+            }
+        }
         let e = if matches!(c, b'b' | b'B') {
             // A vector's digits: found with SIMD rather than byte by byte (most of the file).
             let k = memchr::memchr3(b' ', b'\n', b'\t', &buf[s + 1..]).map_or(n, |k| s + 1 + k);
@@ -741,6 +835,35 @@ mod tests {
             let text: Vec<u8> = (0..64).rev().map(|i| b'0' + ((x >> i) & 1) as u8).collect();
             assert_eq!(pack64(&text), Some(x));
         }
+    }
+
+    #[test]
+    fn scan_binary_packs_what_decode_reads() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for len in 1..=80usize {
+            for tail in [&b" !"[..], b"\t!", b"x !", b"", b"2", b"\r"] {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let digits: Vec<u8> = (0..len)
+                    .map(|i| b'0' + ((x >> (i % 64)) & 1) as u8)
+                    .collect();
+                let mut buf = b"b".to_vec();
+                buf.extend_from_slice(&digits);
+                buf.extend_from_slice(tail);
+                let (end, word) = scan_binary(&buf, 1);
+                assert_eq!(end, 1 + len, "{len} digits, tail {tail:?}");
+                if len <= 64 {
+                    let mut b = Bits::known(vec![], 0);
+                    decode(&buf[..end], 64, &mut b).unwrap();
+                    assert_eq!(word, Some(b.words[0]), "{len} digits");
+                } else {
+                    assert_eq!(word, None, "{len} digits");
+                }
+            }
+        }
+        assert_eq!(scan_binary(b"b !", 1), (1, None));
+        assert_eq!(scan_binary(b"b01x1 !", 1), (3, Some(1)));
     }
 
     #[test]

@@ -574,6 +574,9 @@ struct Sampler<'p, F> {
     slots: Vec<usize>,
     /// The current value of each watched signal (the clock first), updated in place.
     current: Vec<Bits>,
+    /// Which of `current` changed since the last edge's samples were made: only their
+    /// probes are sampled again (most registers hold their value on most edges).
+    dirty: Vec<bool>,
     samples: Vec<Bits>,
     step_time: Option<u64>,
     /// The clock at the end of the previous time step.
@@ -588,6 +591,7 @@ impl<'p, F: FnMut(u64, u64, &[Bits]) -> bool> Sampler<'p, F> {
         Sampler {
             probes,
             current: watch.keys.iter().map(|_| Bits::known(vec![], 0)).collect(),
+            dirty: vec![true; watch.keys.len()],
             samples: probes.iter().map(|_| Bits::known(vec![], 0)).collect(),
             slots: watch.slots,
             step_time: None,
@@ -626,7 +630,14 @@ impl<'p, F: FnMut(u64, u64, &[Bits]) -> bool> Sampler<'p, F> {
         let clock = &self.current[0];
         let clock_now = clock.unknown.is_none() && clock.words.first() == Some(&1);
         if !self.clock_before && clock_now && !self.stop {
-            emit(self.probes, &self.slots, &self.current, &mut self.samples);
+            emit(
+                self.probes,
+                &self.slots,
+                &self.current,
+                &self.dirty,
+                &mut self.samples,
+            );
+            self.dirty.fill(false);
             self.stats.last_time = time;
             let (edges, samples, on_edge) = (self.stats.edges, &self.samples, &mut self.on_edge);
             // Our own code: its panics are bugs, not a malformed file (see `contain`).
@@ -706,6 +717,39 @@ fn stream_vcd<R: BufRead + Seek>(
                 Err(Refused::Backwards(m)) => return Err(m),
             }
             vcd::decode(value, self.widths[slot], &mut self.sampler.current[slot])?;
+            self.sampler.dirty[slot] = true;
+            Ok(true)
+        }
+
+        #[inline]
+        fn change_packed(
+            &mut self,
+            time: u64,
+            slot: usize,
+            value: &[u8],
+            word: u64,
+        ) -> Result<bool, String> {
+            let width = self.widths[slot];
+            // `vcd::decode`'s answer for 2 to 64 bits and no more digits than bits: the
+            // digits' value, zero-extended. Anything else goes through it.
+            if !(2..=64).contains(&width) || value.len() - 1 > width as usize {
+                return self.change(time, slot, value);
+            }
+            match self.sampler.at(time) {
+                Ok(()) => {}
+                Err(Refused::Stop) => return Ok(false),
+                Err(Refused::Backwards(m)) => return Err(m),
+            }
+            let b = &mut self.sampler.current[slot];
+            b.unknown = None;
+            b.width = width;
+            if let [w] = b.words.as_mut_slice() {
+                *w = word;
+            } else {
+                b.words.clear();
+                b.words.push(word);
+            }
+            self.sampler.dirty[slot] = true;
             Ok(true)
         }
     }
@@ -763,6 +807,7 @@ fn stream_edges<R: BufRead + Seek>(
             if let Some(&i) = slot_of.get(signal.index())
                 && i != usize::MAX
             {
+                sampler.dirty[i] = true;
                 decode_into(value, &mut sampler.current[i]).map_err(|message| DiffError::Wave {
                     file: file.clone(),
                     message: format!("at #{time}: {message}"),
@@ -853,8 +898,13 @@ thread_local! {
     static READER_PANICKED: Cell<bool> = const { Cell::new(false) };
 }
 
-fn emit(probes: &[Probe], slots: &[usize], current: &[Bits], out: &mut [Bits]) {
+/// Samples the probes whose signal is `dirty` (the others keep their sample of an earlier
+/// edge, which is still their value).
+fn emit(probes: &[Probe], slots: &[usize], current: &[Bits], dirty: &[bool], out: &mut [Bits]) {
     for ((p, &slot), o) in probes.iter().zip(slots).zip(out.iter_mut()) {
+        if !dirty[slot] {
+            continue;
+        }
         match p.slice {
             // Field by field: a derived `clone_from` allocates a new vector every time.
             None => {
