@@ -43,6 +43,8 @@ pub(crate) struct Var {
     pub kind: Kind,
     /// The declared type, for messages.
     pub tpe: String,
+    /// Declared inside a function or task (Icarus dumps their scratch variables).
+    pub in_function: bool,
 }
 
 /// The header of a VCD this reader understands.
@@ -63,6 +65,8 @@ pub(crate) fn read_header(input: &mut impl BufRead) -> Option<Header> {
     let mut r = ByteReader { input, newlines: 0 };
     let mut header = Header::default();
     let mut scopes: Vec<String> = Vec::new();
+    let mut functions = 0usize; // open scopes that are functions or tasks
+    let mut scope_is_function: Vec<bool> = Vec::new();
     let mut seen = [false; 3]; // $date, $version, $timescale: wellen refuses a second one
     let mut widths: HashMap<u64, (u32, Kind)> = HashMap::new();
     loop {
@@ -89,12 +93,16 @@ pub(crate) fn read_header(input: &mut impl BufRead) -> Option<Header> {
                 }
                 let name = tokens.get(1).copied().unwrap_or(b"");
                 scopes.push(std::str::from_utf8(name).ok()?.to_string());
+                scope_is_function.push(FUNCTION_SCOPES.contains(&tpe));
+                functions += usize::from(FUNCTION_SCOPES.contains(&tpe));
             }
             b"upscope" => {
                 scopes.pop()?;
+                functions -= usize::from(scope_is_function.pop()?);
             }
             b"var" => {
-                let var = parse_var(&body, &scopes)?;
+                let mut var = parse_var(&body, &scopes)?;
+                var.in_function = functions > 0;
                 match widths.get(&var.id) {
                     Some(&(w, k)) if (w, k) != (var.width, var.kind) => {
                         header.ambiguous.push(var.id);
@@ -119,6 +127,10 @@ pub(crate) fn read_header(input: &mut impl BufRead) -> Option<Header> {
     header.body_line = r.newlines + 1;
     Some(header)
 }
+
+/// Scope types whose variables are scratch copies (wellen's Function, Task, VhdlFunction,
+/// VhdlProcedure).
+const FUNCTION_SCOPES: &[&[u8]] = &[b"task", b"function", b"vhdl_procedure", b"vhdl_function"];
 
 /// The scope types wellen knows, less its array scopes (whose variables it renames).
 const SCOPE_TYPES: &[&[u8]] = &[
@@ -231,6 +243,7 @@ fn parse_var(body: &[u8], scopes: &[String]) -> Option<Var> {
         id,
         kind,
         tpe: String::from_utf8_lossy(t[0]).into_owned(),
+        in_function: false,
     })
 }
 
