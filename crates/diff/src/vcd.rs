@@ -292,8 +292,11 @@ fn tokens(body: &[u8]) -> Vec<&[u8]> {
 /// wellen's (and rust-vcd's) id number: base 94 over `!`..`~`, least significant first.
 #[inline]
 pub(crate) fn id_to_int(id: &[u8]) -> Option<u64> {
-    if id.is_empty() {
-        return None;
+    match id {
+        [] => return None,
+        // Most ids of most files: one character.
+        [c] => return (b'!'..=b'~').contains(c).then(|| u64::from(c - b'!')),
+        _ => {}
     }
     let mut result = 0u64;
     for &c in id.iter().rev() {
@@ -442,31 +445,28 @@ fn gather8(v: u64) -> u64 {
 fn scan_binary(buf: &[u8], start: usize) -> (usize, Option<u64>) {
     let n = buf.len();
     let mut i = start;
+    // The last 64 digits read, most significant first: their value if there are no more.
     let mut word = 0u64;
-    let mut fits = true;
+    let packed = |i: usize, word: u64| (i > start && i - start <= 64).then_some(word);
     while i + 8 <= n {
         let v = u64::from_be_bytes(buf[i..i + 8].try_into().expect("8 bytes"));
         let odd = non_binary(v);
         if odd == 0 {
-            fits &= i + 8 - start <= 64;
             word = (word << 8) | gather8(v);
             i += 8;
             continue;
         }
         let k = (odd.leading_zeros() / 8) as usize; // digits before the first other byte
         if k > 0 {
-            fits &= i + k - start <= 64;
             word = (word << k) | gather8(v >> (8 * (8 - k)));
         }
-        i += k;
-        return (i, (fits && i > start).then_some(word));
+        return (i + k, packed(i + k, word));
     }
     while i < n && matches!(buf[i], b'0' | b'1') {
-        fits &= i + 1 - start <= 64;
         word = (word << 1) | u64::from(buf[i] - b'0');
         i += 1;
     }
-    (i, (fits && i > start).then_some(word))
+    (i, packed(i, word))
 }
 
 /// Whitespace as wellen's body reader takes it (`u8::is_ascii_whitespace`).
@@ -695,6 +695,14 @@ fn parse(
 
 /// `#123`, or a float without fraction as wellen accepts it.
 fn time_stamp(digits: &[u8]) -> Option<u64> {
+    // Plain digits without the text round trip (two stamps per clock cycle).
+    if !digits.is_empty() && digits.len() <= 19 && digits.iter().all(u8::is_ascii_digit) {
+        return Some(
+            digits
+                .iter()
+                .fold(0u64, |t, &d| t * 10 + u64::from(d - b'0')),
+        );
+    }
     let text = std::str::from_utf8(digits).ok()?;
     text.parse::<u64>().ok().or_else(|| {
         let f = text.parse::<f64>().ok()?;
@@ -938,10 +946,32 @@ mod tests {
     }
 
     #[test]
+    fn time_stamps_read_as_text_parsing_reads_them() {
+        for t in [
+            "0",
+            "7",
+            "0010",
+            "18446744073709551615",
+            "9999999999999999999",
+            "1e3",
+            "5.0",
+        ] {
+            let text = t.parse::<u64>().ok().or_else(|| {
+                let f = t.parse::<f64>().ok()?;
+                (f.fract() == 0.0).then_some(f as u64)
+            });
+            assert_eq!(time_stamp(t.as_bytes()), text, "{t}");
+        }
+        assert_eq!(time_stamp(b""), None);
+    }
+
+    #[test]
     fn ids_number_as_in_wellen() {
         assert_eq!(id_to_int(b"!"), Some(0));
         assert_eq!(id_to_int(b"~"), Some(93));
         assert_eq!(id_to_int(b"!!"), Some(94));
+        assert_eq!(id_to_int(b" "), None);
+        assert_eq!(id_to_int(b"\x7f"), None);
         assert_eq!(id_to_int(b""), None);
         assert_eq!(id_to_int(b"a b"), None);
     }
