@@ -12,6 +12,46 @@ use skeinhw_trace::{VcdWriter, names};
 /// 1,000 blocks of ath-1r: 3,000 UBI blocks... about 73,000 cycles.
 const MESSAGE_BYTES: usize = 64 * 1000;
 
+/// CPU time (user + system, all threads) this process has used, in seconds: from
+/// `/proc/self/stat`, whose times are in clock ticks of 1/100 s on Linux. `None` elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name (which is in parentheses and may hold spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut fields = rest.split(' ').skip(11); // utime is field 14, the 12th after ')'
+    let utime: f64 = fields.next()?.parse().ok()?;
+    let stime: f64 = fields.next()?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
+/// Cycles and CPU seconds over every timed run, for the figure that the machine's load does
+/// not inflate: cycles per CPU-second (both threads of the diff counted).
+#[derive(Default)]
+struct CpuCount {
+    cycles: u64,
+    seconds: f64,
+}
+
+impl CpuCount {
+    fn add(&mut self, cycles: u64, before: Option<f64>) {
+        if let (Some(b), Some(a)) = (before, cpu_seconds()) {
+            self.cycles += cycles;
+            self.seconds += a - b;
+        }
+    }
+
+    fn report(&self, what: &str) {
+        if self.seconds > 0.0 {
+            eprintln!(
+                "{what}: {} cycles in {:.2} CPU-seconds (user + sys, all threads): {:.0}K cycles per CPU-second",
+                self.cycles,
+                self.seconds,
+                self.cycles as f64 / self.seconds / 1e3
+            );
+        }
+    }
+}
+
 fn diff(c: &mut Criterion) {
     let schedule = preset("ath-1r").unwrap();
     let message: Vec<u8> = (0..MESSAGE_BYTES).map(|i| i as u8).collect();
@@ -37,8 +77,10 @@ fn diff(c: &mut Criterion) {
     let mut group = c.benchmark_group("diff");
     group.sample_size(10);
     group.throughput(Throughput::Elements(cycles));
+    let mut cpu = CpuCount::default();
     group.bench_function("ath-1r cycles (golden on the fly vs VCD)", |b| {
         b.iter(|| {
+            let before = cpu_seconds();
             let job = OwnedJob {
                 message: message.clone(),
                 msg_bits: message.len() as u64 * 8,
@@ -54,9 +96,11 @@ fn diff(c: &mut Criterion) {
             let golden = golden.into_frames();
             let r = compare_cycles(&golden.signals, golden.frames, &vcd, &map, &options).unwrap();
             assert_eq!(r.verdict, Verdict::Identical);
+            cpu.add(cycles, before);
         })
     });
     group.finish();
+    cpu.report("diff");
 }
 
 criterion_group!(benches, diff);
