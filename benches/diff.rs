@@ -15,7 +15,17 @@ const MESSAGE_BYTES: usize = 64 * 1000;
 /// CPU time (user + system, all threads) this process has used, in seconds: from
 /// `/proc/self/stat`, whose times are in clock ticks of 1/100 s on Linux. `None` elsewhere.
 fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    cpu_seconds_of("/proc/self/stat")
+}
+
+/// [`cpu_seconds`] of the calling thread alone (the one reading the VCD and comparing): what
+/// bounds the wall time when each thread has a core of its own.
+fn thread_cpu_seconds() -> Option<f64> {
+    cpu_seconds_of("/proc/thread-self/stat")
+}
+
+fn cpu_seconds_of(file: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(file).ok()?;
     // The fields after the command name (which is in parentheses and may hold spaces).
     let rest = &stat[stat.rfind(')')? + 2..];
     let mut fields = rest.split(' ').skip(11); // utime is field 14, the 12th after ')'
@@ -33,17 +43,17 @@ struct CpuCount {
 }
 
 impl CpuCount {
-    fn add(&mut self, cycles: u64, before: Option<f64>) {
-        if let (Some(b), Some(a)) = (before, cpu_seconds()) {
+    fn add(&mut self, cycles: u64, before: Option<f64>, after: Option<f64>) {
+        if let (Some(b), Some(a)) = (before, after) {
             self.cycles += cycles;
             self.seconds += a - b;
         }
     }
 
-    fn report(&self, what: &str) {
+    fn report(&self, what: &str, whose: &str) {
         if self.seconds > 0.0 {
             eprintln!(
-                "{what}: {} cycles in {:.2} CPU-seconds (user + sys, all threads): {:.0}K cycles per CPU-second",
+                "{what}: {} cycles in {:.2} CPU-seconds (user + sys, {whose}): {:.0}K cycles per CPU-second",
                 self.cycles,
                 self.seconds,
                 self.cycles as f64 / self.seconds / 1e3
@@ -78,9 +88,11 @@ fn diff(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(cycles));
     let mut cpu = CpuCount::default();
+    let mut reader_cpu = CpuCount::default();
     group.bench_function("ath-1r cycles (golden on the fly vs VCD)", |b| {
         b.iter(|| {
             let before = cpu_seconds();
+            let reader_before = thread_cpu_seconds();
             let job = OwnedJob {
                 message: message.clone(),
                 msg_bits: message.len() as u64 * 8,
@@ -96,11 +108,13 @@ fn diff(c: &mut Criterion) {
             let golden = golden.into_frames();
             let r = compare_cycles(&golden.signals, golden.frames, &vcd, &map, &options).unwrap();
             assert_eq!(r.verdict, Verdict::Identical);
-            cpu.add(cycles, before);
+            cpu.add(cycles, before, cpu_seconds());
+            reader_cpu.add(cycles, reader_before, thread_cpu_seconds());
         })
     });
     group.finish();
-    cpu.report("diff");
+    cpu.report("diff", "all threads");
+    reader_cpu.report("diff", "the reading thread alone");
 }
 
 criterion_group!(benches, diff);

@@ -44,17 +44,17 @@ struct CpuCount {
 }
 
 impl CpuCount {
-    fn add(&mut self, cycles: u64, before: Option<f64>) {
-        if let (Some(b), Some(a)) = (before, cpu_seconds()) {
+    fn add(&mut self, cycles: u64, before: Option<f64>, after: Option<f64>) {
+        if let (Some(b), Some(a)) = (before, after) {
             self.cycles += cycles;
             self.seconds += a - b;
         }
     }
 
-    fn report(&self, what: &str) {
+    fn report(&self, what: &str, whose: &str) {
         if self.seconds > 0.0 {
             eprintln!(
-                "{what}: {} cycles in {:.2} CPU-seconds (user + sys, all threads): {:.0}K cycles per CPU-second",
+                "{what}: {} cycles in {:.2} CPU-seconds (user + sys, {whose}): {:.0}K cycles per CPU-second",
                 self.cycles,
                 self.seconds,
                 self.cycles as f64 / self.seconds / 1e3
@@ -102,7 +102,7 @@ fn map(c: &mut Criterion) {
             .unwrap();
             assert_eq!(found.reset_cycles, Some(0));
             assert!(found.fields.contains_key("slot0_state_7"));
-            cpu.add(cycles, before);
+            cpu.add(cycles, before, cpu_seconds());
         })
     });
     group.bench_function("diff with the map found (same VCD)", |b| {
@@ -117,12 +117,12 @@ fn map(c: &mut Criterion) {
             let golden = golden.into_frames();
             let r = compare_cycles(&golden.signals, golden.frames, &vcd, &map, &options).unwrap();
             assert_eq!(r.verdict, Verdict::Identical);
-            diff_cpu.add(cycles, before);
+            diff_cpu.add(cycles, before, cpu_seconds());
         })
     });
     group.finish();
-    cpu.report("map");
-    diff_cpu.report("diff with the map found");
+    cpu.report("map", "all threads");
+    diff_cpu.report("diff with the map found", "all threads");
 }
 
 criterion_group!(benches, map);
