@@ -23,6 +23,46 @@ fn job(message: &[u8]) -> OwnedJob {
     }
 }
 
+/// CPU time (user + system, all threads) this process has used, in seconds: from
+/// `/proc/self/stat`, whose times are in clock ticks of 1/100 s on Linux. `None` elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name (which is in parentheses and may hold spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut fields = rest.split(' ').skip(11); // utime is field 14, the 12th after ')'
+    let utime: f64 = fields.next()?.parse().ok()?;
+    let stime: f64 = fields.next()?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
+/// Cycles and CPU seconds over every timed run, for the figure that the machine's load does
+/// not inflate: cycles per CPU-second (both threads of the diff counted).
+#[derive(Default)]
+struct CpuCount {
+    cycles: u64,
+    seconds: f64,
+}
+
+impl CpuCount {
+    fn add(&mut self, cycles: u64, before: Option<f64>, after: Option<f64>) {
+        if let (Some(b), Some(a)) = (before, after) {
+            self.cycles += cycles;
+            self.seconds += a - b;
+        }
+    }
+
+    fn report(&self, what: &str, whose: &str) {
+        if self.seconds > 0.0 {
+            eprintln!(
+                "{what}: {} cycles in {:.2} CPU-seconds (user + sys, {whose}): {:.0}K cycles per CPU-second",
+                self.cycles,
+                self.seconds,
+                self.cycles as f64 / self.seconds / 1e3
+            );
+        }
+    }
+}
+
 fn map(c: &mut Criterion) {
     let schedule = preset("ath-1r").unwrap();
     let message: Vec<u8> = (0..MESSAGE_BYTES).map(|i| (i * 7) as u8).collect();
@@ -47,8 +87,11 @@ fn map(c: &mut Criterion) {
     let mut group = c.benchmark_group("map");
     group.sample_size(10);
     group.throughput(Throughput::Elements(cycles));
+    let mut cpu = CpuCount::default();
+    let mut diff_cpu = CpuCount::default();
     group.bench_function("discover (ath-1r, 100k cycles)", |b| {
         b.iter(|| {
+            let before = cpu_seconds();
             let golden = Golden::simulate(schedule.clone(), vec![job(&message)]).unwrap();
             let found = discover(
                 &golden.header,
@@ -59,10 +102,12 @@ fn map(c: &mut Criterion) {
             .unwrap();
             assert_eq!(found.reset_cycles, Some(0));
             assert!(found.fields.contains_key("slot0_state_7"));
+            cpu.add(cycles, before, cpu_seconds());
         })
     });
     group.bench_function("diff with the map found (same VCD)", |b| {
         b.iter(|| {
+            let before = cpu_seconds();
             let golden = Golden::simulate(schedule.clone(), vec![job(&message)]).unwrap();
             let signals = names::signals(golden.header.words, golden.header.slots);
             let map =
@@ -72,9 +117,12 @@ fn map(c: &mut Criterion) {
             let golden = golden.into_frames();
             let r = compare_cycles(&golden.signals, golden.frames, &vcd, &map, &options).unwrap();
             assert_eq!(r.verdict, Verdict::Identical);
+            diff_cpu.add(cycles, before, cpu_seconds());
         })
     });
     group.finish();
+    cpu.report("map", "all threads");
+    diff_cpu.report("diff with the map found", "all threads");
 }
 
 criterion_group!(benches, map);

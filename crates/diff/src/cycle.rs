@@ -133,14 +133,24 @@ impl Raw {
         self.rtl.clear();
         self.width.clear();
         self.odd.clear();
-        for (i, b) in samples.iter().enumerate() {
-            self.width.push(b.width);
-            if b.unknown.is_none() && b.words.len() <= 1 {
-                self.rtl.push(b.words.first().copied().unwrap_or(0));
+        // Whole slices at once (no per-push capacity check): this runs on every cycle.
+        let plain = |b: &Bits| b.unknown.is_none() && b.words.len() <= 1;
+        self.rtl.extend(samples.iter().map(|b| {
+            if plain(b) {
+                b.words.first().copied().unwrap_or(0)
             } else {
-                self.rtl.push(0);
-                self.odd.push((i, b.clone()));
+                0
             }
+        }));
+        self.width.extend(samples.iter().map(|b| b.width));
+        if !samples.iter().all(plain) {
+            self.odd.extend(
+                samples
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| !plain(b))
+                    .map(|(i, b)| (i, b.clone())),
+            );
         }
     }
 

@@ -19,8 +19,6 @@ use std::path::Path;
 use skeinhw_sched::sim::{OwnedCycleRecord, TraceHeader};
 use skeinhw_skein::threefish::{KeySchedule, decrypt, inject_subkey, round};
 use skeinhw_trace::names;
-use wellen::stream::{self, Filter};
-use wellen::{LoadOptions, ScopeType, SignalValueRef, VarType};
 
 use crate::error::DiffError;
 
@@ -297,7 +295,7 @@ pub(crate) struct Track {
 pub(crate) fn find_clock(
     tracks: &[Track],
     aliases: &HashMap<usize, Vec<String>>,
-    refs: &[wellen::SignalRef],
+    refs: &[crate::wave::SignalKey],
     clock: Option<&str>,
     file: &str,
 ) -> Result<u32, DiffError> {
@@ -469,40 +467,6 @@ pub(crate) fn common_scope<'a>(mut names: impl Iterator<Item = &'a str>) -> Stri
     scope
 }
 
-/// Decodes a value change into little-endian words; `false` if it is not a known value.
-pub(crate) fn decode(v: SignalValueRef<'_>, words: &mut Vec<u64>) -> bool {
-    words.clear();
-    match v {
-        SignalValueRef::BitVec(bv) => {
-            let width = bv.width();
-            words.resize(width.div_ceil(64).max(1) as usize, 0);
-            if let Some(bytes) = bv.be_bytes() {
-                for (i, byte) in bytes.iter().rev().enumerate() {
-                    let pos = i * 8;
-                    if pos < words.len() * 64 {
-                        words[pos / 64] |= u64::from(*byte) << (pos % 64);
-                    }
-                }
-                return true;
-            }
-            for (i, bit) in bv.iter_msb_to_lsb().enumerate() {
-                let pos = width - 1 - i as u32;
-                match bit.as_ascii() {
-                    '0' => {}
-                    '1' => words[(pos / 64) as usize] |= 1 << (pos % 64),
-                    _ => return false,
-                }
-            }
-            true
-        }
-        SignalValueRef::Event => {
-            words.push(1);
-            true
-        }
-        _ => false,
-    }
-}
-
 /// 64 bits of `words` from bit `offset`.
 fn slice64(words: &[u64], offset: u32) -> u64 {
     let (i, b) = ((offset / 64) as usize, offset % 64);
@@ -529,53 +493,26 @@ pub fn discover<E: std::fmt::Display>(
             message: "no such file".into(),
         });
     }
-    let load = LoadOptions {
-        multi_thread: false,
-        remove_scopes_with_empty_name: false,
-    };
-    let mut stream = stream::read_from_file(wave, &load).map_err(|e| DiffError::Wave {
-        file: file.clone(),
-        message: e.to_string().replace('\n', " "),
-    })?;
+    // Our own reader for a VCD (wellen for an FST or a header it leaves alone).
+    let scan = crate::wave::Scan::open(wave, &file)?;
     // Every name of every signal (a port and the net it drives share one signal).
-    let h = stream.hierarchy();
     let mut aliases: HashMap<usize, Vec<String>> = HashMap::new();
     let mut refs = Vec::new();
     let mut tracks: Vec<Track> = Vec::new();
     let mut track_of: HashMap<usize, u32> = HashMap::new();
-    // A function's or task's variables (Icarus dumps them) are scratch copies, not places.
-    let mut scratch = std::collections::HashSet::new();
-    let mut scopes: Vec<wellen::ScopeRef> = h.scopes().collect();
-    while let Some(sr) = scopes.pop() {
-        let scope = &h[sr];
-        if matches!(
-            scope.scope_type(),
-            ScopeType::Function
-                | ScopeType::Task
-                | ScopeType::VhdlFunction
-                | ScopeType::VhdlProcedure
-        ) {
-            scratch.extend(scope.all_vars(h));
-        } else {
-            scopes.extend(scope.scopes(h));
-        }
-    }
-    for var_ref in h.all_vars() {
-        let var = &h[var_ref];
-        let width = var.length(h).unwrap_or(1);
-        if (width != 1 && width < 64) || scratch.contains(&var_ref) {
+    for var in scan.vars() {
+        let width = var.width;
+        // A function's or task's variables (Icarus dumps them) are scratch copies, not places.
+        if (width != 1 && width < 64) || var.in_function {
             continue;
         }
-        let net = matches!(
-            var.var_type(),
-            VarType::Wire | VarType::Tri | VarType::Port | VarType::WAnd | VarType::WOr
-        );
-        let full = var.full_name(h);
+        let net = var.net;
+        let full = var.name.clone();
         let name = match options.strip_prefix.as_deref() {
             Some(p) => full.strip_prefix(p).unwrap_or(&full).to_string(),
             None => full,
         };
-        let r = var.signal_ref();
+        let r = var.key;
         aliases.entry(r.index()).or_default().push(name);
         let t = *track_of.entry(r.index()).or_insert_with(|| {
             refs.push(r);
@@ -599,16 +536,15 @@ pub fn discover<E: std::fmt::Display>(
     // Per slot and slice: when it took each position so far, or `None` once it took one out
     // of order.
     let mut position_seen: HashMap<(usize, Place), Option<Vec<u64>>> = HashMap::new();
-    let mut words = Vec::new();
     let mut offsets: Vec<u32> = Vec::new();
-    let filter = Filter::include_signals(&refs);
-    let result = stream.stream_changes(filter, |time, signal, value| {
+    scan.stream(&file, &refs, |time, signal, value| {
         let Some(&t) = track_of.get(&signal.index()) else {
             return Ok::<(), DiffError>(());
         };
         let track = &mut tracks[t as usize];
         track.changes += 1;
-        let known = decode(value, &mut words);
+        let known = value.is_some();
+        let words = value.unwrap_or(&[]);
         if track.width == 1 {
             if known {
                 let bit = words[0] & 1 == 1;
@@ -633,7 +569,7 @@ pub fn discover<E: std::fmt::Display>(
             offsets.extend(grid.chain(track.odd_offsets.iter().copied()));
         }
         for &offset in offsets.iter().filter(|o| o.is_multiple_of(64)) {
-            let v = slice64(&words, offset);
+            let v = slice64(words, offset);
             if position_of.contains(&v) {
                 let place = Place {
                     signal: t,
@@ -657,7 +593,7 @@ pub fn discover<E: std::fmt::Display>(
             }
         }
         for &offset in &offsets {
-            let v = slice64(&words, offset);
+            let v = slice64(words, offset);
             for (swapped, v) in [(false, v), (true, v.swap_bytes())] {
                 if let Some((first, tags)) = table.lookup(v) {
                     let c = candidates
@@ -690,17 +626,7 @@ pub fn discover<E: std::fmt::Display>(
             }
         }
         Ok(())
-    });
-    match result {
-        Ok(()) => {}
-        Err(stream::StreamError::Callback(e)) => return Err(e),
-        Err(stream::StreamError::Wellen(e)) => {
-            return Err(DiffError::Wave {
-                file,
-                message: e.to_string().replace('\n', " "),
-            });
-        }
-    }
+    })?;
     let name_of = |t: u32| -> &str { &aliases[&refs[t as usize].index()][0] };
 
     let clock = find_clock(&tracks, &aliases, &refs, options.clock.as_deref(), &file)?;

@@ -20,12 +20,9 @@ use std::path::Path;
 use skeinhw_sched::shabal::sim::{ShabalCycleRecord, ShabalTraceHeader};
 use skeinhw_shabal::constants::ITERATIONS;
 use skeinhw_trace::names;
-use wellen::stream::{self, Filter};
-use wellen::{LoadOptions, ScopeType, VarType};
 
 use crate::discover::{
-    DiscoverOptions, Discovery, Found, Track, common_scope, decode, find_clock, high_edges,
-    relative, rises,
+    DiscoverOptions, Discovery, Found, Track, common_scope, find_clock, high_edges, relative, rises,
 };
 use crate::error::DiffError;
 use crate::shabal_event::Part;
@@ -176,51 +173,26 @@ pub fn discover_shabal<E: std::fmt::Display>(
             message: "no such file".into(),
         });
     }
-    let load = LoadOptions {
-        multi_thread: false,
-        remove_scopes_with_empty_name: false,
-    };
-    let mut stream = stream::read_from_file(wave, &load).map_err(|e| DiffError::Wave {
-        file: file.clone(),
-        message: e.to_string().replace('\n', " "),
-    })?;
-    let h = stream.hierarchy();
+    // Our own reader for a VCD (wellen for an FST or a header it leaves alone).
+    let scan = crate::wave::Scan::open(wave, &file)?;
+    // Every name of every signal (a port and the net it drives share one signal).
     let mut aliases: HashMap<usize, Vec<String>> = HashMap::new();
     let mut refs = Vec::new();
     let mut tracks: Vec<Track> = Vec::new();
     let mut track_of: HashMap<usize, u32> = HashMap::new();
-    let mut scratch = HashSet::new();
-    let mut scopes: Vec<wellen::ScopeRef> = h.scopes().collect();
-    while let Some(sr) = scopes.pop() {
-        let scope = &h[sr];
-        if matches!(
-            scope.scope_type(),
-            ScopeType::Function
-                | ScopeType::Task
-                | ScopeType::VhdlFunction
-                | ScopeType::VhdlProcedure
-        ) {
-            scratch.extend(scope.all_vars(h));
-        } else {
-            scopes.extend(scope.scopes(h));
-        }
-    }
-    for var_ref in h.all_vars() {
-        let var = &h[var_ref];
-        let width = var.length(h).unwrap_or(1);
-        if (width != 1 && width < 32) || scratch.contains(&var_ref) {
+    for var in scan.vars() {
+        let width = var.width;
+        // A function's or task's variables (Icarus dumps them) are scratch copies, not places.
+        if (width != 1 && width < 32) || var.in_function {
             continue;
         }
-        let net = matches!(
-            var.var_type(),
-            VarType::Wire | VarType::Tri | VarType::Port | VarType::WAnd | VarType::WOr
-        );
-        let full = var.full_name(h);
+        let net = var.net;
+        let full = var.name.clone();
         let name = match options.strip_prefix.as_deref() {
             Some(p) => full.strip_prefix(p).unwrap_or(&full).to_string(),
             None => full,
         };
-        let r = var.signal_ref();
+        let r = var.key;
         aliases.entry(r.index()).or_default().push(name);
         let t = *track_of.entry(r.index()).or_insert_with(|| {
             refs.push(r);
@@ -237,16 +209,15 @@ pub fn discover_shabal<E: std::fmt::Display>(
         names.sort_by_key(|n| (n.matches('.').count(), n.clone()));
     }
     let mut candidates: HashMap<Place, Candidate> = HashMap::new();
-    let mut words = Vec::new();
     let mut offsets: Vec<u32> = Vec::new();
-    let filter = Filter::include_signals(&refs);
-    let result = stream.stream_changes(filter, |time, signal, value| {
+    scan.stream(&file, &refs, |time, signal, value| {
         let Some(&t) = track_of.get(&signal.index()) else {
             return Ok::<(), DiffError>(());
         };
         let track = &mut tracks[t as usize];
         track.changes += 1;
-        let known = decode(value, &mut words);
+        let known = value.is_some();
+        let words = value.unwrap_or(&[]);
         if track.width == 1 {
             if known {
                 let bit = words[0] & 1 == 1;
@@ -271,7 +242,7 @@ pub fn discover_shabal<E: std::fmt::Display>(
             offsets.extend(track.odd_offsets.iter().copied());
         }
         for (&offset, swapped) in offsets.iter().flat_map(|o| [(o, false), (o, true)]) {
-            let raw = slice32(&words, offset);
+            let raw = slice32(words, offset);
             let v = if swapped { raw.swap_bytes() } else { raw };
             let Some(&(from, to)) = table.index.get(&v) else {
                 continue;
@@ -303,17 +274,7 @@ pub fn discover_shabal<E: std::fmt::Display>(
             }
         }
         Ok(())
-    });
-    match result {
-        Ok(()) => {}
-        Err(stream::StreamError::Callback(e)) => return Err(e),
-        Err(stream::StreamError::Wellen(e)) => {
-            return Err(DiffError::Wave {
-                file,
-                message: e.to_string().replace('\n', " "),
-            });
-        }
-    }
+    })?;
     let name_of = |t: u32| -> &str { &aliases[&refs[t as usize].index()][0] };
 
     let clock = find_clock(&tracks, &aliases, &refs, options.clock.as_deref(), &file)?;

@@ -25,12 +25,27 @@ pub struct Frame {
 /// A Skein record as a frame over [`names::signals`].
 pub fn skein_frame(r: &OwnedCycleRecord) -> Frame {
     let mut values = Vec::new();
-    names::values(&r.as_record(), &mut values);
+    let mut location = Vec::new();
+    let (cycle, phase) = skein_parts(r, &mut values, &mut location);
     Frame {
-        cycle: r.cycle,
-        phase: r.phase.as_str(),
-        location: r
-            .slots
+        cycle,
+        phase,
+        location,
+        values,
+    }
+}
+
+/// A Skein record's frame in parts: its values into `values` (cleared first), its busy
+/// slots appended to `location`; answers the cycle and phase. Lets a batch of frames share
+/// its buffers.
+pub(crate) fn skein_parts(
+    r: &OwnedCycleRecord,
+    values: &mut Vec<u64>,
+    location: &mut Vec<SlotWhere>,
+) -> (u64, &'static str) {
+    names::values(&r.as_record(), values);
+    location.extend(
+        r.slots
             .iter()
             .enumerate()
             .filter(|(_, s)| s.valid)
@@ -41,32 +56,42 @@ pub fn skein_frame(r: &OwnedCycleRecord) -> Frame {
                 block: s.block,
                 round: s.round,
                 subkey: s.subkey,
-            })
-            .collect(),
-        values,
-    }
+            }),
+    );
+    (r.cycle, r.phase.as_str())
 }
 
 /// A Shabal record as a frame over [`shabal::signals`]; its one "slot" is the datapath, and
 /// `round` counts the iterations of P done in the pass.
 pub fn shabal_frame(r: &ShabalCycleRecord, out_words: usize) -> Frame {
     let mut values = Vec::new();
-    shabal::values(r, out_words, &mut values);
+    let mut location = Vec::new();
+    let (cycle, phase) = shabal_parts(r, out_words, &mut values, &mut location);
     Frame {
-        cycle: r.cycle,
-        phase: r.phase.as_str(),
-        location: r
-            .valid
-            .then(|| SlotWhere {
-                slot: 0,
-                stream: r.stream,
-                phase: r.phase.as_str(),
-                block: r.block,
-                round: r.iteration,
-                subkey: 0,
-            })
-            .into_iter()
-            .collect(),
+        cycle,
+        phase,
+        location,
         values,
     }
+}
+
+/// [`shabal_frame`] in parts, as [`skein_parts`].
+pub(crate) fn shabal_parts(
+    r: &ShabalCycleRecord,
+    out_words: usize,
+    values: &mut Vec<u64>,
+    location: &mut Vec<SlotWhere>,
+) -> (u64, &'static str) {
+    shabal::values(r, out_words, values);
+    if r.valid {
+        location.push(SlotWhere {
+            slot: 0,
+            stream: r.stream,
+            phase: r.phase.as_str(),
+            block: r.block,
+            round: r.iteration,
+            subkey: 0,
+        });
+    }
+    (r.cycle, r.phase.as_str())
 }

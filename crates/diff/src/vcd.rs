@@ -43,6 +43,8 @@ pub(crate) struct Var {
     pub kind: Kind,
     /// The declared type, for messages.
     pub tpe: String,
+    /// Declared inside a function or task (Icarus dumps their scratch variables).
+    pub in_function: bool,
 }
 
 /// The header of a VCD this reader understands.
@@ -63,6 +65,8 @@ pub(crate) fn read_header(input: &mut impl BufRead) -> Option<Header> {
     let mut r = ByteReader { input, newlines: 0 };
     let mut header = Header::default();
     let mut scopes: Vec<String> = Vec::new();
+    let mut functions = 0usize; // open scopes that are functions or tasks
+    let mut scope_is_function: Vec<bool> = Vec::new();
     let mut seen = [false; 3]; // $date, $version, $timescale: wellen refuses a second one
     let mut widths: HashMap<u64, (u32, Kind)> = HashMap::new();
     loop {
@@ -89,12 +93,16 @@ pub(crate) fn read_header(input: &mut impl BufRead) -> Option<Header> {
                 }
                 let name = tokens.get(1).copied().unwrap_or(b"");
                 scopes.push(std::str::from_utf8(name).ok()?.to_string());
+                scope_is_function.push(FUNCTION_SCOPES.contains(&tpe));
+                functions += usize::from(FUNCTION_SCOPES.contains(&tpe));
             }
             b"upscope" => {
                 scopes.pop()?;
+                functions -= usize::from(scope_is_function.pop()?);
             }
             b"var" => {
-                let var = parse_var(&body, &scopes)?;
+                let mut var = parse_var(&body, &scopes)?;
+                var.in_function = functions > 0;
                 match widths.get(&var.id) {
                     Some(&(w, k)) if (w, k) != (var.width, var.kind) => {
                         header.ambiguous.push(var.id);
@@ -119,6 +127,10 @@ pub(crate) fn read_header(input: &mut impl BufRead) -> Option<Header> {
     header.body_line = r.newlines + 1;
     Some(header)
 }
+
+/// Scope types whose variables are scratch copies (wellen's Function, Task, VhdlFunction,
+/// VhdlProcedure).
+const FUNCTION_SCOPES: &[&[u8]] = &[b"task", b"function", b"vhdl_procedure", b"vhdl_function"];
 
 /// The scope types wellen knows, less its array scopes (whose variables it renames).
 const SCOPE_TYPES: &[&[u8]] = &[
@@ -231,6 +243,7 @@ fn parse_var(body: &[u8], scopes: &[String]) -> Option<Var> {
         id,
         kind,
         tpe: String::from_utf8_lossy(t[0]).into_owned(),
+        in_function: false,
     })
 }
 
@@ -279,8 +292,11 @@ fn tokens(body: &[u8]) -> Vec<&[u8]> {
 /// wellen's (and rust-vcd's) id number: base 94 over `!`..`~`, least significant first.
 #[inline]
 pub(crate) fn id_to_int(id: &[u8]) -> Option<u64> {
-    if id.is_empty() {
-        return None;
+    match id {
+        [] => return None,
+        // Most ids of most files: one character.
+        [c] => return (b'!'..=b'~').contains(c).then(|| u64::from(c - b'!')),
+        _ => {}
     }
     let mut result = 0u64;
     for &c in id.iter().rev() {
@@ -391,6 +407,66 @@ pub(crate) trait Sink {
     /// A watched change of `slot` at `time`, its value as written (`1`, `b0101`, ...).
     /// `Ok(false)` stops reading; `Err` is a message without the line.
     fn change(&mut self, time: u64, slot: usize, value: &[u8]) -> Result<bool, String>;
+
+    /// A watched change whose value `b<digits>` has 1 to 64 digits, all `0` or `1`, already
+    /// packed into `word` (the common case, decoded while its end was searched for).
+    #[inline]
+    fn change_packed(
+        &mut self,
+        time: u64,
+        slot: usize,
+        value: &[u8],
+        word: u64,
+    ) -> Result<bool, String> {
+        let _ = word;
+        self.change(time, slot, value)
+    }
+}
+
+/// The eight bytes of `v` (big-endian load: the first character most significant) that are
+/// not `0` or `1`, as a non-zero byte each.
+#[inline]
+fn non_binary(v: u64) -> u64 {
+    (v & 0xfefe_fefe_fefe_fefe) ^ 0x3030_3030_3030_3030
+}
+
+/// The low bits of eight `0`/`1` characters (big-endian load) as a byte, the first character
+/// the most significant bit.
+#[inline]
+fn gather8(v: u64) -> u64 {
+    // Bit 8j goes to bit 56 + j; the other partial products land below bit 56 (no carries).
+    (v & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// Scans the digits of a vector value from `start` (after its `b`) eight bytes at a time,
+/// packing them as it goes: the end of the digits and, if there were 1 to 64 of them, their
+/// value. The end is where the first byte other than `0`/`1` is (or `buf.len()`).
+#[inline]
+fn scan_binary(buf: &[u8], start: usize) -> (usize, Option<u64>) {
+    let n = buf.len();
+    let mut i = start;
+    // The last 64 digits read, most significant first: their value if there are no more.
+    let mut word = 0u64;
+    let packed = |i: usize, word: u64| (i > start && i - start <= 64).then_some(word);
+    while i + 8 <= n {
+        let v = u64::from_be_bytes(buf[i..i + 8].try_into().expect("8 bytes"));
+        let odd = non_binary(v);
+        if odd == 0 {
+            word = (word << 8) | gather8(v);
+            i += 8;
+            continue;
+        }
+        let k = (odd.leading_zeros() / 8) as usize; // digits before the first other byte
+        if k > 0 {
+            word = (word << k) | gather8(v >> (8 * (8 - k)));
+        }
+        return (i + k, packed(i + k, word));
+    }
+    while i < n && matches!(buf[i], b'0' | b'1') {
+        word = (word << 1) | u64::from(buf[i] - b'0');
+        i += 1;
+    }
+    (i, packed(i, word))
 }
 
 /// Whitespace as wellen's body reader takes it (`u8::is_ascii_whitespace`).
@@ -508,6 +584,37 @@ fn parse(
             continue;
         }
         let s = i;
+        if matches!(c, b'b' | b'B') && !st.in_comment {
+            // The common case first: binary digits packed while their end is found, the id
+            // after one blank.
+            let (e, packed) = scan_binary(buf, s + 1);
+            if let Some(word) = packed
+                && e + 1 < n
+                && matches!(buf[e], b' ' | b'\t' | b'\n')
+                && !WS[buf[e + 1] as usize]
+            {
+                let j = e + 1;
+                let k = token_end(j + 1);
+                i = k;
+                let Some(key) = id_to_int(&buf[j..k]) else {
+                    return Err((
+                        s,
+                        format!("malformed: bad signal id '{}'", lossy(&buf[j..k], 40)),
+                    ));
+                };
+                let slot = lookup.slot(key);
+                if slot == UNWATCHED {
+                    continue;
+                }
+                let time = *st.time.get_or_insert(0);
+                match sink.change_packed(time, slot as usize, &buf[s..e], word) {
+                    Ok(true) => {}
+                    Ok(false) => return Ok(None),
+                    Err(message) => return Err((s, message)),
+                }
+                continue;
+            }
+        }
         let e = if matches!(c, b'b' | b'B') {
             // A vector's digits: found with SIMD rather than byte by byte (most of the file).
             let k = memchr::memchr3(b' ', b'\n', b'\t', &buf[s + 1..]).map_or(n, |k| s + 1 + k);
@@ -588,6 +695,14 @@ fn parse(
 
 /// `#123`, or a float without fraction as wellen accepts it.
 fn time_stamp(digits: &[u8]) -> Option<u64> {
+    // Plain digits without the text round trip (two stamps per clock cycle).
+    if !digits.is_empty() && digits.len() <= 19 && digits.iter().all(u8::is_ascii_digit) {
+        return Some(
+            digits
+                .iter()
+                .fold(0u64, |t, &d| t * 10 + u64::from(d - b'0')),
+        );
+    }
     let text = std::str::from_utf8(digits).ok()?;
     text.parse::<u64>().ok().or_else(|| {
         let f = text.parse::<f64>().ok()?;
@@ -744,6 +859,35 @@ mod tests {
     }
 
     #[test]
+    fn scan_binary_packs_what_decode_reads() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for len in 1..=80usize {
+            for tail in [&b" !"[..], b"\t!", b"x !", b"", b"2", b"\r"] {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let digits: Vec<u8> = (0..len)
+                    .map(|i| b'0' + ((x >> (i % 64)) & 1) as u8)
+                    .collect();
+                let mut buf = b"b".to_vec();
+                buf.extend_from_slice(&digits);
+                buf.extend_from_slice(tail);
+                let (end, word) = scan_binary(&buf, 1);
+                assert_eq!(end, 1 + len, "{len} digits, tail {tail:?}");
+                if len <= 64 {
+                    let mut b = Bits::known(vec![], 0);
+                    decode(&buf[..end], 64, &mut b).unwrap();
+                    assert_eq!(word, Some(b.words[0]), "{len} digits");
+                } else {
+                    assert_eq!(word, None, "{len} digits");
+                }
+            }
+        }
+        assert_eq!(scan_binary(b"b !", 1), (1, None));
+        assert_eq!(scan_binary(b"b01x1 !", 1), (3, Some(1)));
+    }
+
+    #[test]
     fn decode_extends_and_finds_the_most_significant_unknown() {
         let mut b = Bits::known(vec![], 0);
         decode(b"b101", 8, &mut b).unwrap();
@@ -802,10 +946,32 @@ mod tests {
     }
 
     #[test]
+    fn time_stamps_read_as_text_parsing_reads_them() {
+        for t in [
+            "0",
+            "7",
+            "0010",
+            "18446744073709551615",
+            "9999999999999999999",
+            "1e3",
+            "5.0",
+        ] {
+            let text = t.parse::<u64>().ok().or_else(|| {
+                let f = t.parse::<f64>().ok()?;
+                (f.fract() == 0.0).then_some(f as u64)
+            });
+            assert_eq!(time_stamp(t.as_bytes()), text, "{t}");
+        }
+        assert_eq!(time_stamp(b""), None);
+    }
+
+    #[test]
     fn ids_number_as_in_wellen() {
         assert_eq!(id_to_int(b"!"), Some(0));
         assert_eq!(id_to_int(b"~"), Some(93));
         assert_eq!(id_to_int(b"!!"), Some(94));
+        assert_eq!(id_to_int(b" "), None);
+        assert_eq!(id_to_int(b"\x7f"), None);
         assert_eq!(id_to_int(b""), None);
         assert_eq!(id_to_int(b"a b"), None);
     }
