@@ -1267,11 +1267,19 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     if counted {
         v.line(format!("reg [{}:0] a{j}_e;", ELAPSED_BITS - 1));
     }
+    // A lean slot's stage and registers may read their sources directly (`injection_source`,
+    // `completion_plain`, `loads_on_issue` below), leaving some of the arrival unread.
+    if lean {
+        v.line("/* verilator lint_off UNUSEDSIGNAL */ // read directly from the sources where they are one");
+    }
     v.line(format!(
         "reg [{}:0] a{j}_st, a{j}_plain, n{j}_st; reg [{}:0] a{j}_ky; reg [191:0] a{j}_tw;",
         nbits - 1,
         kybits - 1
     ));
+    if lean {
+        v.line("/* verilator lint_on UNUSEDSIGNAL */");
+    }
     let mut decl = Vec::new();
     if let Some(pool) = &plan.pool {
         decl.extend(pooled_decl(plan, pool, j));
@@ -1435,14 +1443,21 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     }
     for u in units.iter().filter(|_| plan.pool.is_none()) {
         match u {
-            Unit::Add(a) => v.line(format!(
-                "n{j}_st = {}(n{j}_st, a{j}_ky, a{j}_tw, c{j}_k{a}_sk, c{j}_k{a}_mask);",
-                if plan.lean {
-                    "add_subkey_sel"
+            Unit::Add(a) => {
+                let (ky, tw) = if plan.lean {
+                    injection_source(plan, j, *a)
                 } else {
-                    "add_subkey"
-                }
-            )),
+                    (format!("a{j}_ky"), format!("a{j}_tw"))
+                };
+                v.line(format!(
+                    "n{j}_st = {}(n{j}_st, {ky}, {tw}, c{j}_k{a}_sk, c{j}_k{a}_mask);",
+                    if plan.lean {
+                        "add_subkey_sel"
+                    } else {
+                        "add_subkey"
+                    }
+                ))
+            }
             Unit::Mix(m) => v.line(format!(
                 "n{j}_st = mix_layer(n{j}_st, c{j}_m{m}_rs, c{j}_m{m}_en);"
             )),
@@ -1451,7 +1466,29 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     }
     v.close("end");
     v.line("");
-    // Registers.
+    // Registers. A lean slot 0 whose blocks stay in it loads the key, the tweak and the
+    // plaintext only from the issue: a block that stays keeps its own, so these registers need
+    // an enable, not the arrival select (the same values every cycle).
+    let loads_on_issue = lean && j == 0 && sources == [0];
+    if loads_on_issue {
+        v.line(format!(
+            "wire iss{j}_load = !({}) && iss_valid; // a new block enters slot {j}",
+            plan.moves_to(0, 0)
+        ));
+        v.line(format!(
+            "wire [{}:0] iss{j}_ky = {{iss_parity, iss_chain}}; wire [191:0] iss{j}_tw = tweak_words(iss_t0, iss_t1);",
+            kybits - 1
+        ));
+    }
+    let (ky, tw, plain) = if loads_on_issue {
+        (
+            format!("iss{j}_ky"),
+            format!("iss{j}_tw"),
+            "iss_data".to_owned(),
+        )
+    } else {
+        (format!("a{j}_ky"), format!("a{j}_tw"), format!("a{j}_plain"))
+    };
     v.open(format!("always @(posedge clk) begin : slot{j}_regs"));
     v.open("if (rst) begin");
     let mut resets = vec![format!("slot{j}_live <= 1'b0;")];
@@ -1477,7 +1514,9 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     if counted {
         v.line(format!("slot{j}_elapsed <= a{j}_e;"));
     }
-    v.line(format!("slot{j}_plain <= a{j}_plain;"));
+    if !loads_on_issue {
+        v.line(format!("slot{j}_plain <= a{j}_plain;"));
+    }
     v.line(format!(
         "{} <= a{j}_stream; {} <= a{j}_phase;{}",
         names::slot(j as usize, "stream"),
@@ -1496,16 +1535,22 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             64 * w
         ));
     }
+    if loads_on_issue {
+        v.close("end");
+        v.open(format!("if (iss{j}_load) begin"));
+        v.line(format!("slot{j}_plain <= {plain};"));
+    }
     for w in 0..=n as usize {
         v.line(format!(
-            "{} <= a{j}_ky[{} +: 64];",
+            "{} <= {}[{} +: 64];",
             names::slot(j as usize, &format!("key_{w}")),
+            ky,
             64 * w
         ));
     }
     for t in 0..3 {
         v.line(format!(
-            "{} <= a{j}_tw[{} +: 64];",
+            "{} <= {tw}[{} +: 64];",
             names::slot(j as usize, &format!("tweak_{t}")),
             64 * t
         ));
@@ -1514,6 +1559,60 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     v.close("end");
     v.close("end");
     v.line("");
+}
+
+/// Where the blocks that do cycle `e` in slot `j` come from: the issue (`None`, cycle 0) or the
+/// slot of cycle `e - 1` (`Some(i)`). The arriving block's cycle picks both the ROM's control
+/// and this source, so the source is known for every cycle.
+fn cycle_source(plan: &Plan, e: usize) -> Option<usize> {
+    e.checked_sub(1).map(|p| plan.dp.cycle_ops()[p].slot)
+}
+
+/// The one source of the blocks doing the cycles of slot `j` that `uses` picks, if they all
+/// come from one place (see [`cycle_source`]).
+fn single_source(plan: &Plan, j: u32, uses: impl Fn(usize) -> bool) -> Option<Option<usize>> {
+    let ops = plan.dp.cycle_ops();
+    let mut sources = (0..ops.len())
+        .filter(|&e| ops[e].slot == j as usize && uses(e))
+        .map(|e| cycle_source(plan, e));
+    let first = sources.next()?;
+    sources.all(|s| s == first).then_some(first)
+}
+
+/// The key and tweak that slot `j`'s key injection `a` reads in a lean core: where all its
+/// working cycles come from one place, that place's key and tweak, not the arrival select
+/// `a<j>_ky` (the same sums whenever the mask is set, and synthesis no longer merges, and
+/// duplicates, the arrival select into the subkey selects); otherwise `a<j>_ky`, `a<j>_tw`.
+fn injection_source(plan: &Plan, j: u32, a: u32) -> (String, String) {
+    let works = |e: usize| {
+        plan.placement.cycles[e]
+            .iter()
+            .any(|(u, m)| *u == Unit::Add(a) && matches!(m, MicroOp::AddSubkey { .. }))
+    };
+    match single_source(plan, j, works) {
+        Some(None) => (
+            "{iss_parity, iss_chain}".to_owned(),
+            "tweak_words(iss_t0, iss_t1)".to_owned(),
+        ),
+        Some(Some(i)) => (
+            format!("slot{i}_ky"),
+            format!("tweak_words(slot{i}_tw[0 +: 64], slot{i}_tw[64 +: 64])"),
+        ),
+        None => (format!("a{j}_ky"), format!("a{j}_tw")),
+    }
+}
+
+/// The plaintext that slot `j`'s completing blocks feed forward: in a lean core, where they all
+/// come from one place, that place's plaintext rather than the arrival select `a<j>_plain`.
+fn completion_plain(plan: &Plan, j: u32) -> String {
+    if !plan.lean {
+        return format!("a{j}_plain");
+    }
+    match single_source(plan, j, |e| plan.dp.cycle_ops()[e].done) {
+        Some(None) => "iss_data".to_owned(),
+        Some(Some(i)) => format!("slot{i}_plain"),
+        None => format!("a{j}_plain"),
+    }
 }
 
 /// A stream number carried from register to register: its upper bits written as the constant
@@ -1548,7 +1647,8 @@ fn completion(v: &mut Emitter, plan: &Plan) {
             v.indent_more();
         }
         v.line(format!(
-            "c_valid = 1'b1; c_stream = a{j}_stream; c_phase = a{j}_phase; c_chain = n{j}_st ^ a{j}_plain;"
+            "c_valid = 1'b1; c_stream = a{j}_stream; c_phase = a{j}_phase; c_chain = n{j}_st ^ {};",
+            completion_plain(plan, *j)
         ));
     }
     if !done_slots.is_empty() {

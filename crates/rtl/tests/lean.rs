@@ -66,6 +66,7 @@ fn lean_cores_give_the_official_digests_and_diff_identical_but_for_the_named_fie
     let all = vectors();
     for name in [
         "long-iter-256",
+        "long-iter-512",
         "long-split-256",
         "long-overlap-256",
         "ath-4r",
