@@ -67,6 +67,7 @@ fn lean_cores_give_the_official_digests_and_diff_identical_but_for_the_named_fie
     for name in [
         "long-iter-256",
         "long-iter-512",
+        "long-iter-1024",
         "long-split-256",
         "long-overlap-256",
         "ath-4r",
