@@ -494,6 +494,9 @@ fn functions(v: &mut Emitter, plan: &Plan) {
         (false, false) => {}
         (false, true) => add_subkey_selected(v, plan),
     }
+    if let Some(rot) = key_rotation(plan, 0) {
+        add_subkey_rotated(v, plan, &rot);
+    }
     tweak_words(v, plan.tree());
     if plan.slots > 1 {
         v.line("// The pipeline register a block is in during its cycle e (the simulator's Datapath::slot).");
@@ -1213,6 +1216,9 @@ fn rom_entry(plan: &Plan, j: u32, e: u32) -> (String, Vec<String>) {
             dec(8, u64::from(op.subkey))
         ));
     }
+    if key_rotation(plan, j).is_some_and(|r| r.rot_cycles.contains(&e)) {
+        sets.push(format!("c{j}_rot = 1'b1;"));
+    }
     if op.done {
         sets.push(format!("c{j}_done = 1'b1;"));
     }
@@ -1297,6 +1303,13 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             )),
             Unit::Perm(p) => decl.push(format!("reg c{j}_p{p};")),
         }
+    }
+    let rot = key_rotation(plan, j);
+    if rot.is_some() {
+        decl.push(format!(
+            "reg c{j}_rot; reg [{}:0] r{j}_ky; reg [191:0] r{j}_tw; // the rotating key schedule",
+            kybits - 1
+        ));
     }
     decl.push(if lean {
         format!("reg c{j}_done;")
@@ -1394,6 +1407,9 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             Unit::Perm(p) => defaults.push(format!("c{j}_p{p} = 1'b0;")),
         }
     }
+    if rot.is_some() {
+        defaults.push(format!("c{j}_rot = 1'b0;"));
+    }
     defaults.push(if lean {
         format!("c{j}_done = 1'b0;")
     } else {
@@ -1449,13 +1465,20 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
                 } else {
                     (format!("a{j}_ky"), format!("a{j}_tw"))
                 };
+                let rotated = rot.as_ref().is_some_and(|r| r.unit == *a);
+                let (ky, tw, f) = if rotated {
+                    (
+                        format!("r{j}_ky[{}:0]", plan.nbits() - 1),
+                        format!("r{j}_tw[127:0]"),
+                        "add_subkey_rot",
+                    )
+                } else if plan.lean {
+                    (ky, tw, "add_subkey_sel")
+                } else {
+                    (ky, tw, "add_subkey")
+                };
                 v.line(format!(
-                    "n{j}_st = {}(n{j}_st, {ky}, {tw}, c{j}_k{a}_sk, c{j}_k{a}_mask);",
-                    if plan.lean {
-                        "add_subkey_sel"
-                    } else {
-                        "add_subkey"
-                    }
+                    "n{j}_st = {f}(n{j}_st, {ky}, {tw}, c{j}_k{a}_sk, c{j}_k{a}_mask);"
                 ))
             }
             Unit::Mix(m) => v.line(format!(
@@ -1469,7 +1492,7 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     // Registers. A lean slot 0 whose blocks stay in it loads the key, the tweak and the
     // plaintext only from the issue: a block that stays keeps its own, so these registers need
     // an enable, not the arrival select (the same values every cycle).
-    let loads_on_issue = lean && j == 0 && sources == [0];
+    let loads_on_issue = loads_on_issue(plan, j);
     if loads_on_issue {
         v.line(format!(
             "wire iss{j}_load = !({}) && iss_valid; // a new block enters slot {j}",
@@ -1496,6 +1519,11 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
         resets.push(format!("slot{j}_elapsed <= {};", dec(ELAPSED_BITS, 0)));
     }
     resets.push(format!("slot{j}_plain <= {{{nbits}{{1'b0}}}};"));
+    if rot.is_some() {
+        resets.push(format!(
+            "r{j}_ky <= {{{kybits}{{1'b0}}}}; r{j}_tw <= 192'd0;"
+        ));
+    }
     for (field, width) in plan.slot_fields() {
         resets.push(format!(
             "{} <= {};",
@@ -1555,6 +1583,21 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             64 * t
         ));
     }
+    if let Some(r) = &rot {
+        // loaded in the order of the first subkey, rotated after each subkey
+        v.line(format!(
+            "r{j}_ky <= {}; r{j}_tw <= {};",
+            words_in_order(&ky, &r.key_load),
+            words_in_order(&tw, &r.tw_load)
+        ));
+        v.close(format!("end else if (a{j}_valid && c{j}_rot) begin"));
+        v.indent_more();
+        v.line(format!(
+            "r{j}_ky <= {}; r{j}_tw <= {};",
+            words_in_order(&format!("r{j}_ky"), &r.key_step),
+            words_in_order(&format!("r{j}_tw"), &r.tw_step)
+        ));
+    }
     v.close("end");
     v.close("end");
     v.close("end");
@@ -1600,6 +1643,196 @@ fn injection_source(plan: &Plan, j: u32, a: u32) -> (String, String) {
         ),
         None => (format!("a{j}_ky"), format!("a{j}_tw")),
     }
+}
+
+/// Whether a lean slot `j` loads its key, tweak and plaintext only from the issue: slot 0 whose
+/// blocks come only from the issue and from itself (a block that stays keeps its own).
+fn loads_on_issue(plan: &Plan, j: u32) -> bool {
+    let ops = plan.dp.cycle_ops();
+    let stays: Vec<usize> = (1..ops.len()).filter(|&e| ops[e].slot == 0).collect();
+    plan.lean && j == 0 && !stays.is_empty() && stays.iter().all(|&e| ops[e - 1].slot == 0)
+}
+
+/// The working cycles of slot `j`'s key injection `a`, with the subkey each adds, in order.
+fn injection_uses(plan: &Plan, j: u32, a: u32) -> Vec<(u32, usize)> {
+    let ops = plan.dp.cycle_ops();
+    (0..ops.len())
+        .filter(|&e| ops[e].slot == j as usize)
+        .flat_map(|e| {
+            plan.placement.cycles[e].iter().filter_map(move |(u, m)| match (u, m) {
+                (Unit::Add(b), MicroOp::AddSubkey { subkey, .. }) if *b == a => {
+                    Some((e as u32, *subkey as usize))
+                }
+                _ => None,
+            })
+        })
+        .collect()
+}
+
+/// A lean slot 0's key schedule as rotating registers (`r0_ky`, `r0_tw`): the one key injection
+/// that reads the slot's own key adds subkeys s0, s0 + 1, ... in turn, so rather than select
+/// each subkey word's key word and tweak word on the subkey number (a (Nw+1)-way select per
+/// bit), the registers hold the words in the order of the subkey being added and rotate after
+/// each subkey; the trace's `slot0_key_*`, `slot0_tweak_*` keep the block's key unrotated. The
+/// positions and the rotation are read off the library's key schedule ([`subkey_sources_n`])
+/// and checked there for every subkey the injection adds.
+struct Rotation {
+    /// The key injection that reads the rotating registers.
+    unit: u32,
+    /// Key word (0..=Nw) in each register position when the block is issued.
+    key_load: Vec<usize>,
+    /// The position each position takes its word from at a rotation.
+    key_step: Vec<usize>,
+    /// Tweak word in each of the three positions when the block is issued.
+    tw_load: Vec<usize>,
+    /// As `key_step`, for the tweak.
+    tw_step: Vec<usize>,
+    /// The tweak position subkey word i adds, if it adds one.
+    tw_at: Vec<Option<usize>>,
+    /// The cycles after which the registers rotate (the last cycle of a subkey).
+    rot_cycles: Vec<u32>,
+}
+
+/// Fills `load` (the words in position order) with the words missing from it, and returns the
+/// step: position m takes the word that `next[m]` names (the rest in order after them).
+fn rotation_step(load: &mut Vec<usize>, next: &[usize], total: usize) -> Option<Vec<usize>> {
+    let rest: Vec<usize> = (0..total).filter(|w| !load.contains(w)).collect();
+    load.extend(rest);
+    let mut targets: Vec<usize> = next.to_vec();
+    targets.extend((0..total).filter(|w| !next.contains(w)));
+    targets
+        .iter()
+        .map(|w| load.iter().position(|x| x == w))
+        .collect()
+}
+
+fn key_rotation(plan: &Plan, j: u32) -> Option<Rotation> {
+    if !plan.lean || plan.pool.is_some() || !loads_on_issue(plan, j) {
+        return None;
+    }
+    let n = plan.words as usize;
+    let readers: Vec<u32> = plan.placement.stage_units[j as usize]
+        .iter()
+        .filter_map(|u| match u {
+            Unit::Add(a) => {
+                let uses = injection_uses(plan, j, *a);
+                let ops = plan.dp.cycle_ops();
+                let own = uses.iter().all(|(e, _)| {
+                    cycle_source(plan, *e as usize) == Some(j as usize) && ops[*e as usize].slot == j as usize
+                });
+                (own && !uses.is_empty()).then_some(*a)
+            }
+            _ => None,
+        })
+        .collect();
+    let [unit] = readers[..] else { return None };
+    let uses = injection_uses(plan, j, unit);
+    if uses.windows(2).any(|w| w[1].1 != w[0].1 && w[1].1 != w[0].1 + 1) {
+        return None;
+    }
+    let mut subkeys: Vec<usize> = uses.iter().map(|u| u.1).collect();
+    subkeys.dedup();
+    if subkeys.len() < 2 {
+        return None;
+    }
+    let table = |s: usize, i: usize| subkey_sources_n(plan.words, s, i);
+    let (s0, s1) = (subkeys[0], subkeys[1]);
+    let mut key_load: Vec<usize> = (0..n).map(|i| table(s0, i).0).collect();
+    let key_next: Vec<usize> = (0..n).map(|i| table(s1, i).0).collect();
+    let key_step = rotation_step(&mut key_load, &key_next, n + 1)?;
+    let tweaks = |s: usize| -> Vec<usize> { (0..n).filter_map(|i| table(s, i).1).collect() };
+    let mut tw_load = tweaks(s0);
+    let tw_step = rotation_step(&mut tw_load, &tweaks(s1), 3)?;
+    let tw_at: Vec<Option<usize>> = (0..n)
+        .map(|i| table(s0, i).1.map(|t| tw_load.iter().position(|x| *x == t).unwrap()))
+        .collect();
+    if tw_at.iter().flatten().any(|&p| p > 1) {
+        return None;
+    }
+    // Check every subkey the injection adds against the key schedule.
+    let (mut keys, mut tws) = (key_load.clone(), tw_load.clone());
+    for &s in &subkeys {
+        for i in 0..n {
+            let (k, t, _) = table(s, i);
+            if keys[i] != k || t != tw_at[i].map(|p| tws[p]) {
+                return None;
+            }
+        }
+        keys = key_step.iter().map(|&m| keys[m]).collect();
+        tws = tw_step.iter().map(|&m| tws[m]).collect();
+    }
+    let rot_cycles = uses
+        .windows(2)
+        .filter(|w| w[1].1 != w[0].1)
+        .map(|w| w[0].0)
+        .collect();
+    Some(Rotation {
+        unit,
+        key_load,
+        key_step,
+        tw_load,
+        tw_step,
+        tw_at,
+        rot_cycles,
+    })
+}
+
+/// `{w[pos[last]], ..., w[pos[0]]}`: the 64-bit words of `w` in the order `pos` gives.
+fn words_in_order(w: &str, pos: &[usize]) -> String {
+    let parts: Vec<String> = pos
+        .iter()
+        .rev()
+        .map(|p| format!("{w}[{} +: 64]", 64 * p))
+        .collect();
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// The key injection that reads the rotating registers (see [`Rotation`]): subkey word i is
+/// the key word in position i, plus the tweak word in its position and the counter of `sk`.
+fn add_subkey_rotated(v: &mut Emitter, plan: &Plan, rot: &Rotation) {
+    let n = plan.words as usize;
+    let nbits = plan.nbits();
+    v.line("// Key injection from the rotating key and tweak registers: subkey word i is the key word in");
+    v.line("// position i, plus its tweak word and counter (the same sums as add_subkey).");
+    v.open(format!("function [{}:0] add_subkey_rot;", nbits - 1));
+    v.line(format!("input [{}:0] x;", nbits - 1));
+    // the words in positions 0..Nw-1 and the tweak's first two (the others only rotate)
+    v.line(format!("input [{}:0] ky;", nbits - 1));
+    v.line("input [127:0] tw;");
+    v.line(format!("input [{}:0] sk;", SUBKEY_BITS - 1));
+    v.line(format!("input [{}:0] mask;", n - 1));
+    v.line(format!("reg [{}:0] cv;", SUBKEY_BITS - 1));
+    v.open("begin");
+    v.line("add_subkey_rot = x;");
+    for i in 0..n {
+        let mut sum = format!("ky[{} +: 64]", 64 * i);
+        if let Some(p) = rot.tw_at[i] {
+            sum.push_str(&format!(" + tw[{} +: 64]", 64 * p));
+        }
+        let counters: Vec<u64> = (0..plan.schedule.subkeys() as usize)
+            .map(|s| subkey_sources_n(plan.words, s, i).2)
+            .collect();
+        if counters.iter().any(|&c| c != 0) {
+            v.open("case (sk)");
+            for (s, c) in counters.iter().enumerate() {
+                v.line(format!(
+                    "{}: cv = {};",
+                    dec(SUBKEY_BITS, s as u64),
+                    dec(SUBKEY_BITS, *c)
+                ));
+            }
+            v.line(format!("default: cv = {};", dec(SUBKEY_BITS, 0)));
+            v.close("endcase");
+            sum.push_str(&format!(" + {{{}'d0, cv}}", 64 - SUBKEY_BITS));
+        }
+        v.line(format!(
+            "add_subkey_rot[{o} +: 64] = x[{o} +: 64] + ({{64{{mask[{i}]}}}} & ({sum}));",
+            o = 64 * i
+        ));
+    }
+    v.close("end");
+    v.close("endfunction");
+    v.line("");
 }
 
 /// The plaintext that slot `j`'s completing blocks feed forward: in a lean core, where they all
