@@ -1510,7 +1510,11 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             "iss_data".to_owned(),
         )
     } else {
-        (format!("a{j}_ky"), format!("a{j}_tw"), format!("a{j}_plain"))
+        (
+            format!("a{j}_ky"),
+            format!("a{j}_tw"),
+            format!("a{j}_plain"),
+        )
     };
     v.open(format!("always @(posedge clk) begin : slot{j}_regs"));
     v.open("if (rst) begin");
@@ -1659,12 +1663,14 @@ fn injection_uses(plan: &Plan, j: u32, a: u32) -> Vec<(u32, usize)> {
     (0..ops.len())
         .filter(|&e| ops[e].slot == j as usize)
         .flat_map(|e| {
-            plan.placement.cycles[e].iter().filter_map(move |(u, m)| match (u, m) {
-                (Unit::Add(b), MicroOp::AddSubkey { subkey, .. }) if *b == a => {
-                    Some((e as u32, *subkey as usize))
-                }
-                _ => None,
-            })
+            plan.placement.cycles[e]
+                .iter()
+                .filter_map(move |(u, m)| match (u, m) {
+                    (Unit::Add(b), MicroOp::AddSubkey { subkey, .. }) if *b == a => {
+                        Some((e as u32, *subkey as usize))
+                    }
+                    _ => None,
+                })
         })
         .collect()
 }
@@ -1718,7 +1724,8 @@ fn key_rotation(plan: &Plan, j: u32) -> Option<Rotation> {
                 let uses = injection_uses(plan, j, *a);
                 let ops = plan.dp.cycle_ops();
                 let own = uses.iter().all(|(e, _)| {
-                    cycle_source(plan, *e as usize) == Some(j as usize) && ops[*e as usize].slot == j as usize
+                    cycle_source(plan, *e as usize) == Some(j as usize)
+                        && ops[*e as usize].slot == j as usize
                 });
                 (own && !uses.is_empty()).then_some(*a)
             }
@@ -1727,7 +1734,10 @@ fn key_rotation(plan: &Plan, j: u32) -> Option<Rotation> {
         .collect();
     let [unit] = readers[..] else { return None };
     let uses = injection_uses(plan, j, unit);
-    if uses.windows(2).any(|w| w[1].1 != w[0].1 && w[1].1 != w[0].1 + 1) {
+    if uses
+        .windows(2)
+        .any(|w| w[1].1 != w[0].1 && w[1].1 != w[0].1 + 1)
+    {
         return None;
     }
     let mut subkeys: Vec<usize> = uses.iter().map(|u| u.1).collect();
@@ -1744,7 +1754,11 @@ fn key_rotation(plan: &Plan, j: u32) -> Option<Rotation> {
     let mut tw_load = tweaks(s0);
     let tw_step = rotation_step(&mut tw_load, &tweaks(s1), 3)?;
     let tw_at: Vec<Option<usize>> = (0..n)
-        .map(|i| table(s0, i).1.map(|t| tw_load.iter().position(|x| *x == t).unwrap()))
+        .map(|i| {
+            table(s0, i)
+                .1
+                .map(|t| tw_load.iter().position(|x| *x == t).unwrap())
+        })
         .collect();
     if tw_at.iter().flatten().any(|&p| p > 1) {
         return None;
