@@ -494,8 +494,8 @@ fn functions(v: &mut Emitter, plan: &Plan) {
         (false, false) => {}
         (false, true) => add_subkey_selected(v, plan),
     }
-    if let Some(rot) = key_rotation(plan, 0) {
-        add_subkey_rotated(v, plan, &rot);
+    if key_rotation(plan, 0).is_some() {
+        add_subkey_rotated(v, plan);
     }
     tweak_words(v, plan.tree());
     if plan.slots > 1 {
@@ -589,6 +589,11 @@ fn subkey_select_regs(v: &mut Emitter) {
 /// Emits the case on `sk` that selects subkey word `i`'s key word (`kw`), tweak word (`tv`)
 /// and counter (`cv`), and returns the sum that makes the word of them.
 fn select_subkey_word(v: &mut Emitter, plan: &Plan, i: usize) -> String {
+    select_subkey_word_from(v, plan, i, None)
+}
+
+/// As [`select_subkey_word`]; with `key`, the key word is that expression, not selected on `sk`.
+fn select_subkey_word_from(v: &mut Emitter, plan: &Plan, i: usize, fixed: Option<&str>) -> String {
     let sources: Vec<_> = (0..plan.schedule.subkeys() as usize)
         .map(|s| subkey_sources_n(plan.words, s, i))
         .collect();
@@ -597,7 +602,10 @@ fn select_subkey_word(v: &mut Emitter, plan: &Plan, i: usize) -> String {
     v.line(format!("// word {i}"));
     v.open("case (sk)");
     for (s, (key, tweak, counter)) in sources.iter().enumerate() {
-        let mut sets = vec![format!("kw = ky[{} +: 64];", 64 * key)];
+        let mut sets = match fixed {
+            None => vec![format!("kw = ky[{} +: 64];", 64 * key)],
+            Some(_) => Vec::new(),
+        };
         if tweaked {
             sets.push(match tweak {
                 Some(t) => format!("tv = tw[{} +: 64];", 64 * t),
@@ -614,11 +622,12 @@ fn select_subkey_word(v: &mut Emitter, plan: &Plan, i: usize) -> String {
         ));
     }
     v.line(format!(
-        "default: begin kw = 64'd0; tv = 64'd0; cv = {}; end",
+        "default: begin {}tv = 64'd0; cv = {}; end",
+        if fixed.is_some() { "" } else { "kw = 64'd0; " },
         dec(SUBKEY_BITS, 0)
     ));
     v.close("endcase");
-    let mut sum = "kw".to_owned();
+    let mut sum = fixed.unwrap_or("kw").to_owned();
     if tweaked {
         sum.push_str(" + tv");
     }
@@ -1307,7 +1316,7 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     let rot = key_rotation(plan, j);
     if rot.is_some() {
         decl.push(format!(
-            "reg c{j}_rot; reg [{}:0] r{j}_ky; reg [191:0] r{j}_tw; // the rotating key schedule",
+            "reg c{j}_rot; reg [{}:0] r{j}_ky; // the rotating key schedule",
             kybits - 1
         ));
     }
@@ -1469,7 +1478,7 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
                 let (ky, tw, f) = if rotated {
                     (
                         format!("r{j}_ky[{}:0]", plan.nbits() - 1),
-                        format!("r{j}_tw[127:0]"),
+                        tw,
                         "add_subkey_rot",
                     )
                 } else if plan.lean {
@@ -1524,9 +1533,7 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     }
     resets.push(format!("slot{j}_plain <= {{{nbits}{{1'b0}}}};"));
     if rot.is_some() {
-        resets.push(format!(
-            "r{j}_ky <= {{{kybits}{{1'b0}}}}; r{j}_tw <= 192'd0;"
-        ));
+        resets.push(format!("r{j}_ky <= {{{kybits}{{1'b0}}}};"));
     }
     for (field, width) in plan.slot_fields() {
         resets.push(format!(
@@ -1589,17 +1596,12 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     }
     if let Some(r) = &rot {
         // loaded in the order of the first subkey, rotated after each subkey
-        v.line(format!(
-            "r{j}_ky <= {}; r{j}_tw <= {};",
-            words_in_order(&ky, &r.key_load),
-            words_in_order(&tw, &r.tw_load)
-        ));
+        v.line(format!("r{j}_ky <= {};", words_in_order(&ky, &r.key_load)));
         v.close(format!("end else if (a{j}_valid && c{j}_rot) begin"));
         v.indent_more();
         v.line(format!(
-            "r{j}_ky <= {}; r{j}_tw <= {};",
-            words_in_order(&format!("r{j}_ky"), &r.key_step),
-            words_in_order(&format!("r{j}_tw"), &r.tw_step)
+            "r{j}_ky <= {};",
+            words_in_order(&format!("r{j}_ky"), &r.key_step)
         ));
     }
     v.close("end");
@@ -1675,7 +1677,7 @@ fn injection_uses(plan: &Plan, j: u32, a: u32) -> Vec<(u32, usize)> {
         .collect()
 }
 
-/// A lean slot 0's key schedule as rotating registers (`r0_ky`, `r0_tw`): the one key injection
+/// A lean slot 0's key schedule as a rotating register (`r0_ky`): the one key injection
 /// that reads the slot's own key adds subkeys s0, s0 + 1, ... in turn, so rather than select
 /// each subkey word's key word and tweak word on the subkey number (a (Nw+1)-way select per
 /// bit), the registers hold the words in the order of the subkey being added and rotate after
@@ -1689,12 +1691,6 @@ struct Rotation {
     key_load: Vec<usize>,
     /// The position each position takes its word from at a rotation.
     key_step: Vec<usize>,
-    /// Tweak word in each of the three positions when the block is issued.
-    tw_load: Vec<usize>,
-    /// As `key_step`, for the tweak.
-    tw_step: Vec<usize>,
-    /// The tweak position subkey word i adds, if it adds one.
-    tw_at: Vec<Option<usize>>,
     /// The cycles after which the registers rotate (the last cycle of a subkey).
     rot_cycles: Vec<u32>,
 }
@@ -1750,30 +1746,13 @@ fn key_rotation(plan: &Plan, j: u32) -> Option<Rotation> {
     let mut key_load: Vec<usize> = (0..n).map(|i| table(s0, i).0).collect();
     let key_next: Vec<usize> = (0..n).map(|i| table(s1, i).0).collect();
     let key_step = rotation_step(&mut key_load, &key_next, n + 1)?;
-    let tweaks = |s: usize| -> Vec<usize> { (0..n).filter_map(|i| table(s, i).1).collect() };
-    let mut tw_load = tweaks(s0);
-    let tw_step = rotation_step(&mut tw_load, &tweaks(s1), 3)?;
-    let tw_at: Vec<Option<usize>> = (0..n)
-        .map(|i| {
-            table(s0, i)
-                .1
-                .map(|t| tw_load.iter().position(|x| *x == t).unwrap())
-        })
-        .collect();
-    if tw_at.iter().flatten().any(|&p| p > 1) {
-        return None;
-    }
     // Check every subkey the injection adds against the key schedule.
-    let (mut keys, mut tws) = (key_load.clone(), tw_load.clone());
+    let mut keys = key_load.clone();
     for &s in &subkeys {
-        for i in 0..n {
-            let (k, t, _) = table(s, i);
-            if keys[i] != k || t != tw_at[i].map(|p| tws[p]) {
-                return None;
-            }
+        if (0..n).any(|i| keys[i] != table(s, i).0) {
+            return None;
         }
         keys = key_step.iter().map(|&m| keys[m]).collect();
-        tws = tw_step.iter().map(|&m| tws[m]).collect();
     }
     let rot_cycles = uses
         .windows(2)
@@ -1784,9 +1763,6 @@ fn key_rotation(plan: &Plan, j: u32) -> Option<Rotation> {
         unit,
         key_load,
         key_step,
-        tw_load,
-        tw_step,
-        tw_at,
         rot_cycles,
     })
 }
@@ -1803,42 +1779,27 @@ fn words_in_order(w: &str, pos: &[usize]) -> String {
 
 /// The key injection that reads the rotating registers (see [`Rotation`]): subkey word i is
 /// the key word in position i, plus the tweak word in its position and the counter of `sk`.
-fn add_subkey_rotated(v: &mut Emitter, plan: &Plan, rot: &Rotation) {
+fn add_subkey_rotated(v: &mut Emitter, plan: &Plan) {
     let n = plan.words as usize;
     let nbits = plan.nbits();
-    v.line("// Key injection from the rotating key and tweak registers: subkey word i is the key word in");
-    v.line("// position i, plus its tweak word and counter (the same sums as add_subkey).");
+    v.line("// Key injection from the rotating key register: subkey word i is the key word in position i,");
+    v.line("// plus the tweak word and counter sk selects (the same sums as add_subkey).");
     v.open(format!("function [{}:0] add_subkey_rot;", nbits - 1));
     v.line(format!("input [{}:0] x;", nbits - 1));
-    // the words in positions 0..Nw-1 and the tweak's first two (the others only rotate)
-    v.line(format!("input [{}:0] ky;", nbits - 1));
-    v.line("input [127:0] tw;");
+    v.line(format!(
+        "input [{}:0] ky; // positions 0..Nw-1 (position Nw only rotates)",
+        nbits - 1
+    ));
+    v.line("input [191:0] tw;");
     v.line(format!("input [{}:0] sk;", SUBKEY_BITS - 1));
     v.line(format!("input [{}:0] mask;", n - 1));
-    v.line(format!("reg [{}:0] cv;", SUBKEY_BITS - 1));
+    v.line(format!("reg [63:0] tv; reg [{}:0] cv;", SUBKEY_BITS - 1));
     v.open("begin");
     v.line("add_subkey_rot = x;");
     for i in 0..n {
-        let mut sum = format!("ky[{} +: 64]", 64 * i);
-        if let Some(p) = rot.tw_at[i] {
-            sum.push_str(&format!(" + tw[{} +: 64]", 64 * p));
-        }
-        let counters: Vec<u64> = (0..plan.schedule.subkeys() as usize)
-            .map(|s| subkey_sources_n(plan.words, s, i).2)
-            .collect();
-        if counters.iter().any(|&c| c != 0) {
-            v.open("case (sk)");
-            for (s, c) in counters.iter().enumerate() {
-                v.line(format!(
-                    "{}: cv = {};",
-                    dec(SUBKEY_BITS, s as u64),
-                    dec(SUBKEY_BITS, *c)
-                ));
-            }
-            v.line(format!("default: cv = {};", dec(SUBKEY_BITS, 0)));
-            v.close("endcase");
-            sum.push_str(&format!(" + {{{}'d0, cv}}", 64 - SUBKEY_BITS));
-        }
+        // the tweak word and counter as add_subkey_sel selects them; the key word from position i
+        let key = format!("ky[{} +: 64]", 64 * i);
+        let sum = select_subkey_word_from(v, plan, i, Some(&key));
         v.line(format!(
             "add_subkey_rot[{o} +: 64] = x[{o} +: 64] + ({{64{{mask[{i}]}}}} & ({sum}));",
             o = 64 * i
