@@ -592,7 +592,8 @@ fn select_subkey_word(v: &mut Emitter, plan: &Plan, i: usize) -> String {
     select_subkey_word_from(v, plan, i, None)
 }
 
-/// As [`select_subkey_word`]; with `key`, the key word is that expression, not selected on `sk`.
+/// As [`select_subkey_word`]; with `fixed`, the key word is that expression, not selected on
+/// `sk`.
 fn select_subkey_word_from(v: &mut Emitter, plan: &Plan, i: usize, fixed: Option<&str>) -> String {
     let sources: Vec<_> = (0..plan.schedule.subkeys() as usize)
         .map(|s| subkey_sources_n(plan.words, s, i))
@@ -1679,19 +1680,20 @@ fn injection_uses(plan: &Plan, j: u32, a: u32) -> Vec<(u32, usize)> {
 
 /// A lean slot 0's key schedule as a rotating register (`r0_ky`): the one key injection
 /// that reads the slot's own key adds subkeys s0, s0 + 1, ... in turn, so rather than select
-/// each subkey word's key word and tweak word on the subkey number (a (Nw+1)-way select per
-/// bit), the registers hold the words in the order of the subkey being added and rotate after
-/// each subkey; the trace's `slot0_key_*`, `slot0_tweak_*` keep the block's key unrotated. The
+/// each subkey word's key word on the subkey number (a (Nw+1)-way select per bit), the register
+/// holds the key words in the order of the subkey being added and rotates after each subkey;
+/// the trace's `slot0_key_*` keep the block's key unrotated. The tweak words stay selected on
+/// the subkey (a rotating tweak would not share t2's bits with t0's: more flip-flops). The
 /// positions and the rotation are read off the library's key schedule ([`subkey_sources_n`])
 /// and checked there for every subkey the injection adds.
 struct Rotation {
-    /// The key injection that reads the rotating registers.
+    /// The key injection that reads the rotating register.
     unit: u32,
     /// Key word (0..=Nw) in each register position when the block is issued.
     key_load: Vec<usize>,
     /// The position each position takes its word from at a rotation.
     key_step: Vec<usize>,
-    /// The cycles after which the registers rotate (the last cycle of a subkey).
+    /// The cycles after which the register rotates (the last cycle of a subkey).
     rot_cycles: Vec<u32>,
 }
 
@@ -1708,6 +1710,7 @@ fn rotation_step(load: &mut Vec<usize>, next: &[usize], total: usize) -> Option<
         .collect()
 }
 
+/// Slot `j`'s rotating key register (see [`Rotation`]), where the schedule allows one.
 fn key_rotation(plan: &Plan, j: u32) -> Option<Rotation> {
     if !plan.lean || plan.pool.is_some() || !loads_on_issue(plan, j) {
         return None;
