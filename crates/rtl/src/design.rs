@@ -494,6 +494,9 @@ fn functions(v: &mut Emitter, plan: &Plan) {
         (false, false) => {}
         (false, true) => add_subkey_selected(v, plan),
     }
+    if key_rotation(plan, 0).is_some() {
+        add_subkey_rotated(v, plan);
+    }
     tweak_words(v, plan.tree());
     if plan.slots > 1 {
         v.line("// The pipeline register a block is in during its cycle e (the simulator's Datapath::slot).");
@@ -586,6 +589,12 @@ fn subkey_select_regs(v: &mut Emitter) {
 /// Emits the case on `sk` that selects subkey word `i`'s key word (`kw`), tweak word (`tv`)
 /// and counter (`cv`), and returns the sum that makes the word of them.
 fn select_subkey_word(v: &mut Emitter, plan: &Plan, i: usize) -> String {
+    select_subkey_word_from(v, plan, i, None)
+}
+
+/// As [`select_subkey_word`]; with `fixed`, the key word is that expression, not selected on
+/// `sk`.
+fn select_subkey_word_from(v: &mut Emitter, plan: &Plan, i: usize, fixed: Option<&str>) -> String {
     let sources: Vec<_> = (0..plan.schedule.subkeys() as usize)
         .map(|s| subkey_sources_n(plan.words, s, i))
         .collect();
@@ -594,7 +603,10 @@ fn select_subkey_word(v: &mut Emitter, plan: &Plan, i: usize) -> String {
     v.line(format!("// word {i}"));
     v.open("case (sk)");
     for (s, (key, tweak, counter)) in sources.iter().enumerate() {
-        let mut sets = vec![format!("kw = ky[{} +: 64];", 64 * key)];
+        let mut sets = match fixed {
+            None => vec![format!("kw = ky[{} +: 64];", 64 * key)],
+            Some(_) => Vec::new(),
+        };
         if tweaked {
             sets.push(match tweak {
                 Some(t) => format!("tv = tw[{} +: 64];", 64 * t),
@@ -611,11 +623,12 @@ fn select_subkey_word(v: &mut Emitter, plan: &Plan, i: usize) -> String {
         ));
     }
     v.line(format!(
-        "default: begin kw = 64'd0; tv = 64'd0; cv = {}; end",
+        "default: begin {}tv = 64'd0; cv = {}; end",
+        if fixed.is_some() { "" } else { "kw = 64'd0; " },
         dec(SUBKEY_BITS, 0)
     ));
     v.close("endcase");
-    let mut sum = "kw".to_owned();
+    let mut sum = fixed.unwrap_or("kw").to_owned();
     if tweaked {
         sum.push_str(" + tv");
     }
@@ -1213,6 +1226,9 @@ fn rom_entry(plan: &Plan, j: u32, e: u32) -> (String, Vec<String>) {
             dec(8, u64::from(op.subkey))
         ));
     }
+    if key_rotation(plan, j).is_some_and(|r| r.rot_cycles.contains(&e)) {
+        sets.push(format!("c{j}_rot = 1'b1;"));
+    }
     if op.done {
         sets.push(format!("c{j}_done = 1'b1;"));
     }
@@ -1267,11 +1283,19 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     if counted {
         v.line(format!("reg [{}:0] a{j}_e;", ELAPSED_BITS - 1));
     }
+    // A lean slot's stage and registers may read their sources directly (`injection_source`,
+    // `completion_plain`, `loads_on_issue` below), leaving some of the arrival unread.
+    if lean {
+        v.line("/* verilator lint_off UNUSEDSIGNAL */ // read directly from the sources where they are one");
+    }
     v.line(format!(
         "reg [{}:0] a{j}_st, a{j}_plain, n{j}_st; reg [{}:0] a{j}_ky; reg [191:0] a{j}_tw;",
         nbits - 1,
         kybits - 1
     ));
+    if lean {
+        v.line("/* verilator lint_on UNUSEDSIGNAL */");
+    }
     let mut decl = Vec::new();
     if let Some(pool) = &plan.pool {
         decl.extend(pooled_decl(plan, pool, j));
@@ -1289,6 +1313,13 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             )),
             Unit::Perm(p) => decl.push(format!("reg c{j}_p{p};")),
         }
+    }
+    let rot = key_rotation(plan, j);
+    if rot.is_some() {
+        decl.push(format!(
+            "reg c{j}_rot; reg [{}:0] r{j}_ky; // the rotating key schedule",
+            kybits - 1
+        ));
     }
     decl.push(if lean {
         format!("reg c{j}_done;")
@@ -1386,6 +1417,9 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             Unit::Perm(p) => defaults.push(format!("c{j}_p{p} = 1'b0;")),
         }
     }
+    if rot.is_some() {
+        defaults.push(format!("c{j}_rot = 1'b0;"));
+    }
     defaults.push(if lean {
         format!("c{j}_done = 1'b0;")
     } else {
@@ -1435,14 +1469,28 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     }
     for u in units.iter().filter(|_| plan.pool.is_none()) {
         match u {
-            Unit::Add(a) => v.line(format!(
-                "n{j}_st = {}(n{j}_st, a{j}_ky, a{j}_tw, c{j}_k{a}_sk, c{j}_k{a}_mask);",
-                if plan.lean {
-                    "add_subkey_sel"
+            Unit::Add(a) => {
+                let (ky, tw) = if plan.lean {
+                    injection_source(plan, j, *a)
                 } else {
-                    "add_subkey"
-                }
-            )),
+                    (format!("a{j}_ky"), format!("a{j}_tw"))
+                };
+                let rotated = rot.as_ref().is_some_and(|r| r.unit == *a);
+                let (ky, tw, f) = if rotated {
+                    (
+                        format!("r{j}_ky[{}:0]", plan.nbits() - 1),
+                        tw,
+                        "add_subkey_rot",
+                    )
+                } else if plan.lean {
+                    (ky, tw, "add_subkey_sel")
+                } else {
+                    (ky, tw, "add_subkey")
+                };
+                v.line(format!(
+                    "n{j}_st = {f}(n{j}_st, {ky}, {tw}, c{j}_k{a}_sk, c{j}_k{a}_mask);"
+                ))
+            }
             Unit::Mix(m) => v.line(format!(
                 "n{j}_st = mix_layer(n{j}_st, c{j}_m{m}_rs, c{j}_m{m}_en);"
             )),
@@ -1451,7 +1499,33 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     }
     v.close("end");
     v.line("");
-    // Registers.
+    // Registers. A lean slot 0 whose blocks stay in it loads the key, the tweak and the
+    // plaintext only from the issue: a block that stays keeps its own, so these registers need
+    // an enable, not the arrival select (the same values every cycle).
+    let loads_on_issue = loads_on_issue(plan, j);
+    if loads_on_issue {
+        v.line(format!(
+            "wire iss{j}_load = !({}) && iss_valid; // a new block enters slot {j}",
+            plan.moves_to(0, 0)
+        ));
+        v.line(format!(
+            "wire [{}:0] iss{j}_ky = {{iss_parity, iss_chain}}; wire [191:0] iss{j}_tw = tweak_words(iss_t0, iss_t1);",
+            kybits - 1
+        ));
+    }
+    let (ky, tw, plain) = if loads_on_issue {
+        (
+            format!("iss{j}_ky"),
+            format!("iss{j}_tw"),
+            "iss_data".to_owned(),
+        )
+    } else {
+        (
+            format!("a{j}_ky"),
+            format!("a{j}_tw"),
+            format!("a{j}_plain"),
+        )
+    };
     v.open(format!("always @(posedge clk) begin : slot{j}_regs"));
     v.open("if (rst) begin");
     let mut resets = vec![format!("slot{j}_live <= 1'b0;")];
@@ -1459,6 +1533,9 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
         resets.push(format!("slot{j}_elapsed <= {};", dec(ELAPSED_BITS, 0)));
     }
     resets.push(format!("slot{j}_plain <= {{{nbits}{{1'b0}}}};"));
+    if rot.is_some() {
+        resets.push(format!("r{j}_ky <= {{{kybits}{{1'b0}}}};"));
+    }
     for (field, width) in plan.slot_fields() {
         resets.push(format!(
             "{} <= {};",
@@ -1477,7 +1554,9 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
     if counted {
         v.line(format!("slot{j}_elapsed <= a{j}_e;"));
     }
-    v.line(format!("slot{j}_plain <= a{j}_plain;"));
+    if !loads_on_issue {
+        v.line(format!("slot{j}_plain <= a{j}_plain;"));
+    }
     v.line(format!(
         "{} <= a{j}_stream; {} <= a{j}_phase;{}",
         names::slot(j as usize, "stream"),
@@ -1496,24 +1575,255 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             64 * w
         ));
     }
+    if loads_on_issue {
+        v.close("end");
+        v.open(format!("if (iss{j}_load) begin"));
+        v.line(format!("slot{j}_plain <= {plain};"));
+    }
     for w in 0..=n as usize {
         v.line(format!(
-            "{} <= a{j}_ky[{} +: 64];",
+            "{} <= {}[{} +: 64];",
             names::slot(j as usize, &format!("key_{w}")),
+            ky,
             64 * w
         ));
     }
     for t in 0..3 {
         v.line(format!(
-            "{} <= a{j}_tw[{} +: 64];",
+            "{} <= {tw}[{} +: 64];",
             names::slot(j as usize, &format!("tweak_{t}")),
             64 * t
+        ));
+    }
+    if let Some(r) = &rot {
+        // loaded in the order of the first subkey, rotated after each subkey
+        v.line(format!("r{j}_ky <= {};", words_in_order(&ky, &r.key_load)));
+        v.close(format!("end else if (a{j}_valid && c{j}_rot) begin"));
+        v.indent_more();
+        v.line(format!(
+            "r{j}_ky <= {};",
+            words_in_order(&format!("r{j}_ky"), &r.key_step)
         ));
     }
     v.close("end");
     v.close("end");
     v.close("end");
     v.line("");
+}
+
+/// Where the blocks that do cycle `e` in slot `j` come from: the issue (`None`, cycle 0) or the
+/// slot of cycle `e - 1` (`Some(i)`). The arriving block's cycle picks both the ROM's control
+/// and this source, so the source is known for every cycle.
+fn cycle_source(plan: &Plan, e: usize) -> Option<usize> {
+    e.checked_sub(1).map(|p| plan.dp.cycle_ops()[p].slot)
+}
+
+/// The one source of the blocks doing the cycles of slot `j` that `uses` picks, if they all
+/// come from one place (see [`cycle_source`]).
+fn single_source(plan: &Plan, j: u32, uses: impl Fn(usize) -> bool) -> Option<Option<usize>> {
+    let ops = plan.dp.cycle_ops();
+    let mut sources = (0..ops.len())
+        .filter(|&e| ops[e].slot == j as usize && uses(e))
+        .map(|e| cycle_source(plan, e));
+    let first = sources.next()?;
+    sources.all(|s| s == first).then_some(first)
+}
+
+/// The key and tweak that slot `j`'s key injection `a` reads in a lean core: where all its
+/// working cycles come from one place, that place's key and tweak, not the arrival select
+/// `a<j>_ky` (the same sums whenever the mask is set, and synthesis no longer merges, and
+/// duplicates, the arrival select into the subkey selects); otherwise `a<j>_ky`, `a<j>_tw`.
+fn injection_source(plan: &Plan, j: u32, a: u32) -> (String, String) {
+    let works = |e: usize| {
+        plan.placement.cycles[e]
+            .iter()
+            .any(|(u, m)| *u == Unit::Add(a) && matches!(m, MicroOp::AddSubkey { .. }))
+    };
+    match single_source(plan, j, works) {
+        Some(None) => (
+            "{iss_parity, iss_chain}".to_owned(),
+            "tweak_words(iss_t0, iss_t1)".to_owned(),
+        ),
+        Some(Some(i)) => (
+            format!("slot{i}_ky"),
+            format!("tweak_words(slot{i}_tw[0 +: 64], slot{i}_tw[64 +: 64])"),
+        ),
+        None => (format!("a{j}_ky"), format!("a{j}_tw")),
+    }
+}
+
+/// Whether a lean slot `j` loads its key, tweak and plaintext only from the issue: slot 0 whose
+/// blocks come only from the issue and from itself (a block that stays keeps its own).
+fn loads_on_issue(plan: &Plan, j: u32) -> bool {
+    let ops = plan.dp.cycle_ops();
+    let stays: Vec<usize> = (1..ops.len()).filter(|&e| ops[e].slot == 0).collect();
+    plan.lean && j == 0 && !stays.is_empty() && stays.iter().all(|&e| ops[e - 1].slot == 0)
+}
+
+/// The working cycles of slot `j`'s key injection `a`, with the subkey each adds, in order.
+fn injection_uses(plan: &Plan, j: u32, a: u32) -> Vec<(u32, usize)> {
+    let ops = plan.dp.cycle_ops();
+    (0..ops.len())
+        .filter(|&e| ops[e].slot == j as usize)
+        .flat_map(|e| {
+            plan.placement.cycles[e]
+                .iter()
+                .filter_map(move |(u, m)| match (u, m) {
+                    (Unit::Add(b), MicroOp::AddSubkey { subkey, .. }) if *b == a => {
+                        Some((e as u32, *subkey as usize))
+                    }
+                    _ => None,
+                })
+        })
+        .collect()
+}
+
+/// A lean slot 0's key schedule as a rotating register (`r0_ky`): the one key injection
+/// that reads the slot's own key adds subkeys s0, s0 + 1, ... in turn, so rather than select
+/// each subkey word's key word on the subkey number (a (Nw+1)-way select per bit), the register
+/// holds the key words in the order of the subkey being added and rotates after each subkey;
+/// the trace's `slot0_key_*` keep the block's key unrotated. The tweak words stay selected on
+/// the subkey (a rotating tweak would not share t2's bits with t0's: more flip-flops). The
+/// positions and the rotation are read off the library's key schedule ([`subkey_sources_n`])
+/// and checked there for every subkey the injection adds.
+struct Rotation {
+    /// The key injection that reads the rotating register.
+    unit: u32,
+    /// Key word (0..=Nw) in each register position when the block is issued.
+    key_load: Vec<usize>,
+    /// The position each position takes its word from at a rotation.
+    key_step: Vec<usize>,
+    /// The cycles after which the register rotates (the last cycle of a subkey).
+    rot_cycles: Vec<u32>,
+}
+
+/// Fills `load` (the words in position order) with the words missing from it, and returns the
+/// step: position m takes the word that `next[m]` names (the rest in order after them).
+fn rotation_step(load: &mut Vec<usize>, next: &[usize], total: usize) -> Option<Vec<usize>> {
+    let rest: Vec<usize> = (0..total).filter(|w| !load.contains(w)).collect();
+    load.extend(rest);
+    let mut targets: Vec<usize> = next.to_vec();
+    targets.extend((0..total).filter(|w| !next.contains(w)));
+    targets
+        .iter()
+        .map(|w| load.iter().position(|x| x == w))
+        .collect()
+}
+
+/// Slot `j`'s rotating key register (see [`Rotation`]), where the schedule allows one.
+fn key_rotation(plan: &Plan, j: u32) -> Option<Rotation> {
+    if !plan.lean || plan.pool.is_some() || !loads_on_issue(plan, j) {
+        return None;
+    }
+    let n = plan.words as usize;
+    let readers: Vec<u32> = plan.placement.stage_units[j as usize]
+        .iter()
+        .filter_map(|u| match u {
+            Unit::Add(a) => {
+                let uses = injection_uses(plan, j, *a);
+                let ops = plan.dp.cycle_ops();
+                let own = uses.iter().all(|(e, _)| {
+                    cycle_source(plan, *e as usize) == Some(j as usize)
+                        && ops[*e as usize].slot == j as usize
+                });
+                (own && !uses.is_empty()).then_some(*a)
+            }
+            _ => None,
+        })
+        .collect();
+    let [unit] = readers[..] else { return None };
+    let uses = injection_uses(plan, j, unit);
+    if uses
+        .windows(2)
+        .any(|w| w[1].1 != w[0].1 && w[1].1 != w[0].1 + 1)
+    {
+        return None;
+    }
+    let mut subkeys: Vec<usize> = uses.iter().map(|u| u.1).collect();
+    subkeys.dedup();
+    if subkeys.len() < 2 {
+        return None;
+    }
+    let table = |s: usize, i: usize| subkey_sources_n(plan.words, s, i);
+    let (s0, s1) = (subkeys[0], subkeys[1]);
+    let mut key_load: Vec<usize> = (0..n).map(|i| table(s0, i).0).collect();
+    let key_next: Vec<usize> = (0..n).map(|i| table(s1, i).0).collect();
+    let key_step = rotation_step(&mut key_load, &key_next, n + 1)?;
+    // Check every subkey the injection adds against the key schedule.
+    let mut keys = key_load.clone();
+    for &s in &subkeys {
+        if (0..n).any(|i| keys[i] != table(s, i).0) {
+            return None;
+        }
+        keys = key_step.iter().map(|&m| keys[m]).collect();
+    }
+    let rot_cycles = uses
+        .windows(2)
+        .filter(|w| w[1].1 != w[0].1)
+        .map(|w| w[0].0)
+        .collect();
+    Some(Rotation {
+        unit,
+        key_load,
+        key_step,
+        rot_cycles,
+    })
+}
+
+/// `{w[pos[last]], ..., w[pos[0]]}`: the 64-bit words of `w` in the order `pos` gives.
+fn words_in_order(w: &str, pos: &[usize]) -> String {
+    let parts: Vec<String> = pos
+        .iter()
+        .rev()
+        .map(|p| format!("{w}[{} +: 64]", 64 * p))
+        .collect();
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// The key injection that reads the rotating registers (see [`Rotation`]): subkey word i is
+/// the key word in position i, plus the tweak word in its position and the counter of `sk`.
+fn add_subkey_rotated(v: &mut Emitter, plan: &Plan) {
+    let n = plan.words as usize;
+    let nbits = plan.nbits();
+    v.line("// Key injection from the rotating key register: subkey word i is the key word in position i,");
+    v.line("// plus the tweak word and counter sk selects (the same sums as add_subkey).");
+    v.open(format!("function [{}:0] add_subkey_rot;", nbits - 1));
+    v.line(format!("input [{}:0] x;", nbits - 1));
+    v.line(format!(
+        "input [{}:0] ky; // positions 0..Nw-1 (position Nw only rotates)",
+        nbits - 1
+    ));
+    v.line("input [191:0] tw;");
+    v.line(format!("input [{}:0] sk;", SUBKEY_BITS - 1));
+    v.line(format!("input [{}:0] mask;", n - 1));
+    v.line(format!("reg [63:0] tv; reg [{}:0] cv;", SUBKEY_BITS - 1));
+    v.open("begin");
+    v.line("add_subkey_rot = x;");
+    for i in 0..n {
+        // the tweak word and counter as add_subkey_sel selects them; the key word from position i
+        let key = format!("ky[{} +: 64]", 64 * i);
+        let sum = select_subkey_word_from(v, plan, i, Some(&key));
+        v.line(format!(
+            "add_subkey_rot[{o} +: 64] = x[{o} +: 64] + ({{64{{mask[{i}]}}}} & ({sum}));",
+            o = 64 * i
+        ));
+    }
+    v.close("end");
+    v.close("endfunction");
+    v.line("");
+}
+
+/// The plaintext that slot `j`'s completing blocks feed forward: in a lean core, where they all
+/// come from one place, that place's plaintext rather than the arrival select `a<j>_plain`.
+fn completion_plain(plan: &Plan, j: u32) -> String {
+    if !plan.lean {
+        return format!("a{j}_plain");
+    }
+    match single_source(plan, j, |e| plan.dp.cycle_ops()[e].done) {
+        Some(None) => "iss_data".to_owned(),
+        Some(Some(i)) => format!("slot{i}_plain"),
+        None => format!("a{j}_plain"),
+    }
 }
 
 /// A stream number carried from register to register: its upper bits written as the constant
@@ -1548,7 +1858,8 @@ fn completion(v: &mut Emitter, plan: &Plan) {
             v.indent_more();
         }
         v.line(format!(
-            "c_valid = 1'b1; c_stream = a{j}_stream; c_phase = a{j}_phase; c_chain = n{j}_st ^ a{j}_plain;"
+            "c_valid = 1'b1; c_stream = a{j}_stream; c_phase = a{j}_phase; c_chain = n{j}_st ^ {};",
+            completion_plain(plan, *j)
         ));
     }
     if !done_slots.is_empty() {

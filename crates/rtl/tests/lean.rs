@@ -64,13 +64,24 @@ fn lean_dir(s: &Schedule) -> PathBuf {
 #[test]
 fn lean_cores_give_the_official_digests_and_diff_identical_but_for_the_named_fields() {
     let all = vectors();
-    for name in [
+    let quick = [
         "long-iter-256",
+        "long-iter-512",
+        "long-iter-1024",
         "long-split-256",
         "long-overlap-256",
         "ath-4r",
         "ath-8r-2fp",
-    ] {
+    ];
+    // SKEINHW_SLOW=1: every preset's lean core (minutes in Icarus).
+    let slow = std::env::var_os("SKEINHW_SLOW").is_some_and(|v| v == "1");
+    let names: Vec<String> = if slow {
+        skeinhw_sched::preset_names().map(str::to_owned).collect()
+    } else {
+        quick.iter().map(|n| (*n).to_owned()).collect()
+    };
+    for name in &names {
+        let name = name.as_str();
         let s = skeinhw_sched::preset(name).unwrap();
         let dir = lean_dir(&s);
         if let Err(e) = skeinhw_rtl::lint(&dir) {
