@@ -123,8 +123,9 @@ def verilog(design, variant, work, exe):
         if not os.path.exists(path):
             die(f"{path}: no checked-in Verilog for {design}")
         return path
+    # The work directory is this script's own: --force replaces what an earlier run wrote.
     out = os.path.join(work, "rtl")
-    run([exe, "rtl", "--lean", "--schedule", design, "-o", out],
+    run([exe, "rtl", "--lean", "--force", "--schedule", design, "-o", out],
         os.path.join(work, "rtl.log"))
     return os.path.join(out, "skeinhw.v")
 
