@@ -1,7 +1,9 @@
 //! The streaming parallel tree and many files (issue 17), each against plain Skein-512 and
 //! RustCrypto `skein` in the same run: `--tree 5,2,255` (leaves of 2 KiB, nodes of 4 values)
 //! over 64 MiB through `stream_tree::hash_reader` (a reader thread ahead, the leaves in the
-//! detected backend's lanes) on 1 and 2 threads, vs one plain Skein-512 hash of the same bytes;
+//! detected backend's lanes) on 1 and 2 threads, and the same bytes as a cached file through
+//! `stream_tree::hash_file` (windows read by the hashing threads), each also with the scalar
+//! backend on 1 thread, vs one plain Skein-512 hash of the same bytes;
 //! 8 messages of 8 MiB batched in lanes, and streamed through the lanes (`stream_lanes`, as
 //! `hash` does with files over 1 MiB; the scalar path through the same code beside it), vs one
 //! at a time. The instruction set that ran is
@@ -12,7 +14,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use rustcrypto_skein::Digest;
 use skeinhw_skein::batch::{self, Backend, Request};
 use skeinhw_skein::stream_lanes;
-use skeinhw_skein::stream_tree::{TreeHasher, hash_reader};
+use skeinhw_skein::stream_tree::{TreeHasher, hash_file, hash_reader};
 use skeinhw_skein::{Params, Skein512, TreeParams};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -40,24 +42,40 @@ fn tree(c: &mut Criterion) {
     group.bench_function("rustcrypto_skein512", |b| {
         b.iter(|| rustcrypto_skein::Skein512_512::digest(black_box(&data)))
     });
-    for threads in [1usize, 2] {
+    // The same bytes as a (cached) file, read window by window by the hashing threads.
+    let path = std::env::temp_dir().join(format!("skeinhw-bench-tree-{}", std::process::id()));
+    std::fs::write(&path, &data).unwrap();
+    let file = std::fs::File::open(&path).unwrap();
+    for (lanes, threads) in [(backend, 1usize), (backend, 2), (Backend::Scalar, 1)] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
         group.bench_function(
-            BenchmarkId::new(format!("stream_tree_{backend}"), threads),
+            BenchmarkId::new(format!("stream_tree_{lanes}"), threads),
             |b| {
                 b.iter(|| {
                     pool.install(|| {
-                        let t = TreeHasher::new(backend, true, 512, 512, &params).unwrap();
+                        let t = TreeHasher::new(lanes, true, 512, 512, &params).unwrap();
                         hash_reader(t, black_box(&data[..])).unwrap()
+                    })
+                })
+            },
+        );
+        group.bench_function(
+            BenchmarkId::new(format!("file_tree_{lanes}"), threads),
+            |b| {
+                b.iter(|| {
+                    pool.install(|| {
+                        let t = TreeHasher::new(lanes, true, 512, 512, &params).unwrap();
+                        hash_file(t, black_box(&file)).unwrap()
                     })
                 })
             },
         );
     }
     group.finish();
+    std::fs::remove_file(&path).unwrap();
 }
 
 fn files(c: &mut Criterion) {

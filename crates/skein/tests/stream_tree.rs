@@ -204,3 +204,65 @@ fn golden_tree_vectors_through_streaming_tree() {
     }
     println!("{} tree vectors checked", entries.len());
 }
+
+/// `hash_file` (windows read at their place by the hashing threads) against the sequential
+/// tree: files of 0 bytes, around one window and over several rounds of windows, tree shapes
+/// with 8 or more leaves to a window and one with fewer (through the reader thread), every
+/// backend, on this thread, on one and on two threads.
+#[test]
+fn file_windows_equal_sequential() {
+    use skeinhw_skein::stream_tree::{FILE_WINDOW, hash_file};
+    let w = FILE_WINDOW;
+    let path = std::env::temp_dir().join(format!("skeinhw-file-windows-{}", std::process::id()));
+    let sizes = [0, 1, 65, w - 1, w, w + 64, 2 * w + 7, 17 * w + 12_345];
+    let pools: Vec<rayon::ThreadPool> = [1, 2]
+        .iter()
+        .map(|&n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+        })
+        .collect();
+    for (i, size) in sizes.into_iter().enumerate() {
+        let message: Vec<u8> = (0..size).map(|j| (j * 7 + j / 1000 + i) as u8).collect();
+        std::fs::write(&path, &message).unwrap();
+        for (leaf, fan_out, max_height) in [(5u8, 2u8, 255u8), (1, 1, 3), (9, 1, 255), (10, 2, 4)] {
+            let states: &[usize] = if size > 4 * w {
+                &[512]
+            } else {
+                &[256, 512, 1024]
+            };
+            for &state_bits in states {
+                let params = Params {
+                    tree: Some(TreeParams::new(leaf, fan_out, max_height).unwrap()),
+                    ..Params::default()
+                };
+                let expected = hash(state_bits, 512, &message, size as u64 * 8, &params).unwrap();
+                for backend in backends() {
+                    let file = std::fs::File::open(&path).unwrap();
+                    let t = TreeHasher::new(backend, false, state_bits, 512, &params).unwrap();
+                    let (got, n) = hash_file(t, &file).unwrap();
+                    let shape = format!("{size} bytes, tree {leaf},{fan_out},{max_height}");
+                    assert_eq!(n, size as u64, "{shape}");
+                    assert_eq!(
+                        got, expected,
+                        "{shape}, {state_bits}, {backend}, this thread"
+                    );
+                    for pool in &pools {
+                        let t = TreeHasher::new(backend, true, state_bits, 512, &params).unwrap();
+                        let (got, n) = pool.install(|| hash_file(t, &file)).unwrap();
+                        assert_eq!(n, size as u64, "{shape}");
+                        assert_eq!(
+                            got,
+                            expected,
+                            "{shape}, {state_bits}, {backend}, {} threads",
+                            pool.current_num_threads()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    std::fs::remove_file(&path).unwrap();
+}

@@ -661,7 +661,8 @@ fn read_whole(name: &OsStr, limit: u64) -> Result<Option<Vec<u8>>> {
 }
 
 /// `--tree`: a file or standard input streams through the parallel tree
-/// (`skeinhw_skein::stream_tree`: leaves in SIMD lanes, across the current thread pool, read
+/// (`skeinhw_skein::stream_tree`: leaves in SIMD lanes, across the current thread pool; a
+/// regular file read window by window by the hashing threads themselves, other input read
 /// ahead on a thread of its own) in memory bounded by the tree height, whatever its size.
 fn hash_tree_input(setup: &Setup, backend: Backend, name: &OsStr) -> Result<(Digest, u64)> {
     let tree = TreeHasher::new(
@@ -676,7 +677,13 @@ fn hash_tree_input(setup: &Setup, backend: Backend, name: &OsStr) -> Result<(Dig
     } else {
         let shown = Path::new(name).display();
         let file = open_file(name)?;
-        stream_tree::hash_reader(tree, file).with_context(|| format!("{shown}: read error"))?
+        let regular = file.metadata().is_ok_and(|m| m.is_file());
+        if regular {
+            stream_tree::hash_file(tree, &file)
+        } else {
+            stream_tree::hash_reader(tree, file)
+        }
+        .with_context(|| format!("{shown}: read error"))?
     };
     Ok((Digest::Bytes(digest), len))
 }
