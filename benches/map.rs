@@ -5,6 +5,7 @@
 //! Run: `cargo bench -p skeinhw-benches --bench map`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use skeinhw_benches::{CpuCount, cpu_seconds};
 use skeinhw_diff::discover::{DiscoverOptions, discover};
 use skeinhw_diff::{CycleOptions, Golden, OwnedJob, SignalMap, Verdict, compare_cycles};
 use skeinhw_sched::preset;
@@ -20,46 +21,6 @@ fn job(message: &[u8]) -> OwnedJob {
         msg_bits: message.len() as u64 * 8,
         out_bits: 512,
         ..OwnedJob::default()
-    }
-}
-
-/// CPU time (user + system, all threads) this process has used, in seconds: from
-/// `/proc/self/stat`, whose times are in clock ticks of 1/100 s on Linux. `None` elsewhere.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The fields after the command name (which is in parentheses and may hold spaces).
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let mut fields = rest.split(' ').skip(11); // utime is field 14, the 12th after ')'
-    let utime: f64 = fields.next()?.parse().ok()?;
-    let stime: f64 = fields.next()?.parse().ok()?;
-    Some((utime + stime) / 100.0)
-}
-
-/// Cycles and CPU seconds over every timed run, for the figure that the machine's load does
-/// not inflate: cycles per CPU-second (both threads of the diff counted).
-#[derive(Default)]
-struct CpuCount {
-    cycles: u64,
-    seconds: f64,
-}
-
-impl CpuCount {
-    fn add(&mut self, cycles: u64, before: Option<f64>, after: Option<f64>) {
-        if let (Some(b), Some(a)) = (before, after) {
-            self.cycles += cycles;
-            self.seconds += a - b;
-        }
-    }
-
-    fn report(&self, what: &str, whose: &str) {
-        if self.seconds > 0.0 {
-            eprintln!(
-                "{what}: {} cycles in {:.2} CPU-seconds (user + sys, {whose}): {:.0}K cycles per CPU-second",
-                self.cycles,
-                self.seconds,
-                self.cycles as f64 / self.seconds / 1e3
-            );
-        }
     }
 }
 
