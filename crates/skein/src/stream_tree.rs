@@ -61,6 +61,7 @@ pub const FILE_WINDOW: usize = 256 << 10;
 
 /// Windows in flight per thread in [`hash_file`] (a round of windows ends with all of them
 /// hashed: more per round, fewer waits).
+#[cfg(all(feature = "parallel", unix))]
 const WINDOWS_PER_THREAD: usize = 4;
 
 /// A streaming tree hash of any state size.
