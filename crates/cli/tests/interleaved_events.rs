@@ -42,6 +42,23 @@ fn golden_vcd_and_map(preset: &str, dir: &Path) -> (String, String) {
     (vcd, map)
 }
 
+/// `diff --align event` of the VCD with the map, the second stream's message being `second`.
+fn diff_by_event(preset: &str, vcd: &str, map: &str, second: &str) -> (bool, String) {
+    run(
+        &[
+            "diff",
+            vcd,
+            "--schedule",
+            preset,
+            "--map",
+            map,
+            "--align",
+            "event",
+        ],
+        &message_args(second),
+    )
+}
+
 #[test]
 fn interleaved_streams_diff_identical_by_event() {
     let dir = tempfile::tempdir().unwrap();
@@ -53,19 +70,7 @@ fn interleaved_streams_diff_identical_by_event() {
         "long-pipe-512",
     ] {
         let (vcd, map) = golden_vcd_and_map(preset, dir.path());
-        let (ok, text) = run(
-            &[
-                "diff",
-                &vcd,
-                "--schedule",
-                preset,
-                "--map",
-                &map,
-                "--align",
-                "event",
-            ],
-            &message_args("0102"),
-        );
+        let (ok, text) = diff_by_event(preset, &vcd, &map, "0102");
         let last = text.lines().last().unwrap_or_default();
         assert!(ok, "{preset}: {text}");
         assert!(
@@ -88,19 +93,7 @@ fn another_message_on_one_stream_diverges_at_that_stream() {
     let dir = tempfile::tempdir().unwrap();
     for preset in ["ath-8r-2fp", "ath-8r-2fp-3sp"] {
         let (vcd, map) = golden_vcd_and_map(preset, dir.path());
-        let (ok, text) = run(
-            &[
-                "diff",
-                &vcd,
-                "--schedule",
-                preset,
-                "--map",
-                &map,
-                "--align",
-                "event",
-            ],
-            &message_args("0104"),
-        );
+        let (ok, text) = diff_by_event(preset, &vcd, &map, "0104");
         let last = text.lines().last().unwrap_or_default();
         assert!(!ok, "{preset}: {text}");
         assert!(
