@@ -105,6 +105,10 @@ fn alumacc_merges_a_chained_subkey_add_into_the_mix_add() {
     let p = &e.critical_path;
     assert_eq!((p.carry_chains, p.lut_depth), (2, 3));
     assert_eq!(p.from, "r1[0] (FDRE Q)");
+    // Where it runs, in the fixture's own wire names (Yosys's `$` names left out): from r1
+    // through the subkey sum w1 (its chain entered at bit 0) and the merged sum s; the end,
+    // y1, is `to`.
+    assert_eq!(p.through, ["r1[0]", "w1[0]", "s[63]"], "{p:?}");
 }
 
 #[test]

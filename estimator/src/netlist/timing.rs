@@ -37,6 +37,10 @@ pub struct NetlistPath {
     pub route_ns: f64,
     /// The clock period, ns.
     pub period_ns: f64,
+    /// The named nets the path passes through, start to end (Yosys's own `$...` names and
+    /// repeats left out): where in the design the path runs, not just its two ends.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub through: Vec<String>,
 }
 
 /// How the latest signal reached a net.
@@ -283,6 +287,17 @@ pub(crate) fn critical_path_into(
     // stops at a start), but bound the walk anyway.
     for _ in 0..=netlist.nets {
         let a = arrival[bit as usize];
+        let name = netlist.bit_name(bit);
+        let base = name.split('[').next().unwrap_or(&name);
+        if !name.starts_with('$')
+            && !name.starts_with("net ")
+            && !p
+                .through
+                .last()
+                .is_some_and(|l| l.split('[').next() == Some(base))
+        {
+            p.through.push(name);
+        }
         match a.step {
             Step::Start => break,
             Step::Lut => p.lut_depth += 1,
@@ -319,6 +334,7 @@ pub(crate) fn critical_path_into(
             }
         }
     };
+    p.through.reverse();
     p.from = format!("{} ({start_kind})", netlist.bit_name(bit));
     p.carry_bits = carry_bits;
     p.carry_chains = carry_entries;
