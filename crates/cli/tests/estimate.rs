@@ -318,6 +318,9 @@ fn estimate_with_a_netlist_reports_both() {
         text.contains("netlist path") && text.contains("rb[0] (FDRE Q)"),
         "{text}"
     );
+    // The fixture's one adder: its only named net is the operand register rb (the sum into
+    // s is Yosys's own `$` net).
+    assert!(text.contains("path through       rb[0]\n"), "{text}");
     assert!(text.contains("alumacc"), "{text}");
 }
 

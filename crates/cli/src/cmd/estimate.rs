@@ -533,6 +533,9 @@ fn netlist_table(e: &Estimate, n: &NetlistReport) -> String {
         p.logic_ns,
         p.route_ns
     );
+    if !p.through.is_empty() {
+        let _ = writeln!(s, "{:<18} {}", "path through", p.through.join(", "));
+    }
     let _ = writeln!(
         s,
         "{:<18} Yosys's alumacc merges a subkey add chained into a MIX add (one carry chain \
