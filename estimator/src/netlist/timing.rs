@@ -288,14 +288,11 @@ pub(crate) fn critical_path_into(
     for _ in 0..=netlist.nets {
         let a = arrival[bit as usize];
         let name = netlist.bit_name(bit);
-        let base = name.split('[').next().unwrap_or(&name);
-        if !name.starts_with('$')
-            && !name.starts_with("net ")
-            && !p
-                .through
-                .last()
-                .is_some_and(|l| l.split('[').next() == Some(base))
-        {
+        let repeat = p
+            .through
+            .last()
+            .is_some_and(|last| vector_name(last) == vector_name(&name));
+        if !name.starts_with('$') && !name.starts_with("net ") && !repeat {
             p.through.push(name);
         }
         match a.step {
@@ -346,6 +343,12 @@ pub(crate) fn critical_path_into(
     p.route_ns = f64::from(p.nets) * d.net;
     p.period_ns = p.logic_ns + p.route_ns;
     p
+}
+
+/// A net's name without its bit index (`n0_st[63]` -> `n0_st`): a path rippling through one
+/// vector is listed once.
+fn vector_name(name: &str) -> &str {
+    name.split('[').next().unwrap_or(name)
 }
 
 /// The inputs of a combinational cell, in a fixed order (for the depth-first search).
