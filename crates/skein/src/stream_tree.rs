@@ -17,8 +17,8 @@
 //!
 //! Where the time goes (`perf record` of `hash --tree 5,2,255 --jobs 1` on a cached 1 GiB file,
 //! one CPU, AMD EPYC Zen 4 (family 25 model 17) with AVX-512, through [`hash_reader`]): 65%
-//! Threefish in the eight AVX-512 lanes (the block loads under 5% of that), 30% the kernel copying the page
-//! cache into the buffers (`copy_to_iter`, `filemap_get_read_batch`: about 0.15 to 0.2 s a
+//! Threefish in the eight AVX-512 lanes (the block loads under 5% of that), 30% the kernel
+//! copying the page cache into the buffers (`copy_to_iter`, `filemap_get_read_batch`: about 0.15 to 0.2 s a
 //! GiB, the same for reads of 128 KiB or 2 MiB), thread hand-off and the upper levels under
 //! 2%. In memory (no reading), the leaves in AVX-512 lanes run at 3.5 to 3.65 times plain
 //! Skein-512 on one CPU (CPU time). So the ceiling with `read` on one CPU is near 2.6 times
