@@ -405,6 +405,22 @@ pub(crate) fn run_scalar<const N: usize>(
 /// Tried and left out for AVX2 (measured on Zen 3): two groups of four lanes interleaved
 /// (30% slower: 16 state words do not fit 16 `ymm` registers); a fifth, scalar lane
 /// interleaved with the vector lanes (LLVM doubled its instructions; slower).
+///
+/// Where the AVX-512 time goes (the test machine's "AMD EPYC" is family 25 model 17, Zen 4,
+/// which runs a 512-bit operation as two halves on its 256-bit pipes; Threefish-512, CPU time,
+/// the ignored test `lane_speed`): a step (one block in each of 8 lanes) is about 1,050 vector
+/// operations (467 `vpaddq`, 297 `vpxorq`, 288 `vprolq`, no spills), 2,100 halves for four
+/// pipes: at least 526 cycles. Measured: 51.4 M blocks/s, about 570 cycles a step at the
+/// 3.66 GHz the core runs: 92% of that bound, so this core has little left for interleaved
+/// lane groups or other scheduling (a core with full-width 512-bit pipes, as Zen 5, doubles
+/// the bound). The scalar cipher does 12.9 M blocks/s on data in L2 or memory, as plain
+/// `hash` does (824 MB/s): the lanes are at most 4.0 times it on this core, 4.3 at the bound.
+///
+/// Tried and left out for AVX-512 (Zen 4): a ninth, scalar lane beside the eight in the same
+/// instruction stream (the integer ALUs are not the vector pipes): 28.9 M blocks/s against
+/// 51.3, LLVM spilling the scalar lane's key and tweak words; the placement of the 8 lanes'
+/// leaves (blocks 32 KiB apart as in a file window, neighbouring leaves, one leaf for all)
+/// changes nothing (51.5, 51.4, 52.4 M blocks/s).
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 pub(crate) mod x86 {
@@ -833,5 +849,79 @@ mod run_tests {
             run_lanes::<Portable, 3, 8>(Portable, c, d, t, l, s)
         });
         one_block_equals_spec::<8, 1>(run_scalar::<8>);
+    }
+
+    /// Seconds this thread has been on a CPU (the machine is shared).
+    fn cpu() -> f64 {
+        let s = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap();
+        s.split_whitespace().next().unwrap().parse::<u64>().unwrap() as f64 * 1e-9
+    }
+
+    /// Blocks per CPU-second of runs of 32 Skein-512 blocks (2 KiB leaves) on every lane, the
+    /// leaves of a 256 KiB window (the file tree's) taken as [`crate::par_tree`] does with
+    /// `stride` 16 (lane l walks leaves 16 l, 16 l + 1, ...: the lanes' blocks 32 KiB apart),
+    /// or 1 (neighbouring leaves), or 0 (every lane the same leaf: all in L1).
+    fn blocks_per_s<const L: usize>(run: Run<8, L>, stride: usize) -> f64 {
+        let bytes = alloc::vec![0x5au8; 256 << 10];
+        let rows = 128 / L;
+        let reps = 100;
+        (0..5)
+            .map(|_| {
+                let t = cpu();
+                for r in 0..reps {
+                    for n in 0..rows {
+                        let data: [&[u8]; L] = core::array::from_fn(|l| {
+                            let j = if stride == 1 {
+                                n * L + l
+                            } else {
+                                l * stride * rows / 16 + n
+                            };
+                            &bytes[2048 * j..2048 * (j + 1)]
+                        });
+                        let mut chain = [[r as u64; L]; 8];
+                        run(
+                            &mut chain,
+                            data,
+                            [[64; L], [TWEAK_FIRST; L]],
+                            [TWEAK_FINAL; L],
+                            32,
+                        );
+                        core::hint::black_box(chain);
+                    }
+                }
+                (reps * rows * 32 * L) as f64 / (cpu() - t)
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// Kernel throughput of every backend on this machine (`cargo test --release -p
+    /// skeinhw-skein --lib lane_speed -- --ignored --nocapture`).
+    #[test]
+    #[ignore = "a measurement"]
+    fn lane_speed() {
+        for stride in [16, 1, 0] {
+            let one = blocks_per_s::<1>(run_scalar::<8>, stride);
+            std::println!("lane stride {stride}: scalar: {:.2} M blocks/s", one * 1e-6);
+            #[cfg(target_arch = "x86_64")]
+            {
+                let mut runs: Vec<(&str, f64)> = Vec::new();
+                if crate::batch::avx2_available() {
+                    runs.push(("avx2 (4)", blocks_per_s::<4>(x86::run_avx2::<8>, stride)));
+                }
+                if crate::batch::avx512_available() {
+                    runs.push((
+                        "avx512 (8)",
+                        blocks_per_s::<8>(x86::run_avx512::<8>, stride),
+                    ));
+                }
+                for (name, b) in runs {
+                    std::println!(
+                        "  {name}: {:.2} M blocks/s, {:.2}x scalar",
+                        b * 1e-6,
+                        b / one
+                    );
+                }
+            }
+        }
     }
 }

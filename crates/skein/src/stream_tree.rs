@@ -16,15 +16,18 @@
 //! leaves: reading is spread over the threads, with no hand-off and the window in cache.
 //!
 //! Where the time goes (`perf record` of `hash --tree 5,2,255 --jobs 1` on a cached 1 GiB file,
-//! one CPU, AMD EPYC Zen 5 class with AVX-512, through [`hash_reader`]): 65% Threefish in the
-//! eight AVX-512 lanes (the block loads under 5% of that), 30% the kernel copying the page
-//! cache into the buffers (`copy_to_iter`, `filemap_get_read_batch`: about 0.15 to 0.2 s a
+//! one CPU, AMD EPYC Zen 4 (family 25 model 17) with AVX-512, through [`hash_reader`]): 65%
+//! Threefish in the eight AVX-512 lanes (the block loads under 5% of that), 30% the kernel
+//! copying the page cache into the buffers (`copy_to_iter`, `filemap_get_read_batch`: about 0.15 to 0.2 s a
 //! GiB, the same for reads of 128 KiB or 2 MiB), thread hand-off and the upper levels under
 //! 2%. In memory (no reading), the leaves in AVX-512 lanes run at 3.5 to 3.65 times plain
 //! Skein-512 on one CPU (CPU time). So the ceiling with `read` on one CPU is near 2.6 times
 //! plain `hash` (which pays the same copy), and [`hash_file`] does not lower the CPU time
 //! (0.61 to 0.67 s a GiB either way, against 1.54 to 1.60 s plain): it balances the reading
-//! over the threads.
+//! over the threads. Measured again through [`hash_file`] (`perf record`, same machine): 58%
+//! the lanes, 23% `_copy_to_iter`, 3% `filemap_get_read_batch`. A copy of 1 GiB costs 0.10
+//! to 0.12 s of system time whatever the window (256 KiB to 2 MiB), with or without huge
+//! pages under the buffers or `posix_fadvise(SEQUENTIAL)` (a C loop of `pread`s, one CPU).
 //!
 //! ```
 //! use skeinhw_skein::{Params, TreeParams, batch, stream_tree::TreeHasher};
@@ -222,6 +225,10 @@ impl<const N: usize> Tree<N> {
     }
 
     /// Hashes `file` from `at` to its end (see [`hash_file`]); returns the bytes read.
+    ///
+    /// With threads, a round's leaf values go up the tree while the next round's windows are
+    /// read and hashed (`rayon::join`), so that the upper levels, about 4% of the blocks with
+    /// the benchmark's fan-out of 4, do not leave the other threads waiting at every round.
     #[cfg(all(feature = "parallel", unix))]
     fn feed_file(&mut self, file: &std::fs::File, mut at: u64) -> std::io::Result<u64> {
         use rayon::prelude::*;
@@ -236,9 +243,11 @@ impl<const N: usize> Tree<N> {
             .map(|_| alloc::vec![0u8; window])
             .collect();
         let (backend, g) = (self.backend, self.g);
+        // The leaf values of the previous round's windows (all whole), not yet fed up.
+        let mut previous: Vec<Vec<u8>> = Vec::new();
         loop {
             // One round: every window read and its leaves hashed by one task, in parallel.
-            let base = at;
+            let base = at + (previous.len() * window) as u64;
             let hash = move |(k, buf): (usize, &mut Vec<u8>)| {
                 let offset = base + (k * window) as u64;
                 let n = read_at_full(file, buf, offset)?;
@@ -256,21 +265,39 @@ impl<const N: usize> Tree<N> {
                 };
                 Ok((n, values))
             };
+            let mut feed_previous = |tree: &mut Self, previous: &mut Vec<Vec<u8>>| {
+                for values in previous.drain(..) {
+                    tree.feed_leaf_values(window, &values);
+                    at += window as u64;
+                }
+            };
             let done: Vec<std::io::Result<(usize, Vec<u8>)>> = match self.runner {
-                Runner::Pool => bufs.par_iter_mut().enumerate().map(hash).collect(),
-                Runner::Here => bufs.iter_mut().enumerate().map(hash).collect(),
+                Runner::Pool => {
+                    let bufs = &mut bufs;
+                    let tree = &mut *self;
+                    let previous = &mut previous;
+                    rayon::join(
+                        || bufs.par_iter_mut().enumerate().map(hash).collect(),
+                        || feed_previous(tree, previous),
+                    )
+                    .0
+                }
+                Runner::Here => {
+                    feed_previous(self, &mut previous);
+                    bufs.iter_mut().enumerate().map(hash).collect()
+                }
             };
             // In order, up to the first window the file did not fill (its end, or a file
             // that shrank): that one's bytes are fed as they are and the rest is dropped.
             for (r, buf) in done.into_iter().zip(&bufs) {
                 let (n, values) = r?;
                 if n < window {
+                    feed_previous(self, &mut previous);
                     self.feed(0, &buf[..n]);
                     at += n as u64;
                     return self.feed_rest(file, at, buf.len()).map(|m| at + m - start);
                 }
-                self.feed_leaf_values(window, &values);
-                at += window as u64;
+                previous.push(values);
             }
         }
     }

@@ -206,7 +206,9 @@ fn golden_tree_vectors_through_streaming_tree() {
 }
 
 /// `hash_file` (windows read at their place by the hashing threads) against the sequential
-/// tree: files of 0 bytes, around one window and over several rounds of windows, tree shapes
+/// tree: files of 0 bytes, around one window, over several rounds of windows and ending just
+/// at the end of a round (4 windows a round on one thread, 8 on two: the leaf values of the
+/// last full round are still to be fed up when the next round finds the end), tree shapes
 /// with 8 or more leaves to a window and one with fewer (through the reader thread), every
 /// backend, on this thread, on one and on two threads.
 #[test]
@@ -214,7 +216,18 @@ fn file_windows_equal_sequential() {
     use skeinhw_skein::stream_tree::{FILE_WINDOW, hash_file};
     let w = FILE_WINDOW;
     let path = std::env::temp_dir().join(format!("skeinhw-file-windows-{}", std::process::id()));
-    let sizes = [0, 1, 65, w - 1, w, w + 64, 2 * w + 7, 17 * w + 12_345];
+    let sizes = [
+        0,
+        1,
+        65,
+        w - 1,
+        w,
+        w + 64,
+        2 * w + 7,
+        8 * w,
+        16 * w,
+        17 * w + 12_345,
+    ];
     let pools: Vec<rayon::ThreadPool> = [1, 2]
         .iter()
         .map(|&n| {
