@@ -137,7 +137,7 @@ impl<W: Write> TraceSink for VcdWriter<W> {
     fn begin(&mut self, header: &TraceHeader) -> io::Result<()> {
         let json = serde_json::to_string(header).map_err(io::Error::other)?;
         self.vcd
-            .declare(&json, &names::signals(header.words, header.slots))
+            .declare(&json, &names::trace_signals(header))
     }
 
     fn cycle(&mut self, r: &CycleRecord<'_>) -> io::Result<()> {
@@ -192,7 +192,7 @@ pub fn read_vcd<R: BufRead>(input: R) -> Result<(TraceHeader, Vec<OwnedCycleReco
     let th = trace_header.ok_or_else(|| {
         TraceError::Vcd("no `skeinhw-trace` header comment: not a skeinhw trace".into())
     })?;
-    let sigs = names::signals(th.words, th.slots);
+    let sigs = names::trace_signals(&th);
     let mut index: HashMap<IdCode, usize> = HashMap::new();
     for (i, s) in sigs.iter().enumerate() {
         let id = vars
@@ -276,6 +276,7 @@ fn record_of(th: &TraceHeader, cycle: u64, v: &[u64]) -> OwnedCycleRecord {
         first_subkey: v[b + 3] as u32,
     };
     let per_slot = names::slot_fields(nw).len();
+    let ready = b + 4 + th.slots * per_slot;
     let slots = (0..th.slots)
         .map(|s| {
             let f = &v[b + 4 + s * per_slot..b + 4 + (s + 1) * per_slot];
@@ -301,5 +302,6 @@ fn record_of(th: &TraceHeader, cycle: u64, v: &[u64]) -> OwnedCycleRecord {
         slots,
         busy,
         out,
+        in_ready: v[ready..ready + th.in_ready].iter().map(|&b| b == 1).collect(),
     }
 }
