@@ -319,6 +319,7 @@ fn verdict(
     sim: &Simulated,
     cycles: usize,
     digests: usize,
+    in_ready: usize,
     reset: &[ResetDiff],
     report: Option<DiffReport>,
 ) -> Result<Status> {
@@ -350,9 +351,13 @@ fn verdict(
     }
     match report {
         None if status == 0 => {
+            let ready = match in_ready {
+                0 => String::new(),
+                n => format!("; in_ready of {n} stream(s) included"),
+            };
             eprintln!(
                 "skeinhw: {name} ({}): the state after reset and {cycles} cycles identical \
-                 to the golden trace ({} idle after the last digest), {digests} digest(s)",
+                 to the golden trace ({} idle after the last digest{ready}), {digests} digest(s)",
                 sim.simulator.as_str(),
                 TRAIL_CYCLES,
             );
@@ -446,6 +451,7 @@ fn sim_skein(args: &SimArgs, schedule: &Schedule) -> Result<Status> {
         &sim,
         expected.len(),
         messages.len() * out_blocks,
+        header.in_ready,
         &reset,
         report,
     )
@@ -505,6 +511,7 @@ fn sim_shabal(args: &SimArgs, schedule: &ShabalSchedule) -> Result<Status> {
         &sim,
         expected.len(),
         messages.len(),
+        0,
         &reset,
         report,
     )
