@@ -239,6 +239,26 @@ impl SignalMap {
         }
     }
 
+    /// This map with every field `in_ready_<k>` moved onto bit k of the port `in_ready` under
+    /// `scope`: the generated Verilog has the handshake as one port with a bit per stream,
+    /// where the trace has a field per stream.
+    pub fn in_ready_on_port(mut self, scope: Option<&str>) -> SignalMap {
+        let port = match scope {
+            Some(s) if !s.is_empty() => format!("{s}.in_ready"),
+            _ => "in_ready".to_string(),
+        };
+        for (name, p) in self.fields.iter_mut() {
+            if let Some(k) = name
+                .strip_prefix("in_ready_")
+                .and_then(|k| k.parse::<u32>().ok())
+            {
+                p.signal = port.clone();
+                p.slice = Some((k, k));
+            }
+        }
+        self
+    }
+
     /// Checks the map's clock against the one asked for on the command line (`None`: not
     /// given) and returns the clock to sample: a disagreement is an error naming both.
     pub fn clock_for(&self, asked: Option<&str>, default: &str) -> Result<String, DiffError> {

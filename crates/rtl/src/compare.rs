@@ -59,23 +59,15 @@ fn compare_frames_except(
     strip_prefix: Option<&str>,
     omitted: &[String],
 ) -> Result<Option<DiffReport>, RtlError> {
-    let mut map = SignalMap::identity(
+    // `in_ready_<k>` is bit k of the `in_ready` port, as in the design's signal map.
+    let map = SignalMap::identity(
         signals
             .iter()
             .map(|s| s.name.as_str())
             .filter(|n| !omitted.iter().any(|o| o == n)),
         Some(scope),
-    );
-    // `in_ready_<k>` is bit k of the `in_ready` port, as in the design's signal map.
-    for (name, p) in map.fields.iter_mut() {
-        if let Some(k) = name
-            .strip_prefix("in_ready_")
-            .and_then(|k| k.parse::<u32>().ok())
-        {
-            p.signal = format!("{scope}.in_ready");
-            p.slice = Some((k, k));
-        }
-    }
+    )
+    .in_ready_on_port(Some(scope));
     let mut options = CycleOptions::default();
     options.wave.clock = format!("{scope}.{}", names::CLK);
     options.wave.strip_prefix = strip_prefix.map(str::to_owned);

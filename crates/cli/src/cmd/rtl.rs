@@ -92,8 +92,10 @@ const SIM_AFTER_HELP: &str = "\
 Compared with the golden model of the same messages (message i on stream i mod S, a stream's
 messages back to back): the registers right after reset (phase, out_valid, busy counts, every
 slot's valid bit; Shabal: phase, out_valid, valid), then every traced register on every cycle,
-then 4 idle cycles after the last digest; for Skein also the in_ready port, bit by bit
-(in_ready_<k>), against the golden block timings and the test bench's feed rule. The test bench stops a design that has not put out
+then 4 idle cycles after the last digest; for Skein also the in_ready port, bit by bit, as the
+trace field in_ready_<k> (stream k's input register is free) of the golden model's feed model:
+the test bench's feed rule (see `trace --help`), for keys, optional arguments, any output length
+and trees. The test bench stops a design that has not put out
 every digest 256 cycles after the golden run and its idle cycles (\"design hung: no digest by
 cycle N\").
 X or Z on a compared register is a divergence naming the cycle and the register.
