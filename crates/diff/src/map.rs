@@ -779,7 +779,10 @@ mod in_ready_tests {
         let err = validate(&one, Alignment::Cycle, &layout, false)
             .unwrap_err()
             .to_string();
-        assert!(err.contains("'in_ready_0'") && err.contains("--partial"), "{err}");
+        assert!(
+            err.contains("'in_ready_0'") && err.contains("--partial"),
+            "{err}"
+        );
 
         let without = ["clk"];
         let layout = Layout {

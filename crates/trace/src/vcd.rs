@@ -136,8 +136,7 @@ impl<W: Write> VcdWriter<W> {
 impl<W: Write> TraceSink for VcdWriter<W> {
     fn begin(&mut self, header: &TraceHeader) -> io::Result<()> {
         let json = serde_json::to_string(header).map_err(io::Error::other)?;
-        self.vcd
-            .declare(&json, &names::trace_signals(header))
+        self.vcd.declare(&json, &names::trace_signals(header))
     }
 
     fn cycle(&mut self, r: &CycleRecord<'_>) -> io::Result<()> {
@@ -302,6 +301,9 @@ fn record_of(th: &TraceHeader, cycle: u64, v: &[u64]) -> OwnedCycleRecord {
         slots,
         busy,
         out,
-        in_ready: v[ready..ready + th.in_ready].iter().map(|&b| b == 1).collect(),
+        in_ready: v[ready..ready + th.in_ready]
+            .iter()
+            .map(|&b| b == 1)
+            .collect(),
     }
 }

@@ -56,7 +56,12 @@ fn in_ready_round_trips_and_an_old_trace_without_it_still_reads() {
     // Six streams in the design (2 x 3 slots), two fed: the bits of 2..6 stay 1.
     assert_eq!(header.in_ready, 6);
     assert!(memory.records.iter().all(|r| r.in_ready.len() == 6));
-    assert!(memory.records.iter().all(|r| r.in_ready[2..].iter().all(|&b| b)));
+    assert!(
+        memory
+            .records
+            .iter()
+            .all(|r| r.in_ready[2..].iter().all(|&b| b))
+    );
     assert!(memory.records.iter().any(|r| !r.in_ready[0]));
 
     let mut jsonl = JsonlWriter::new(Vec::new());
@@ -96,7 +101,10 @@ fn in_ready_round_trips_and_an_old_trace_without_it_still_reads() {
         .find_map(Result::err)
         .unwrap()
         .to_string();
-    assert!(err.contains("in_ready has 5 bits; the header says 6"), "{err}");
+    assert!(
+        err.contains("in_ready has 5 bits; the header says 6"),
+        "{err}"
+    );
 }
 
 #[test]

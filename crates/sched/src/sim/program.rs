@@ -328,9 +328,7 @@ impl<const N: usize> Program<N> {
         let mut out = Vec::new();
         while let Some(b) = walk.next_block() {
             walk.complete([0; N]);
-            let before_output = walk
-                .next_block()
-                .is_some_and(|n| n.phase == Phase::Output);
+            let before_output = walk.next_block().is_some_and(|n| n.phase == Phase::Output);
             out.push(FeedBlock::of(b.tweak, before_output));
         }
         Some(out)
