@@ -67,6 +67,10 @@ pub const BUSY_BITS: u32 = 16;
 /// Width of a state, key or tweak word.
 pub const WORD_BITS: u32 = 64;
 
+/// The core's input handshake port, one bit per stream (a VCD carries it beside the
+/// `in_ready_<k>` fields; see `crate::vcd`).
+pub const IN_READY_PORT: &str = "in_ready";
+
 /// Bit `k` of the core's `in_ready` port (stream k's input register is free): `in_ready_<k>`.
 pub fn in_ready(k: usize) -> String {
     format!("in_ready_{k}")

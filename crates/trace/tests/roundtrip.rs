@@ -75,6 +75,19 @@ fn in_ready_round_trips_and_an_old_trace_without_it_still_reads() {
         .collect();
     assert_eq!(records, memory.records);
 
+    // The VCD has the bits as fields and as the core's 6-bit port (what signal_map.json maps).
+    let mut vcd = Vec::new();
+    run("ath-8r-2fp-3sp", &mut VcdWriter::new(&mut vcd));
+    let vcd = String::from_utf8(vcd).unwrap();
+    assert!(
+        vcd.contains(" 6 ") && vcd.contains(" in_ready $end"),
+        "no port"
+    );
+    assert!(
+        vcd.contains(" 1 ") && vcd.contains(" in_ready_5 $end"),
+        "no field"
+    );
+
     // The same trace as written before the field: no `in_ready` in the header or a record.
     let mut old = String::new();
     for (i, line) in text.lines().enumerate() {
