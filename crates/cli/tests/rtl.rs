@@ -377,6 +377,63 @@ fn fill_feeds_every_stream_several_messages_with_the_digests_of_hash() {
     }
     assert!(err.contains("6 digest(s)"), "{err}");
     assert!(err.contains("4 idle after the last digest"), "{err}");
+    assert!(err.contains("in_ready of 2 stream(s) included"), "{err}");
+}
+
+#[test]
+fn in_ready_is_identical_with_optional_arguments_an_output_length_and_trees() {
+    // The feed model (skeinhw_sched::sim::feed) against the test bench in Icarus: the optional
+    // arguments' blocks come through the same port, Output blocks do not, a tree's nodes carry
+    // returned results; six streams fed three messages each, or a tree on two streams.
+    let tree_message = "ab".repeat(700);
+    let runs: [&[&str]; 3] = [
+        &[
+            "--schedule",
+            "ath-8r-2fp-3sp",
+            "--fill",
+            "--key",
+            "0011",
+            "--personalization",
+            "6162636465666768",
+            "--nonce",
+            "01020304",
+        ],
+        &[
+            "--schedule",
+            "ath-4r",
+            "--hex",
+            "6162",
+            "--out-bits",
+            "1100",
+            "--public-key",
+            "99",
+            "--key-id",
+            "77",
+        ],
+        &[
+            "--schedule",
+            "ath-8r-2fp",
+            "--hex",
+            &tree_message,
+            "--tree",
+            "1,1,4",
+            "--fill",
+        ],
+    ];
+    for (args, streams) in runs.iter().zip([6, 1, 2]) {
+        let out = skeinhw().arg("sim").args(*args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {err}{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(
+            err.contains(&format!("in_ready of {streams} stream(s) included")),
+            "{args:?}: {err}"
+        );
+    }
 }
 
 #[test]

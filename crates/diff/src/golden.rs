@@ -248,7 +248,7 @@ impl Golden {
     /// The trace as signals and frames, for [`crate::compare_cycles`].
     pub fn into_frames(self) -> GoldenFrames {
         GoldenFrames {
-            signals: names::signals(self.header.words, self.header.slots),
+            signals: names::trace_signals(&self.header),
             frames: in_thread(self.records, skein_parts),
         }
     }

@@ -239,6 +239,26 @@ impl SignalMap {
         }
     }
 
+    /// This map with every field `in_ready_<k>` moved onto bit k of the port `in_ready` under
+    /// `scope`: the generated Verilog has the handshake as one port with a bit per stream,
+    /// where the trace has a field per stream.
+    pub fn in_ready_on_port(mut self, scope: Option<&str>) -> SignalMap {
+        let port = match scope {
+            Some(s) if !s.is_empty() => format!("{s}.in_ready"),
+            _ => "in_ready".to_string(),
+        };
+        for (name, p) in self.fields.iter_mut() {
+            if let Some(k) = name
+                .strip_prefix("in_ready_")
+                .and_then(|k| k.parse::<u32>().ok())
+            {
+                p.signal = port.clone();
+                p.slice = Some((k, k));
+            }
+        }
+        self
+    }
+
     /// Checks the map's clock against the one asked for on the command line (`None`: not
     /// given) and returns the clock to sample: a disagreement is an error naming both.
     pub fn clock_for(&self, asked: Option<&str>, default: &str) -> Result<String, DiffError> {
@@ -358,7 +378,11 @@ pub fn validate(
             }
             for field in map.fields.keys() {
                 if !layout.signals.contains(&field.as_str()) {
-                    let why = if slot_field(field).is_some_and(|(_, r, _)| r == "state_before") {
+                    let why = if field.starts_with("in_ready_") {
+                        "the golden run models no in_ready bit of that stream (raw blocks, a \
+                         trace written before the field, or a stream beyond the design's)"
+                            .to_string()
+                    } else if slot_field(field).is_some_and(|(_, r, _)| r == "state_before") {
                         "the state before injection is compared by event alignment only (--align event)".to_string()
                     } else if slot_field(field).is_some_and(|(s, _, _)| s >= layout.slots) {
                         format!("the schedule has {} pipeline register(s)", layout.slots)
@@ -413,6 +437,14 @@ pub fn validate(
                     }
                     out_words.push(w);
                     continue;
+                }
+                if field.starts_with("in_ready_") {
+                    return refuse(
+                        field,
+                        "in_ready is compared by cycle alignment only (--align cycle): event \
+                         alignment has no cycles to compare a handshake at"
+                            .into(),
+                    );
                 }
                 let Some((slot, register, w)) = slot_field(field) else {
                     return refuse(
@@ -715,5 +747,70 @@ mod byteswap_tests {
         let mut b = crate::wave::Bits::known(vec![0x0102_0304_0506_0708], 64);
         p.unswap(&mut b);
         assert_eq!(b.words, [0x0807_0605_0403_0201]);
+    }
+}
+
+#[cfg(test)]
+mod in_ready_tests {
+    use super::*;
+
+    fn map() -> SignalMap {
+        SignalMap::from_json(
+            r#"{"fields": {"in_ready_0": "in_ready[0]", "in_ready_1": "in_ready[1]"}}"#,
+            "m.json",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn cycle_alignment_takes_the_bits_the_golden_trace_has() {
+        let map = map();
+        assert_eq!(map.fields["in_ready_1"].slice, Some((1, 1)));
+        let with = ["clk", "in_ready_0", "in_ready_1"];
+        let layout = Layout {
+            signals: &with,
+            words: 8,
+            slots: 2,
+        };
+        assert!(validate(&map, Alignment::Cycle, &layout, false).is_ok());
+        // One bit of two mapped: the port is a register like any other, whole or --partial.
+        let mut one = map.clone();
+        one.fields.remove("in_ready_0");
+        let err = validate(&one, Alignment::Cycle, &layout, false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("'in_ready_0'") && err.contains("--partial"),
+            "{err}"
+        );
+
+        let without = ["clk"];
+        let layout = Layout {
+            signals: &without,
+            ..layout
+        };
+        let err = validate(&map, Alignment::Cycle, &layout, false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("'in_ready_0'") && err.contains("models no in_ready"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn event_alignment_refuses_in_ready_naming_the_field() {
+        let layout = Layout {
+            signals: &[],
+            words: 8,
+            slots: 2,
+        };
+        let err = validate(&map(), Alignment::Event, &layout, false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("'in_ready_0'") && err.contains("cycle alignment only"),
+            "{err}"
+        );
     }
 }

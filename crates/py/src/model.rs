@@ -863,6 +863,7 @@ impl PyLiveDiff {
                             .map(|s| s.name.as_str()),
                         None,
                     )
+                    .in_ready_on_port(None)
                 });
                 let diff = LiveDiff::new(frames, &map, context.min(1000)).map_err(value_error)?;
                 (Diff::Cycle(Box::new(diff)), map, "cycle", None)

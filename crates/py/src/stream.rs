@@ -126,7 +126,7 @@ impl BatchSink {
 
 impl TraceSink for BatchSink {
     fn begin(&mut self, header: &TraceHeader) -> io::Result<()> {
-        self.start(names::signals(header.words, header.slots))
+        self.start(names::trace_signals(header))
     }
     fn cycle(&mut self, record: &CycleRecord<'_>) -> io::Result<()> {
         names::values(record, &mut self.scratch);

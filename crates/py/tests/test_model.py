@@ -78,6 +78,24 @@ def test_records():
     assert 1 + sum(1 for _ in sim) == 3 * 73
 
 
+def test_records_carry_in_ready():
+    # ath-8r-2fp has two streams; one message feeds stream 0 only. By the feed rule, stream 0's
+    # one message block is in its input register from before cycle 1 until the edge that
+    # issues it (its first cycle in a slot, as a message block); stream 1's register stays free.
+    records = list(skeinhw.simulate("ath-8r-2fp", [b"abc"]))
+    assert "in_ready_0" in records[0] and "in_ready_1" in records[0]
+    assert "in_ready_2" not in records[0]
+    assert all(r["in_ready_1"] == 1 for r in records)
+    issued = next(
+        r.cycle
+        for r in records
+        if any(r[f"slot{i}_valid"] and r[f"slot{i}_phase"] == 3 for i in range(2))
+    )
+    assert [r["in_ready_0"] for r in records] == [
+        int(r.cycle >= issued) for r in records
+    ]
+
+
 def test_record_field_lookup():
     sim = skeinhw.simulate("ath-1r", [b"abc"])
     first = next(sim)

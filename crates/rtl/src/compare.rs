@@ -6,7 +6,7 @@ use std::path::Path;
 
 use skeinhw_diff::frame::{Frame, skein_frame};
 use skeinhw_diff::{CycleOptions, DiffReport, SignalMap, Verdict, compare_cycles};
-use skeinhw_sched::sim::{AdderBusy, OwnedCycleRecord, Phase, SimReport, SlotRecord, TraceHeader};
+use skeinhw_sched::sim::{AdderBusy, OwnedCycleRecord, Phase, SlotRecord, TraceHeader};
 use skeinhw_trace::names::{self, Signal};
 
 use crate::{RtlError, RunOutput};
@@ -34,7 +34,7 @@ pub fn compare_vcd_except(
     strip_prefix: Option<&str>,
     omitted: &[String],
 ) -> Result<Option<DiffReport>, RtlError> {
-    let signals = names::signals(header.words, header.slots);
+    let signals = names::trace_signals(header);
     let frames = golden.iter().map(skein_frame);
     compare_frames_except(&signals, frames, vcd, scope, strip_prefix, omitted)
 }
@@ -59,13 +59,15 @@ fn compare_frames_except(
     strip_prefix: Option<&str>,
     omitted: &[String],
 ) -> Result<Option<DiffReport>, RtlError> {
+    // `in_ready_<k>` is bit k of the `in_ready` port, as in the design's signal map.
     let map = SignalMap::identity(
         signals
             .iter()
             .map(|s| s.name.as_str())
             .filter(|n| !omitted.iter().any(|o| o == n)),
         Some(scope),
-    );
+    )
+    .in_ready_on_port(Some(scope));
     let mut options = CycleOptions::default();
     options.wave.clock = format!("{scope}.{}", names::CLK);
     options.wave.strip_prefix = strip_prefix.map(str::to_owned);
@@ -76,7 +78,7 @@ fn compare_frames_except(
 
 /// `golden` followed by `n` idle cycles, the cycles a test bench run with `+trail=n` adds after
 /// the last digest: no block in flight (every slot keeps what it last held, `valid` 0), phase
-/// idle, no adder busy, no output. Comparing them catches a design that does anything after
+/// idle, no adder busy, no output, every input register free. Comparing them catches a design that does anything after
 /// its last digest (a second digest, a block that never leaves, a register that moves).
 pub fn with_idle_cycles(golden: &[OwnedCycleRecord], n: u64) -> Vec<OwnedCycleRecord> {
     let mut out = golden.to_vec();
@@ -87,6 +89,7 @@ pub fn with_idle_cycles(golden: &[OwnedCycleRecord], n: u64) -> Vec<OwnedCycleRe
     idle.phase = Phase::Idle;
     idle.busy = AdderBusy::default();
     idle.out = None;
+    idle.in_ready.iter_mut().for_each(|b| *b = true);
     for slot in &mut idle.slots {
         slot.valid = false;
     }
@@ -118,6 +121,7 @@ pub fn reset_expected(words: usize, slots: usize) -> Vec<(String, u64)> {
         slots: vec![SlotRecord::default(); slots],
         busy: AdderBusy::default(),
         out: None,
+        in_ready: Vec::new(),
     };
     let mut values = Vec::new();
     names::values(&record.as_record(), &mut values);
@@ -187,104 +191,4 @@ pub fn compare_reset(
         }
     }
     Ok(diffs)
-}
-
-/// The design's `in_ready` port (one bit per stream: its input register is free) after every
-/// rising edge of a run, as the golden run and the test bench's feed rule make it: a stream's
-/// register empties at the edge that issues a Key or message block of that stream (the golden
-/// run's block timings), and the test bench fills one free register per edge, chosen after
-/// each falling edge: of the streams with blocks left, the one free longest (streams not yet
-/// started first), lowest-numbered on a tie; stream 0's first block is loaded before cycle 1.
-/// `input_blocks[s]`: the blocks of stream s in the stimulus, one entry per stream of the
-/// design (0 for a stream the run does not feed: its bit stays 1); `cycles`: how many edges.
-/// Returns, per cycle from 1, the bits of every stream.
-pub fn expected_in_ready(
-    report: &SimReport,
-    input_blocks: &[usize],
-    cycles: u64,
-) -> Vec<Vec<bool>> {
-    let fed = input_blocks.len();
-    let mut empties: Vec<(u64, usize)> = report
-        .blocks
-        .iter()
-        .filter(|b| matches!(b.phase, Phase::Key | Phase::Message))
-        .map(|b| (b.issued, b.stream as usize))
-        .collect();
-    empties.sort_unstable();
-    let mut empties = empties.into_iter().peekable();
-    let mut full = vec![false; fed];
-    let mut loaded = vec![0usize; fed];
-    // The test bench's `freed`: streams not started rank first, in stream order.
-    let mut freed: Vec<i64> = (0..fed as i64).map(|s| s - 1_000_000).collect();
-    let mut was_ready = vec![false; fed];
-    let pick = |full: &[bool], loaded: &[usize], freed: &[i64]| -> Option<usize> {
-        (0..fed)
-            .filter(|&s| !full[s] && loaded[s] < input_blocks[s])
-            .min_by_key(|&s| (freed[s], s))
-    };
-    // The falling edges before cycle 1: after reset (in_ready 0), then all free.
-    was_ready.iter_mut().for_each(|r| *r = true);
-    let mut next = pick(&full, &loaded, &freed);
-    if let Some(p) = next.take() {
-        full[p] = true;
-        loaded[p] += 1;
-    }
-    for s in 0..fed {
-        was_ready[s] = !full[s];
-    }
-    next = pick(&full, &loaded, &freed);
-    let mut out = Vec::with_capacity(cycles as usize);
-    for c in 1..=cycles {
-        if let Some(p) = next.take() {
-            full[p] = true;
-            loaded[p] += 1;
-        }
-        while let Some(&(_, s)) = empties.peek().filter(|(at, _)| *at == c) {
-            full[s] = false;
-            empties.next();
-        }
-        out.push(full.iter().map(|f| !f).collect());
-        for s in 0..fed {
-            if !full[s] && !was_ready[s] && loaded[s] > 0 {
-                freed[s] = c as i64;
-            }
-            was_ready[s] = !full[s];
-        }
-        next = pick(&full, &loaded, &freed);
-    }
-    out
-}
-
-/// Compares the design's `in_ready` port (`in_ready[k]` under `scope`) with `expected`
-/// ([`expected_in_ready`]), cycle by cycle: a divergence names the cycle and `in_ready_<k>`
-/// (bit k of the port).
-pub fn compare_in_ready(
-    expected: &[Vec<bool>],
-    vcd: &Path,
-    scope: &str,
-    strip_prefix: Option<&str>,
-) -> Result<Option<DiffReport>, RtlError> {
-    let fed = expected.first().map_or(0, Vec::len);
-    let signals: Vec<Signal> = (0..fed)
-        .map(|k| Signal::new(format!("in_ready_{k}"), 1))
-        .collect();
-    let mut map = SignalMap::identity(signals.iter().map(|s| s.name.as_str()), Some(scope));
-    for (k, s) in signals.iter().enumerate() {
-        if let Some(p) = map.fields.get_mut(&s.name) {
-            p.signal = format!("{scope}.in_ready");
-            p.slice = Some((k as u32, k as u32));
-        }
-    }
-    let frames = expected.iter().enumerate().map(|(i, bits)| Frame {
-        cycle: i as u64 + 1,
-        phase: "",
-        location: Vec::new(),
-        values: bits.iter().map(|&b| u64::from(b)).collect(),
-    });
-    let mut options = CycleOptions::default();
-    options.wave.clock = format!("{scope}.{}", names::CLK);
-    options.wave.strip_prefix = strip_prefix.map(str::to_owned);
-    let report = compare_cycles(&signals, frames.map(Ok::<_, String>), vcd, &map, &options)
-        .map_err(|e| RtlError::Output(e.to_string()))?;
-    Ok((report.verdict != Verdict::Identical).then_some(report))
 }

@@ -17,8 +17,7 @@ use skeinhw_sched::{AnySchedule, Schedule};
 use skeinhw_trace::names::{self, Signal};
 
 pub use compare::{
-    ResetDiff, compare_in_ready, compare_reset, compare_vcd, compare_vcd_except, expected_in_ready,
-    reset_expected, with_idle_cycles,
+    ResetDiff, compare_reset, compare_vcd, compare_vcd_except, reset_expected, with_idle_cycles,
 };
 pub use design::{Features, MAX_CORE_OUT_BITS};
 pub use error::RtlError;
@@ -137,7 +136,7 @@ pub fn generate_core(
 /// [`lean_omitted`].
 pub fn signal_map_lean(words: usize, slots: usize) -> String {
     let omitted = lean_omitted(slots);
-    let signals: Vec<Signal> = names::signals(words, slots)
+    let signals: Vec<Signal> = design_signals(words, slots)
         .into_iter()
         .filter(|s| !omitted.contains(&s.name))
         .collect();
@@ -145,9 +144,33 @@ pub fn signal_map_lean(words: usize, slots: usize) -> String {
 }
 
 /// The signal map: every trace field but the clock -> the RTL register and its bit slice, in
-/// the scope [`SCOPE`] (JSON, keys sorted, ending in a newline).
+/// the scope [`SCOPE`] (JSON, keys sorted, ending in a newline); `in_ready_<k>` is bit k of the
+/// `in_ready` port (the design has one stream per pipeline register).
 pub fn signal_map(words: usize, slots: usize) -> String {
-    map_json(&names::signals(words, slots))
+    map_json(&design_signals(words, slots))
+}
+
+/// The trace fields of a generated Skein design with `slots` pipeline registers: those of
+/// [`names::signals`] and `in_ready_<k>` for each of its streams (one per slot).
+pub(crate) fn design_signals(words: usize, slots: usize) -> Vec<Signal> {
+    let mut v = names::signals(words, slots);
+    v.extend((0..slots).map(|k| Signal::new(names::in_ready(k), 1)));
+    v
+}
+
+/// The RTL signal of trace field `name` in a generated design, with its bit slice: the
+/// register of the same name, or for `in_ready_<k>` bit k of the `in_ready` port.
+pub(crate) fn rtl_signal(name: &str, width: u32) -> String {
+    if let Some(k) = name
+        .strip_prefix("in_ready_")
+        .filter(|k| k.parse::<usize>().is_ok())
+    {
+        format!("in_ready[{k}]")
+    } else if width == 1 {
+        name.to_owned()
+    } else {
+        format!("{name}[{}:0]", width - 1)
+    }
 }
 
 /// The signal map of a design whose registers carry the names of `signals`.
@@ -157,11 +180,7 @@ pub(crate) fn map_json(signals: &[Signal]) -> String {
         if s.name == names::CLK {
             continue;
         }
-        let rtl = if s.width == 1 {
-            s.name.clone()
-        } else {
-            format!("{}[{}:0]", s.name, s.width - 1)
-        };
+        let rtl = rtl_signal(&s.name, s.width);
         fields.insert(s.name.clone(), serde_json::Value::String(rtl));
     }
     let map = serde_json::json!({

@@ -8,7 +8,9 @@
 //!  "busy":{"mix":0,"subkey":8,"key_schedule":3,"first_subkey":0},"out":null}
 //! ```
 //! `out` is `{"stream":0,"index":0,"data":[…Nw words…]}` in the cycle an Output block
-//! completes. The writer formats by hand (no serde per cycle) because it must keep up with the
+//! completes. When the run models the input handshake (the header's `in_ready` > 0), a record
+//! ends with `"in_ready":[true,false,…]`, one entry per stream (bit k of the core's port);
+//! traces without it (raw blocks, or written before the field) still read, with no bits. The writer formats by hand (no serde per cycle) because it must keep up with the
 //! simulator: the goal is 100 MB/s.
 
 use std::io::{self, BufRead, Read, Write};
@@ -160,6 +162,16 @@ impl<W: Write> TraceSink for JsonlWriter<W> {
                 l.push(b'}');
             }
         }
+        if !r.in_ready.is_empty() {
+            l.extend_from_slice(b",\"in_ready\":[");
+            for (k, &b) in r.in_ready.iter().enumerate() {
+                if k > 0 {
+                    l.push(b',');
+                }
+                l.extend_from_slice(if b { b"true" } else { b"false" });
+            }
+            l.push(b']');
+        }
         l.push(b'}');
         self.emit()
     }
@@ -232,6 +244,8 @@ struct JsonRecord {
     slots: Vec<JsonSlot>,
     busy: AdderBusy,
     out: Option<JsonOut>,
+    #[serde(default)]
+    in_ready: Vec<bool>,
 }
 
 /// Reads a JSONL trace record by record (streaming: a long trace is never held whole).
@@ -348,7 +362,15 @@ impl<R: BufRead> JsonlReader<R> {
                 })
             }
         };
+        if rec.in_ready.len() != self.header.in_ready {
+            return Err(format!(
+                "in_ready has {} bits; the header says {}",
+                rec.in_ready.len(),
+                self.header.in_ready
+            ));
+        }
         Ok(OwnedCycleRecord {
+            in_ready: rec.in_ready,
             cycle: rec.cycle,
             phase: rec.phase,
             words: nw,

@@ -32,7 +32,7 @@ impl Signal {
     }
 }
 
-use skeinhw_sched::sim::CycleRecord;
+use skeinhw_sched::sim::{CycleRecord, TraceHeader};
 
 /// The top-level VCD scope (the Verilog top module's name).
 pub const SCOPE: &str = "skeinhw";
@@ -66,6 +66,15 @@ pub const COUNTER_BITS: u32 = 8;
 pub const BUSY_BITS: u32 = 16;
 /// Width of a state, key or tweak word.
 pub const WORD_BITS: u32 = 64;
+
+/// The core's input handshake port, one bit per stream (a VCD carries it beside the
+/// `in_ready_<k>` fields; see `crate::vcd`).
+pub const IN_READY_PORT: &str = "in_ready";
+
+/// Bit `k` of the core's `in_ready` port (stream k's input register is free): `in_ready_<k>`.
+pub fn in_ready(k: usize) -> String {
+    format!("in_ready_{k}")
+}
 
 /// Output word `w`: `out_data_<w>`.
 pub fn out_data(w: usize) -> String {
@@ -119,8 +128,16 @@ pub fn signals(words: usize, slots: usize) -> Vec<Signal> {
     v
 }
 
-/// The value of every signal of [`signals`] for one cycle, in the same order (so that a reader
-/// can zip the two). `out_stream`, `out_index` and `out_data_*` are don't-care (written as all
+/// Every signal of the trace `header` describes: those of [`signals`], then `in_ready_<k>`
+/// for each of its [`TraceHeader::in_ready`] streams (none where the run models no feed).
+pub fn trace_signals(header: &TraceHeader) -> Vec<Signal> {
+    let mut v = signals(header.words, header.slots);
+    v.extend((0..header.in_ready).map(|k| Signal::new(in_ready(k), 1)));
+    v
+}
+
+/// The value of every signal of [`trace_signals`] for one cycle, in the same order (so that a
+/// reader can zip the two; the `in_ready` bits come last, so [`signals`] zips too). `out_stream`, `out_index` and `out_data_*` are don't-care (written as all
 /// ones here) when no output is valid; the VCD writer keeps their previous values instead.
 pub fn values(r: &CycleRecord<'_>, out: &mut Vec<u64>) {
     let nw = r.words;
@@ -155,6 +172,7 @@ pub fn values(r: &CycleRecord<'_>, out: &mut Vec<u64>) {
         out.extend_from_slice(&s.key[..=nw]);
         out.extend_from_slice(&s.tweak);
     }
+    out.extend(r.in_ready.iter().map(|&b| u64::from(b)));
 }
 
 #[cfg(test)]

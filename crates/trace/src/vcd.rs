@@ -13,7 +13,7 @@ use skeinhw_sched::sim::{
 use vcd::{IdCode, ScopeItem, TimescaleUnit, Value};
 
 use crate::error::TraceError;
-use crate::names;
+use crate::names::{self, Signal};
 
 /// Time units per clock cycle.
 pub const PERIOD: u64 = 10;
@@ -113,6 +113,17 @@ impl<W: Write> SignalVcd<W> {
 pub struct VcdWriter<W: Write> {
     vcd: SignalVcd<W>,
     values: Vec<u64>,
+    /// The `in_ready` bits are also written as the core's port (see [`port_width`]).
+    port: bool,
+}
+
+/// Besides `in_ready_<k>`, a VCD carries the bits as the generated core's port `in_ready`
+/// (bit k = `in_ready_<k>`), so that the core's `signal_map.json` (`"in_ready_1":
+/// "in_ready[1]"`) reads a trace's VCD as it reads the core's; up to 64 streams (one value).
+fn port_width(header: &TraceHeader) -> Option<u32> {
+    (1..=64)
+        .contains(&header.in_ready)
+        .then_some(header.in_ready as u32)
 }
 
 impl<W: Write> std::fmt::Debug for VcdWriter<W> {
@@ -129,6 +140,7 @@ impl<W: Write> VcdWriter<W> {
         VcdWriter {
             vcd: SignalVcd::new(out),
             values: Vec::new(),
+            port: false,
         }
     }
 }
@@ -136,13 +148,25 @@ impl<W: Write> VcdWriter<W> {
 impl<W: Write> TraceSink for VcdWriter<W> {
     fn begin(&mut self, header: &TraceHeader) -> io::Result<()> {
         let json = serde_json::to_string(header).map_err(io::Error::other)?;
-        self.vcd
-            .declare(&json, &names::signals(header.words, header.slots))
+        let mut signals = names::trace_signals(header);
+        if let Some(width) = port_width(header) {
+            signals.push(Signal::new(names::IN_READY_PORT, width));
+        }
+        self.port = port_width(header).is_some();
+        self.vcd.declare(&json, &signals)
     }
 
     fn cycle(&mut self, r: &CycleRecord<'_>) -> io::Result<()> {
         let mut values = std::mem::take(&mut self.values);
         names::values(r, &mut values);
+        if self.port {
+            let packed = r
+                .in_ready
+                .iter()
+                .enumerate()
+                .fold(0u64, |v, (k, &b)| v | (u64::from(b) << k));
+            values.push(packed);
+        }
         // The output lines keep their last value while no output is valid.
         let out_lines = 3..5 + r.words; // out_stream, out_index, out_data_*
         let idle = r.out.is_none();
@@ -192,7 +216,7 @@ pub fn read_vcd<R: BufRead>(input: R) -> Result<(TraceHeader, Vec<OwnedCycleReco
     let th = trace_header.ok_or_else(|| {
         TraceError::Vcd("no `skeinhw-trace` header comment: not a skeinhw trace".into())
     })?;
-    let sigs = names::signals(th.words, th.slots);
+    let sigs = names::trace_signals(&th);
     let mut index: HashMap<IdCode, usize> = HashMap::new();
     for (i, s) in sigs.iter().enumerate() {
         let id = vars
@@ -276,6 +300,7 @@ fn record_of(th: &TraceHeader, cycle: u64, v: &[u64]) -> OwnedCycleRecord {
         first_subkey: v[b + 3] as u32,
     };
     let per_slot = names::slot_fields(nw).len();
+    let ready = b + 4 + th.slots * per_slot;
     let slots = (0..th.slots)
         .map(|s| {
             let f = &v[b + 4 + s * per_slot..b + 4 + (s + 1) * per_slot];
@@ -301,5 +326,9 @@ fn record_of(th: &TraceHeader, cycle: u64, v: &[u64]) -> OwnedCycleRecord {
         slots,
         busy,
         out,
+        in_ready: v[ready..ready + th.in_ready]
+            .iter()
+            .map(|&b| b == 1)
+            .collect(),
     }
 }

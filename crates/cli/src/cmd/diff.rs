@@ -88,7 +88,8 @@ pub struct DiffArgs {
     #[arg(long, value_name = "NAME")]
     pub clock: Option<String>,
     /// Signal map file (trace field -> RTL signal[hi:lo]); default: the RTL's registers carry
-    /// the trace's names (the generated Verilog).
+    /// the trace's names (the generated Verilog), in_ready_<k> not compared (map it, e.g.
+    /// "in_ready_1": "in_ready[1]" as the signal_map.json of `rtl` does).
     #[arg(long, value_name = "FILE.json")]
     pub map: Option<PathBuf>,
     /// Remove this prefix from every RTL signal name (Verilator adds `TOP.`; a test bench
@@ -214,8 +215,17 @@ pub fn job(m: &MessageArgs, schedule: &skeinhw_sched::Schedule) -> Result<OwnedJ
 /// Runs `skeinhw diff`.
 pub fn run(args: DiffArgs) -> Result<Status> {
     let golden = golden(&args)?;
-    let identity =
-        |signals: &[Signal]| SignalMap::identity(signals.iter().map(|s| s.name.as_str()), None);
+    // Without a map, in_ready is not compared: a trace VCD has `in_ready_<k>`, the generated
+    // Verilog one `in_ready` port (its signal_map.json maps the bits).
+    let identity = |signals: &[Signal]| {
+        SignalMap::identity(
+            signals
+                .iter()
+                .map(|s| s.name.as_str())
+                .filter(|n| !n.starts_with("in_ready_")),
+            None,
+        )
+    };
     let map_file = args.map.as_deref().map(SignalMap::from_file).transpose()?;
     let with = |m: &SignalMap| -> Result<CycleOptions> {
         Ok(CycleOptions {

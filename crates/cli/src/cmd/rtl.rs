@@ -92,8 +92,10 @@ const SIM_AFTER_HELP: &str = "\
 Compared with the golden model of the same messages (message i on stream i mod S, a stream's
 messages back to back): the registers right after reset (phase, out_valid, busy counts, every
 slot's valid bit; Shabal: phase, out_valid, valid), then every traced register on every cycle,
-then 4 idle cycles after the last digest; for Skein also the in_ready port, bit by bit
-(in_ready_<k>), against the golden block timings and the test bench's feed rule. The test bench stops a design that has not put out
+then 4 idle cycles after the last digest; for Skein also the in_ready port, bit by bit, as the
+trace field in_ready_<k> (stream k's input register is free) of the golden model's feed model:
+the test bench's feed rule (see `trace --help`), for keys, optional arguments, any output length
+and trees. The test bench stops a design that has not put out
 every digest 256 cycles after the golden run and its idle cycles (\"design hung: no digest by
 cycle N\").
 X or Z on a compared register is a divergence naming the cycle and the register.
@@ -319,6 +321,7 @@ fn verdict(
     sim: &Simulated,
     cycles: usize,
     digests: usize,
+    in_ready: usize,
     reset: &[ResetDiff],
     report: Option<DiffReport>,
 ) -> Result<Status> {
@@ -350,9 +353,13 @@ fn verdict(
     }
     match report {
         None if status == 0 => {
+            let ready = match in_ready {
+                0 => String::new(),
+                n => format!("; in_ready of {n} stream(s) included"),
+            };
             eprintln!(
                 "skeinhw: {name} ({}): the state after reset and {cycles} cycles identical \
-                 to the golden trace ({} idle after the last digest), {digests} digest(s)",
+                 to the golden trace ({} idle after the last digest{ready}), {digests} digest(s)",
                 sim.simulator.as_str(),
                 TRAIL_CYCLES,
             );
@@ -430,7 +437,9 @@ fn sim_skein(args: &SimArgs, schedule: &Schedule) -> Result<Status> {
         .collect();
     let reset = skeinhw_rtl::compare_reset(&reset_golden, &sim.output)?;
     let expected = skeinhw_rtl::with_idle_cycles(&sink.records, TRAIL_CYCLES);
-    let mut report = skeinhw_rtl::compare_vcd_except(
+    // Every trace field, in_ready included (the golden run's feed model, the test bench's
+    // feed rule: skeinhw_sched::sim::feed).
+    let report = skeinhw_rtl::compare_vcd_except(
         header,
         &expected,
         &sim.vcd,
@@ -438,45 +447,13 @@ fn sim_skein(args: &SimArgs, schedule: &Schedule) -> Result<Status> {
         sim.simulator.vcd_prefix(),
         &omitted,
     )?;
-    // in_ready, from the golden block timings and the test bench's feed rule; that rule is
-    // modelled for plain messages (a key and message blocks), not for the optional arguments'
-    // blocks or the tree's returned results.
-    let p = params.params();
-    let plain = features == Features::plain(schedule)
-        && [p.personalization, p.public_key, p.key_id, p.nonce]
-            .iter()
-            .all(Option::is_none);
-    if report.is_none() && !plain {
-        println!("note: in_ready not compared (optional arguments, output length or tree)");
-    }
-    if report.is_none() && plain {
-        let rtl_messages: Vec<Message<'_>> = messages
-            .iter()
-            .map(|(data, bits)| Message {
-                data,
-                bits: *bits,
-                key: &params.key,
-            })
-            .collect();
-        let mut input_blocks = vec![0; streams];
-        for (i, m) in rtl_messages.iter().enumerate() {
-            input_blocks[skeinhw_rtl::stream_of(i, streams)] +=
-                skeinhw_rtl::block_count(schedule, std::slice::from_ref(m));
-        }
-        let ready = skeinhw_rtl::expected_in_ready(&golden, &input_blocks, expected.len() as u64);
-        report = skeinhw_rtl::compare_in_ready(
-            &ready,
-            &sim.vcd,
-            skeinhw_rtl::SCOPE,
-            sim.simulator.vcd_prefix(),
-        )?;
-    }
     let out_blocks = out_bits.div_ceil(8).div_ceil(header.words as u64 * 8) as usize;
     verdict(
         schedule.name(),
         &sim,
         expected.len(),
         messages.len() * out_blocks,
+        header.in_ready,
         &reset,
         report,
     )
@@ -536,6 +513,7 @@ fn sim_shabal(args: &SimArgs, schedule: &ShabalSchedule) -> Result<Status> {
         &sim,
         expected.len(),
         messages.len(),
+        0,
         &reset,
         report,
     )

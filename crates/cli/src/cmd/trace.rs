@@ -17,8 +17,21 @@ use crate::Status;
 use crate::message::{MessageArgs, decode_hex};
 use crate::schedule_args::ScheduleArgs;
 
+/// What `trace --help` says after the options: the fields of a record.
+const TRACE_AFTER_HELP: &str = "\
+Every record holds the registers after one rising edge: phase, out_valid/out_stream/out_index/
+out_data_<w>, the busy adder counts, every pipeline register's slot<i>_* (valid, stream, phase,
+block, round, subkey, state, key, tweak), and in_ready_<k>: 1 when stream k's input register is
+free (bit k of the core's in_ready port, one bit per stream of the design). in_ready follows the
+generated test bench's feed rule: after each falling edge the host offers one block to the stream
+whose register has been free longest (streams not yet started first, lowest on a tie), loaded at
+the next rising edge; a register empties when the core issues a Key, optional-argument or message
+block of its stream (Config and Output blocks are the core's); a tree node waits for the child
+result it carries. JSONL: \"in_ready\":[true,false,...] per record; VCD: one 1-bit signal each.";
+
 /// Arguments of `trace`.
 #[derive(Args)]
+#[command(after_help = TRACE_AFTER_HELP)]
 pub struct TraceArgs {
     #[command(flatten)]
     pub schedule: ScheduleArgs,

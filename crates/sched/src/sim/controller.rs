@@ -11,6 +11,7 @@
 use crate::schedule::Schedule;
 use crate::sim::SimError;
 use crate::sim::datapath::{Block, Datapath};
+use crate::sim::feed::Feed;
 use crate::sim::program::Program;
 use crate::sim::record::{
     AdderBusy, CycleRecord, MAX_WORDS, OutputRecord, Phase, SlotRecord, TRACE_SCHEMA_VERSION,
@@ -50,12 +51,14 @@ pub(crate) fn run_queued<const N: usize>(
         .collect();
     let dp = Datapath::new(schedule);
     let slots_len = schedule.blocks_in_flight() as usize;
+    let mut feed = feed_of(&programs, &queues, slots_len);
     sink.begin(&TraceHeader {
         schema_version: TRACE_SCHEMA_VERSION,
         schedule: schedule.clone(),
         words: N,
         slots: slots_len,
         streams: programs.len(),
+        in_ready: feed.as_ref().map_or(0, Feed::width),
     })?;
     let streams = programs.len();
     let mut slots = vec![SlotRecord::default(); slots_len];
@@ -82,6 +85,9 @@ pub(crate) fn run_queued<const N: usize>(
             if let Some(s) = ready {
                 let job = programs[s].next_block().expect("stream is not done");
                 in_flight.push(Block::new(s as u32, blocks_issued[s], cycle, &job));
+                if let Some(f) = feed.as_mut() {
+                    f.issue(s);
+                }
                 blocks_issued[s] += 1;
                 busy_stream[s] = true;
             }
@@ -134,6 +140,9 @@ pub(crate) fn run_queued<const N: usize>(
                 outputs_done[s] += 1;
             }
             programs[s].complete(chain);
+            if let Some(f) = feed.as_mut() {
+                f.complete(s);
+            }
             busy_stream[s] = false;
             if programs[s].is_done()
                 && let Some(next) = queues[s].pop_front()
@@ -143,6 +152,10 @@ pub(crate) fn run_queued<const N: usize>(
                 outputs_done[s] = 0;
             }
         }
+        let in_ready = match feed.as_mut() {
+            Some(f) => f.edge(cycle),
+            None => &[],
+        };
         sink.cycle(&CycleRecord {
             cycle,
             phase,
@@ -150,6 +163,7 @@ pub(crate) fn run_queued<const N: usize>(
             slots: &slots,
             busy,
             out,
+            in_ready,
         })?;
     }
     sink.finish()?;
@@ -168,6 +182,26 @@ pub(crate) fn run_queued<const N: usize>(
         busy: totals,
         adders: schedule.adders(),
     })
+}
+
+/// The feed of a run: every stream's blocks, the running program's then its queue's, and as
+/// many streams as the design has (`slots`: one per block in flight) or the run has, if more;
+/// `None` for raw blocks, which no host feeds through the port.
+fn feed_of<const N: usize>(
+    programs: &[Program<N>],
+    queues: &[std::collections::VecDeque<Program<N>>],
+    slots: usize,
+) -> Option<Feed> {
+    let mut blocks = Vec::with_capacity(programs.len().max(slots));
+    for (p, q) in programs.iter().zip(queues) {
+        let mut list = p.feed_blocks()?;
+        for next in q {
+            list.extend(next.feed_blocks()?);
+        }
+        blocks.push(list);
+    }
+    blocks.resize(programs.len().max(slots), Vec::new());
+    Some(Feed::new(blocks))
 }
 
 fn write_slot<const N: usize>(slot: &mut SlotRecord, b: &Block<N>) {

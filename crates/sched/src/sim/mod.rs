@@ -22,11 +22,12 @@
 //! Modules, one idea each: `program` (the UBI blocks of a Skein run), `datapath` (what
 //! one cycle does to a block), `placement` (which round unit of a stage does each op, for the
 //! Verilog generator and the estimator), `controller` (the clock loop and the issue rule),
-//! `record` (the per-cycle registers), `sink` (where records go), `report` (cycles, digests,
+//! `feed` (the input handshake: `in_ready`), `record` (the per-cycle registers), `sink` (where records go), `report` (cycles, digests,
 //! utilisation).
 
 mod controller;
 pub mod datapath;
+pub mod feed;
 pub mod placement;
 pub mod pool;
 mod program;
@@ -40,6 +41,7 @@ use crate::schedule::Schedule;
 use crate::size::StateSize;
 
 pub use datapath::{CycleOp, Datapath, MicroOp};
+pub use feed::{Feed, FeedBlock};
 pub use placement::{Placement, Unit};
 pub use pool::{AdderPool, Layer, PoolOp, StagePool};
 pub use program::{BlockJob, Program};

@@ -15,6 +15,7 @@ use skeinhw_skein::constants::BlockType;
 use skeinhw_skein::threefish::{words_from_bytes, words_to_bytes};
 use skeinhw_skein::{Params, TreeParams, Tweak, config_string, pad_partial_byte};
 
+use crate::sim::feed::FeedBlock;
 use crate::sim::record::Phase;
 
 /// One block for the datapath: Threefish key (the chaining value), tweak and plaintext.
@@ -314,6 +315,23 @@ impl<const N: usize> Program<N> {
             ResultTo::Digest => self.digest.extend_from_slice(&bytes[..nb]),
         }
         self.refill();
+    }
+
+    /// The feed's view of every block this program issues, in order; `None` for a raw block,
+    /// which no host sends through the input port. Walks a copy with placeholder results: which
+    /// blocks come, and of what type, does not depend on the values.
+    pub fn feed_blocks(&self) -> Option<Vec<FeedBlock>> {
+        if self.raw_tweak.is_some() {
+            return None;
+        }
+        let mut walk = self.clone();
+        let mut out = Vec::new();
+        while let Some(b) = walk.next_block() {
+            walk.complete([0; N]);
+            let before_output = walk.next_block().is_some_and(|n| n.phase == Phase::Output);
+            out.push(FeedBlock::of(b.tweak, before_output));
+        }
+        Some(out)
     }
 
     /// Whether every block has been processed.

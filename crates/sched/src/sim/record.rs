@@ -154,6 +154,10 @@ pub struct CycleRecord<'a> {
     pub busy: AdderBusy,
     /// Present in the cycle in which an Output block completes (`out_valid`).
     pub out: Option<OutputRecord>,
+    /// The core's `in_ready` port: bit k is 1 when stream k's input register is free, as the
+    /// test bench's feed rule fills it ([`crate::sim::feed`]); one bit per stream of the
+    /// design ([`TraceHeader::in_ready`]), empty where the run models no feed (raw blocks).
+    pub in_ready: &'a [bool],
 }
 
 /// An owned [`CycleRecord`], for sinks that keep records and for trace readers.
@@ -171,6 +175,8 @@ pub struct OwnedCycleRecord {
     pub busy: AdderBusy,
     /// See [`CycleRecord::out`].
     pub out: Option<OutputRecord>,
+    /// See [`CycleRecord::in_ready`].
+    pub in_ready: Vec<bool>,
 }
 
 impl CycleRecord<'_> {
@@ -183,6 +189,7 @@ impl CycleRecord<'_> {
             slots: self.slots.to_vec(),
             busy: self.busy,
             out: self.out,
+            in_ready: self.in_ready.to_vec(),
         }
     }
 }
@@ -197,6 +204,7 @@ impl OwnedCycleRecord {
             slots: &self.slots,
             busy: self.busy,
             out: self.out,
+            in_ready: &self.in_ready,
         }
     }
 }
@@ -215,4 +223,12 @@ pub struct TraceHeader {
     pub slots: usize,
     /// Independent streams (messages) simulated.
     pub streams: usize,
+    /// Bits of `in_ready` per record (the design's streams, [`CycleRecord::in_ready`]); 0 when
+    /// the run models no feed, and in traces written before the field existed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub in_ready: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
