@@ -10,7 +10,8 @@
 //! `out` is `{"stream":0,"index":0,"data":[…Nw words…]}` in the cycle an Output block
 //! completes. When the run models the input handshake (the header's `in_ready` > 0), a record
 //! ends with `"in_ready":[true,false,…]`, one entry per stream (bit k of the core's port);
-//! traces without it (raw blocks, or written before the field) still read, with no bits. The writer formats by hand (no serde per cycle) because it must keep up with the
+//! traces without it (raw blocks, or written before the field) still read, with no bits.
+//! The writer formats by hand (no serde per cycle) because it must keep up with the
 //! simulator: the goal is 100 MB/s.
 
 use std::io::{self, BufRead, Read, Write};

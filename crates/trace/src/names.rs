@@ -137,8 +137,9 @@ pub fn trace_signals(header: &TraceHeader) -> Vec<Signal> {
 }
 
 /// The value of every signal of [`trace_signals`] for one cycle, in the same order (so that a
-/// reader can zip the two; the `in_ready` bits come last, so [`signals`] zips too). `out_stream`, `out_index` and `out_data_*` are don't-care (written as all
-/// ones here) when no output is valid; the VCD writer keeps their previous values instead.
+/// reader can zip the two; the `in_ready` bits come last, so [`signals`] zips too).
+/// `out_stream`, `out_index` and `out_data_*` are don't-care (written as all ones here) when
+/// no output is valid; the VCD writer keeps their previous values instead.
 pub fn values(r: &CycleRecord<'_>, out: &mut Vec<u64>) {
     let nw = r.words;
     out.clear();
