@@ -228,10 +228,9 @@ mod tests {
         SignalMap::identity(fields.iter().map(String::as_str), None)
     }
 
-    /// The RTL is the golden trace itself, read independently from a memory sink: the
-    /// events are all matched, then a flipped state bit is found.
-    #[test]
-    fn the_golden_trace_as_rtl_is_identical_then_a_flip_divergent() {
+    /// The golden run of [`job`] on ath-1r, read back independently from a memory sink: the
+    /// trace's signals and every cycle's values in the same order.
+    fn golden_rows() -> (Vec<names::Signal>, Vec<Vec<u64>>) {
         let schedule = skeinhw_sched::preset("ath-1r").expect("preset");
         let mut sink = MemorySink::new();
         let j = job();
@@ -242,8 +241,7 @@ mod tests {
         )];
         simulate(&schedule, &borrowed, &mut sink).expect("simulates");
         let header = sink.header.clone().expect("header");
-        let signals = names::signals(header.words, header.slots);
-        let rows: Vec<Vec<u64>> = sink
+        let rows = sink
             .records
             .iter()
             .map(|r| {
@@ -252,6 +250,14 @@ mod tests {
                 v
             })
             .collect();
+        (names::signals(header.words, header.slots), rows)
+    }
+
+    /// The RTL is the golden trace itself, read independently from a memory sink: the
+    /// events are all matched, then a flipped state bit is found.
+    #[test]
+    fn the_golden_trace_as_rtl_is_identical_then_a_flip_divergent() {
+        let (signals, rows) = golden_rows();
         for flip in [false, true] {
             let mut live = LiveEventDiff::new(golden(), &map(), false).expect("live");
             let at: Vec<usize> = live
@@ -289,17 +295,7 @@ mod tests {
     /// waveform reader does: IDENTICAL; the same values without the flag are not.
     #[test]
     fn a_byte_swapped_state_is_swapped_back() {
-        let schedule = skeinhw_sched::preset("ath-1r").expect("preset");
-        let mut sink = MemorySink::new();
-        let j = job();
-        let borrowed = [skeinhw_sched::sim::Job::bytes(
-            &j.message,
-            512,
-            Default::default(),
-        )];
-        simulate(&schedule, &borrowed, &mut sink).expect("simulates");
-        let header = sink.header.clone().expect("header");
-        let signals = names::signals(header.words, header.slots);
+        let (signals, rows) = golden_rows();
         for flag in [true, false] {
             let mut m = map();
             for (f, p) in m.fields.iter_mut() {
@@ -313,9 +309,7 @@ mod tests {
                     (f.starts_with("slot0_state_"), i)
                 })
                 .collect();
-            for (edge, r) in sink.records.iter().enumerate() {
-                let mut row = Vec::new();
-                names::values(&r.as_record(), &mut row);
+            for (edge, row) in rows.iter().enumerate() {
                 let samples: Vec<Bits> = at
                     .iter()
                     .map(|&(state, i)| {
