@@ -426,6 +426,23 @@ impl Netlist {
         timing::critical_path_into(self, &drivers, c, net, &mut warnings, keep)
     }
 
+    /// As [`Netlist::critical_path_into`], over the paths that start at registers (or input
+    /// ports) whose names `from` accepts: e.g. the round's own path, from the datapath's
+    /// registers, without the cycle that issues a block from the controller's.
+    pub fn critical_path_between(
+        &self,
+        flow: Flow,
+        c: &Constants,
+        from: &dyn Fn(&str) -> bool,
+        keep: &dyn Fn(&str) -> bool,
+    ) -> NetlistPath {
+        let mut warnings = Vec::new();
+        let drivers = self.drivers(&mut warnings);
+        let a = self.analyse(flow, c);
+        let net = crate::timing::net_ns(c, flow, a.lut_ff_pairs);
+        timing::critical_path_between(self, &drivers, c, net, &mut warnings, Some(from), keep)
+    }
+
     /// The cell driving each net (`NO_DRIVER` when none does: an input, a constant).
     pub(crate) fn drivers(&self, warnings: &mut Vec<String>) -> Vec<u32> {
         let mut drivers = vec![NO_DRIVER; self.nets];

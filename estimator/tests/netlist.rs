@@ -112,6 +112,53 @@ fn alumacc_merges_a_chained_subkey_add_into_the_mix_add() {
 }
 
 #[test]
+fn paths_from_chosen_registers_only() {
+    let c = Constants::built_in();
+    let n = read("subkey_mix64.json");
+    // From r0 alone: r0 + rk0 enters the merged adder's one chain, never w1's (r1 + rk1).
+    let p = n.critical_path_between(Flow::Ise13, &c, &|r| r.starts_with("r0["), &|_| true);
+    assert!(p.from.starts_with("r0["), "{p:?}");
+    assert_eq!(p.carry_chains, 1, "{p:?}");
+    let whole = n.critical_path_into(Flow::Ise13, &c, &|_| true);
+    assert!(p.period_ns < whole.period_ns, "{p:?} against {whole:?}");
+    // Every start accepted: the whole netlist's path.
+    let all = n.critical_path_between(Flow::Ise13, &c, &|_| true, &|_| true);
+    assert_eq!(all, whole);
+    // No start accepted: no path, not a path from nowhere.
+    let none = n.critical_path_between(Flow::Ise13, &c, &|_| false, &|_| true);
+    assert_eq!(
+        (none.from.as_str(), none.carry_chains),
+        ("-", 0),
+        "{none:?}"
+    );
+}
+
+#[test]
+fn datapath_registers_by_their_generated_names() {
+    use skeinhw_estimator::netlist::summary::is_datapath_register;
+    for name in [
+        "slot0_st[3]",
+        "slot12_ky[64]",
+        "p0_l2_a1[4]",
+        "c0_l0_u[1]",
+        "a0_ky",
+        "n1_st",
+    ] {
+        assert!(is_datapath_register(name), "{name}");
+    }
+    for name in [
+        "b0_full",
+        "s0_pos[2]",
+        "c_chain[1]",
+        "iss_t0[0]",
+        "phase[0]",
+        "in_data[3]",
+    ] {
+        assert!(!is_datapath_register(name), "{name}");
+    }
+}
+
+#[test]
 fn threefish_round_path_and_counts() {
     let c = Constants::built_in();
     let e = read("tf256_round.json").analyse(Flow::Ise13, &c);

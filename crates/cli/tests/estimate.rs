@@ -448,6 +448,14 @@ fn synth_generates_synthesizes_and_reads_the_netlist() {
     assert!(n["cells"]["carry4"].as_u64().unwrap() >= 64);
     assert!(n["critical_path"]["carry_chains"].as_u64().unwrap() >= 1);
     assert_eq!(n["cycles_per_block"], v["cycles_per_block"]);
+    // The round's own path: from a slot's register into a slot's state, through the round's
+    // MIX adder at least, never later than the whole netlist's.
+    let r = &n["round_path"];
+    assert!(r["from"].as_str().unwrap().starts_with("slot0_"), "{r}");
+    assert!(r["to"].as_str().unwrap().starts_with("slot0_st"), "{r}");
+    assert!(r["carry_chains"].as_u64().unwrap() >= 1, "{r}");
+    let whole = n["critical_path"]["period_ns"].as_f64().unwrap();
+    assert!(r["period_ns"].as_f64().unwrap() <= whole, "{r}");
     // A second run reuses the kept netlist.
     assert_eq!(synth("ath-1r")["netlist"]["yosys_seconds"], 0.0);
 }

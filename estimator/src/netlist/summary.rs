@@ -83,6 +83,20 @@ pub fn is_state_register(name: &str) -> bool {
     })
 }
 
+/// Whether a register name belongs to the round datapath of a generated core: a slot's
+/// registers (`slot<j>_...`: state, key, tweak, plaintext, cycle counter), an adder pool's
+/// operands and control (`p<j>_...`, `c<j>_...`) and a stage's arriving and next values
+/// (`a<j>_...`, `n<j>_...`). The input buffers (`b<j>_`), the stream registers (`s<j>_`), the
+/// controller's issue logic and the ports are not: a path from those is the issue cycle's.
+pub fn is_datapath_register(name: &str) -> bool {
+    ["slot", "p", "c", "a", "n"].iter().any(|prefix| {
+        name.strip_prefix(prefix).is_some_and(|rest| {
+            let index = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+            index.len() < rest.len() && index.starts_with('_')
+        })
+    })
+}
+
 /// FNV-1a, 64 bits.
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

@@ -123,6 +123,20 @@ pub(crate) fn critical_path_into(
     warnings: &mut Vec<String>,
     keep: &dyn Fn(&str) -> bool,
 ) -> NetlistPath {
+    critical_path_between(netlist, drivers, c, net, warnings, None, keep)
+}
+
+/// As [`critical_path_into`], over the paths that start at a net (a register output, an input
+/// port) whose name `from` accepts, when given: a path from anywhere else does not count.
+pub(crate) fn critical_path_between(
+    netlist: &Netlist,
+    drivers: &[u32],
+    c: &Constants,
+    net: f64,
+    warnings: &mut Vec<String>,
+    from: Option<&dyn Fn(&str) -> bool>,
+    keep: &dyn Fn(&str) -> bool,
+) -> NetlistPath {
     let d = Delays {
         lut: c.t_lut_ns,
         muxf: c.t_muxf_ns,
@@ -143,6 +157,14 @@ pub(crate) fn critical_path_into(
                 Class::Lut(_) | Class::MuxF7 | Class::MuxF8 | Class::Carry4
             )
     };
+    if let Some(from) = from {
+        // A start that does not count arrives never, so no path through it can be latest.
+        for (bit, a) in arrival.iter_mut().enumerate() {
+            if !comb(drivers[bit]) && !from(&netlist.bit_name(bit as u32)) {
+                a.at = f64::NEG_INFINITY;
+            }
+        }
+    }
     let mut stack: Vec<(u32, usize)> = Vec::new();
     let mut inputs_buf: Vec<NetBit> = Vec::new();
     for root in 0..cells.len() as u32 {
@@ -213,7 +235,7 @@ pub(crate) fn critical_path_into(
     let mut consider = |bit: NetBit, cell: Option<usize>| {
         if let Some(b) = bit {
             let at = arrival[b as usize].at + d.net;
-            if best.as_ref().is_none_or(|(t, _, _)| at > *t) {
+            if at.is_finite() && best.as_ref().is_none_or(|(t, _, _)| at > *t) {
                 best = Some((at, b, cell));
             }
         }

@@ -14,7 +14,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use skeinhw_estimator::calibrate::{self, Report};
 use skeinhw_estimator::constants::{BUILT_IN, SOURCE_PATH};
-use skeinhw_estimator::netlist::yosys;
+use skeinhw_estimator::netlist::summary::{is_datapath_register, is_state_register};
+use skeinhw_estimator::netlist::{NetlistPath, yosys};
 use skeinhw_estimator::shabal::{self as shabal_model, ShabalEstimate};
 use skeinhw_estimator::sweep::{self, SweepConfig};
 use skeinhw_estimator::{
@@ -265,6 +266,11 @@ struct NetlistReport {
     /// Seconds Yosys ran (with --synth; 0 when a kept netlist of the same Verilog was reused).
     #[serde(skip_serializing_if = "Option::is_none")]
     yosys_seconds: Option<f64>,
+    /// With --synth: the latest path from the round datapath's registers into the state
+    /// registers, paths from the input buffers, stream registers and issue logic left out
+    /// (`is_datapath_register`): where the round itself limits the clock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    round_path: Option<NetlistPath>,
 }
 
 /// The model's estimate, with the netlist's beside it when there is one.
@@ -295,7 +301,7 @@ pub fn run_estimate(args: EstimateArgs) -> Result<Status> {
     let e = estimate(&schedule, options, &constants, args.freq_mhz);
     let netlist = if let Some(path) = &args.netlist {
         let n = Netlist::from_file(path, args.top.as_deref())?;
-        Some((n.analyse(args.flow, &constants), None))
+        Some((n.analyse(args.flow, &constants), None, None))
     } else if args.synth {
         let (n, secs) = synthesize(
             &schedule,
@@ -303,11 +309,21 @@ pub fn run_estimate(args: EstimateArgs) -> Result<Status> {
             args.top.as_deref(),
             args.lean,
         )?;
-        Some((n.analyse(args.flow, &constants), secs.or(Some(0.0))))
+        let round = n.critical_path_between(
+            args.flow,
+            &constants,
+            &is_datapath_register,
+            &is_state_register,
+        );
+        Some((
+            n.analyse(args.flow, &constants),
+            secs.or(Some(0.0)),
+            Some(round),
+        ))
     } else {
         None
     };
-    let netlist = netlist.map(|(n, secs)| {
+    let netlist = netlist.map(|(n, secs, round_path)| {
         let clock = args.freq_mhz.unwrap_or(n.freq_mhz);
         let throughput = schedule.throughput_mbps(clock);
         NetlistReport {
@@ -319,6 +335,7 @@ pub fn run_estimate(args: EstimateArgs) -> Result<Status> {
             mbps_per_pair: throughput / f64::from(n.lut_ff_pairs.max(1)),
             mbps_per_slice: throughput / f64::from(n.slices.max(1)),
             yosys_seconds: secs,
+            round_path,
             netlist: n,
         }
     });
@@ -535,6 +552,17 @@ fn netlist_table(e: &Estimate, n: &NetlistReport) -> String {
     );
     if !p.through.is_empty() {
         let _ = writeln!(s, "{:<18} {}", "path through", p.through.join(", "));
+    }
+    if let Some(r) = &n.round_path {
+        let _ = writeln!(
+            s,
+            "{:<18} {:.2} ns: {} -> {}: LUT depth {}, {} carry chain(s) (from the datapath's \
+             registers into the state; paths from the issue logic left out)",
+            "round path", r.period_ns, r.from, r.to, r.lut_depth, r.carry_chains
+        );
+        if !r.through.is_empty() {
+            let _ = writeln!(s, "{:<18} {}", "round through", r.through.join(", "));
+        }
     }
     let _ = writeln!(
         s,
