@@ -908,7 +908,9 @@ mod run_tests {
             std::println!("window_speed: skipped (backend {backend}, not avx512)");
             return;
         }
-        let bytes: Vec<u8> = (0..256usize << 10).map(|i| (i * 7 + i / 4096) as u8).collect();
+        let bytes: Vec<u8> = (0..256usize << 10)
+            .map(|i| (i * 7 + i / 4096) as u8)
+            .collect();
         let g = [3u64; 8];
         let reps = 400;
         let blocks = (reps * (256 << 10) / 64) as f64;
