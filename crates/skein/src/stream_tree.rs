@@ -62,10 +62,11 @@ pub const READ_AHEAD: usize = 2 << 20;
 /// hashed there while it is in the core's cache.
 pub const FILE_WINDOW: usize = 256 << 10;
 
-/// Windows per thread in a round of [`hash_file`] (a round of windows ends with all of them
-/// hashed: more per round, fewer waits).
-#[cfg(all(feature = "parallel", unix))]
-const WINDOWS_PER_THREAD: usize = 4;
+/// Windows per thread in a round of [`hash_file`]. A round ends when all its windows are
+/// hashed, so a thread that finishes first waits for the other's last window: with 4 a
+/// thread, up to a quarter of a round on two threads. The buffers are one a thread whatever
+/// this is; a round holds only its windows' leaf values (8 KiB a window with leaves of 2 KiB).
+pub const WINDOWS_PER_THREAD: usize = 32;
 
 /// A streaming tree hash of any state size.
 pub struct TreeHasher {
