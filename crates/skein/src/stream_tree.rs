@@ -232,9 +232,10 @@ impl<const N: usize> Tree<N> {
     /// the benchmark's fan-out of 4, do not leave the other threads waiting at every round.
     /// A window's bytes are needed only while its leaves are hashed, so each thread reads
     /// into one buffer of its own, window after window: the buffer the kernel copies into and
-    /// the lanes read stays in that core's cache (four buffers a thread in turn measured
-    /// slower). A round's leaf values go up in one piece, so that the upper levels see whole
-    /// groups of lanes rather than a window's few nodes at a time.
+    /// the lanes read stays in that core's cache (with four buffers a thread in turn, it had
+    /// left it by the next read: about 1% of the CPU time, a noisy measurement). A round's
+    /// leaf values go up in one piece, so that the upper levels see whole groups of lanes
+    /// rather than a window's few nodes at a time.
     #[cfg(all(feature = "parallel", unix))]
     fn feed_file(&mut self, file: &std::fs::File, mut at: u64) -> std::io::Result<u64> {
         use rayon::prelude::*;
