@@ -894,6 +894,68 @@ mod run_tests {
             .fold(0.0, f64::max)
     }
 
+    /// Blocks per CPU-second of the leaves of one 256 KiB window of `--tree 5,2,255`, hot in
+    /// cache: the kernel called as [`blocks_per_s`] does, then through
+    /// [`crate::par_tree::Level::values`], then through the streaming tree (upper levels
+    /// included, counted as leaf blocks only): what the tree adds to the kernel (`cargo test
+    /// --release -p skeinhw-skein --lib window_speed -- --ignored --nocapture`).
+    #[test]
+    #[ignore = "a measurement"]
+    fn window_speed() {
+        use crate::batch::{Backend, Runner};
+        let backend = crate::batch::detected();
+        if backend != Backend::Avx512 {
+            std::println!("window_speed: skipped (backend {backend}, not avx512)");
+            return;
+        }
+        let bytes: Vec<u8> = (0..256usize << 10)
+            .map(|i| (i * 7 + i / 4096) as u8)
+            .collect();
+        let g = [3u64; 8];
+        let reps = 400;
+        let blocks = (reps * (256 << 10) / 64) as f64;
+        let best = |f: &dyn Fn()| {
+            (0..5)
+                .map(|_| {
+                    let t = cpu();
+                    f();
+                    blocks / (cpu() - t)
+                })
+                .fold(0.0, f64::max)
+        };
+        let level = best(&|| {
+            for r in 0..reps {
+                let level = crate::par_tree::Level {
+                    data: &bytes,
+                    tail: None,
+                    piece: 2048,
+                    level: 1,
+                    offset: (r << 18) as u64,
+                };
+                core::hint::black_box(level.values::<8>(backend, Runner::Here, &g));
+            }
+        });
+        let params = crate::Params {
+            tree: Some(crate::TreeParams::new(5, 2, 255).unwrap()),
+            ..crate::Params::default()
+        };
+        let tree = best(&|| {
+            let mut t =
+                crate::stream_tree::TreeHasher::new(backend, false, 512, 512, &params).unwrap();
+            for _ in 0..reps {
+                t.update(&bytes);
+            }
+            core::hint::black_box(t.finish());
+        });
+        let kernel = blocks_per_s::<8>(x86::run_avx512::<8>, 16);
+        std::println!(
+            "kernel {:.2}, Level::values {:.2}, stream tree {:.2} M leaf blocks/s",
+            kernel * 1e-6,
+            level * 1e-6,
+            tree * 1e-6
+        );
+    }
+
     /// Kernel throughput of every backend on this machine (`cargo test --release -p
     /// skeinhw-skein --lib lane_speed -- --ignored --nocapture`).
     #[test]

@@ -207,14 +207,16 @@ fn golden_tree_vectors_through_streaming_tree() {
 
 /// `hash_file` (windows read at their place by the hashing threads) against the sequential
 /// tree: files of 0 bytes, around one window, over several rounds of windows and ending just
-/// at the end of a round (4 windows a round on one thread, 8 on two: the leaf values of the
-/// last full round are still to be fed up when the next round finds the end), tree shapes
+/// at the end of a round (`WINDOWS_PER_THREAD` windows a round on one thread, twice that on
+/// two: the leaf values of the last full round are still to be fed up when the next round
+/// finds the end), tree shapes
 /// with 8 or more leaves to a window and one with fewer (through the reader thread), every
 /// backend, on this thread, on one and on two threads.
 #[test]
 fn file_windows_equal_sequential() {
-    use skeinhw_skein::stream_tree::{FILE_WINDOW, hash_file};
+    use skeinhw_skein::stream_tree::{FILE_WINDOW, WINDOWS_PER_THREAD, hash_file};
     let w = FILE_WINDOW;
+    let round = WINDOWS_PER_THREAD * w;
     let path = std::env::temp_dir().join(format!("skeinhw-file-windows-{}", std::process::id()));
     let sizes = [
         0,
@@ -225,8 +227,9 @@ fn file_windows_equal_sequential() {
         w + 64,
         2 * w + 7,
         8 * w,
-        16 * w,
-        17 * w + 12_345,
+        round,
+        2 * round,
+        4 * round + w + 12_345,
     ];
     let pools: Vec<rayon::ThreadPool> = [1, 2]
         .iter()
