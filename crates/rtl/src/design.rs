@@ -14,6 +14,8 @@
 //!   registers;
 //! - the completion bus (feed-forward), the output registers, the phase and busy counters.
 
+use std::collections::BTreeSet;
+
 use skeinhw_sched::sim::{AdderPool, Datapath, Layer, MicroOp, Phase, Placement, PoolOp, Unit};
 use skeinhw_sched::{RoundDatapath, Schedule};
 use skeinhw_skein::TreeParams;
@@ -2130,12 +2132,16 @@ fn offsets(plan: &Plan, pool: &AdderPool, j: u32, l: usize, unit: Unit) -> Vec<u
 
 fn pooled_decl(plan: &Plan, pool: &AdderPool, j: u32) -> Vec<String> {
     let stage = &pool.stages[j as usize];
+    let top = plan.nbits() - 1;
     let mut decl = Vec::new();
     if stage.load {
-        decl.push(format!("reg c{j}_ld;"));
+        decl.push(format!("reg c{j}_ld; reg [{top}:0] o{j}_ld;"));
     }
     for (l, layer) in stage.layers.iter().enumerate() {
-        let mut d = format!("reg [{}:0] c{j}_l{l}_u;", UNIT_SEL_BITS - 1);
+        let mut d = format!(
+            "reg [{}:0] c{j}_l{l}_u; reg [{top}:0] i{j}_l{l}, o{j}_l{l};",
+            UNIT_SEL_BITS - 1
+        );
         if layer.adders > 0 {
             d.push_str(&format!(
                 " reg [{}:0] c{j}_l{l}_off; reg [{}:0] c{j}_l{l}_en;",
@@ -2257,14 +2263,101 @@ fn pooled_rom_entry(
     }
 }
 
-/// The stage of a shared datapath: the load bank, then each layer: its pool adders' operands
-/// chosen by the unit and first word (pair) the control ROM gives, then the results written.
+/// Where the value entering a layer of a shared stage (or leaving the stage) comes from in a
+/// cycle: the stage's input, the load bank's sum, or the result of an earlier layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Source {
+    Input,
+    Load,
+    Layer(usize),
+}
+
+/// The sources that the cycles of slot `j` chain: for each layer, those its input takes in
+/// the cycles it works (the last of the load bank and the earlier layers working in that
+/// cycle, else the stage's input), and those the stage's result takes. A select built from
+/// these alone has no path through layers that no cycle runs one after the other, so static
+/// timing sees only the chains the schedule uses (Long 3.4.3: a MIX cycle, then a permutation
+/// and key addition cycle, never both in one).
+fn layer_sources(
+    plan: &Plan,
+    pool: &AdderPool,
+    j: u32,
+) -> (Vec<BTreeSet<Source>>, BTreeSet<Source>) {
+    let layers = pool.stages[j as usize].layers.len();
+    let mut into = vec![BTreeSet::new(); layers];
+    // A cycle without work (no block, or none of its cycles) keeps the stage's input.
+    let mut out = BTreeSet::from([Source::Input]);
+    let cycles = pool
+        .cycles
+        .iter()
+        .enumerate()
+        .filter(|(e, _)| plan.placement.slots[*e] == j as usize);
+    for (_, ops) in cycles {
+        let mut last = if ops.iter().any(|op| matches!(op, PoolOp::Load)) {
+            Source::Load
+        } else {
+            Source::Input
+        };
+        let mut working: Vec<usize> = ops
+            .iter()
+            .filter_map(|op| match op {
+                PoolOp::Layer { layer, .. } => Some(*layer),
+                PoolOp::Load => None,
+            })
+            .collect();
+        working.sort_unstable();
+        working.dedup();
+        for l in working {
+            into[l].insert(last);
+            last = Source::Layer(l);
+        }
+        out.insert(last);
+    }
+    (into, out)
+}
+
+/// `target = ` the source of `sources` that this cycle chains: the latest one working (a
+/// layer whose unit select is set, the load bank when it loads), the earliest otherwise.
+fn select_source(v: &mut Emitter, j: u32, target: &str, sources: &BTreeSet<Source>) {
+    let name = |s: Source| match s {
+        Source::Input => format!("a{j}_st"),
+        Source::Load => format!("o{j}_ld"),
+        Source::Layer(l) => format!("o{j}_l{l}"),
+    };
+    let working = |s: Source| match s {
+        Source::Input => unreachable!("the stage's input is never tested"),
+        Source::Load => format!("c{j}_ld"),
+        Source::Layer(l) => format!("c{j}_l{l}_u != {}", dec(UNIT_SEL_BITS, 0)),
+    };
+    let mut latest_first = sources.iter().rev().copied().peekable();
+    let mut line = String::new();
+    while let Some(s) = latest_first.next() {
+        if latest_first.peek().is_none() {
+            if line.is_empty() {
+                line = format!("{target} = {};", name(s));
+            } else {
+                line.push_str(&format!(" else {target} = {};", name(s)));
+            }
+        } else {
+            if !line.is_empty() {
+                line.push_str(" else ");
+            }
+            line.push_str(&format!("if ({}) {target} = {};", working(s), name(s)));
+        }
+    }
+    v.line(line);
+}
+
+/// The stage of a shared datapath: the load bank, then each layer: its input taken from the
+/// source this cycle chains, its pool adders' operands chosen by the unit and first word (pair)
+/// the control ROM gives, then its results; the stage's result from the last layer working.
 fn pooled_stage(v: &mut Emitter, plan: &Plan, pool: &AdderPool, j: u32) {
     let n = plan.words;
     let stage = &pool.stages[j as usize];
+    let (into, out) = layer_sources(plan, pool, j);
     if stage.load {
         v.line(format!(
-            "if (c{j}_ld) n{j}_st = add_subkey(n{j}_st, a{j}_ky, a{j}_tw, {}, {});",
+            "o{j}_ld = add_subkey(a{j}_st, a{j}_ky, a{j}_tw, {}, {});",
             dec(SUBKEY_BITS, 0),
             mask(n, 0, n)
         ));
@@ -2280,6 +2373,13 @@ fn pooled_stage(v: &mut Emitter, plan: &Plan, pool: &AdderPool, j: u32) {
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
+        if into[l].is_empty() {
+            // No cycle of this slot works the layer: it passes its input on.
+            v.line(format!("i{j}_l{l} = a{j}_st;"));
+        } else {
+            select_source(v, j, &format!("i{j}_l{l}"), &into[l]);
+        }
+        v.line(format!("o{j}_l{l} = i{j}_l{l};"));
         if layer_has(layer, is_add) {
             let words = if plan.lean {
                 "subkey_words_sel"
@@ -2299,11 +2399,11 @@ fn pooled_stage(v: &mut Emitter, plan: &Plan, pool: &AdderPool, j: u32) {
                 let w = off + i;
                 match unit {
                     Unit::Add(_) if w < n => Some(format!(
-                        "p{j}_l{l}_a{i} = n{j}_st[{o} +: 64]; p{j}_l{l}_b{i} = p{j}_l{l}_k[{o} +: 64];",
+                        "p{j}_l{l}_a{i} = i{j}_l{l}[{o} +: 64]; p{j}_l{l}_b{i} = p{j}_l{l}_k[{o} +: 64];",
                         o = 64 * w
                     )),
                     Unit::Mix(_) if w < n / 2 => Some(format!(
-                        "p{j}_l{l}_a{i} = n{j}_st[{} +: 64]; p{j}_l{l}_b{i} = n{j}_st[{} +: 64];",
+                        "p{j}_l{l}_a{i} = i{j}_l{l}[{} +: 64]; p{j}_l{l}_b{i} = i{j}_l{l}[{} +: 64];",
                         128 * w,
                         128 * w + 64
                     )),
@@ -2330,11 +2430,11 @@ fn pooled_stage(v: &mut Emitter, plan: &Plan, pool: &AdderPool, j: u32) {
                         let w = off + i;
                         match unit {
                             Unit::Add(_) if w < n => a.push(format!(
-                                "p{j}_l{l}_a{i} = n{j}_st[{o} +: 64]; p{j}_l{l}_b{i} = p{j}_l{l}_k[{o} +: 64];",
+                                "p{j}_l{l}_a{i} = i{j}_l{l}[{o} +: 64]; p{j}_l{l}_b{i} = p{j}_l{l}_k[{o} +: 64];",
                                 o = 64 * w
                             )),
                             Unit::Mix(_) if w < n / 2 => a.push(format!(
-                                "p{j}_l{l}_a{i} = n{j}_st[{} +: 64]; p{j}_l{l}_b{i} = n{j}_st[{} +: 64];",
+                                "p{j}_l{l}_a{i} = i{j}_l{l}[{} +: 64]; p{j}_l{l}_b{i} = i{j}_l{l}[{} +: 64];",
                                 128 * w,
                                 128 * w + 64
                             )),
@@ -2364,7 +2464,7 @@ fn pooled_stage(v: &mut Emitter, plan: &Plan, pool: &AdderPool, j: u32) {
         for (ui, unit) in layer.units.iter().enumerate() {
             let sel = dec(UNIT_SEL_BITS, ui as u64 + 1);
             match unit {
-                Unit::Perm(_) => v.line(format!("{sel}: n{j}_st = permute(n{j}_st);")),
+                Unit::Perm(_) => v.line(format!("{sel}: o{j}_l{l} = permute(i{j}_l{l});")),
                 Unit::Add(_) | Unit::Mix(_) => {
                     let offs = offsets(plan, pool, j, l, *unit);
                     if offs.is_empty() {
@@ -2378,16 +2478,16 @@ fn pooled_stage(v: &mut Emitter, plan: &Plan, pool: &AdderPool, j: u32) {
                             let w = off + i;
                             match unit {
                                 Unit::Add(_) if w < n => v.line(format!(
-                                    "if (c{j}_l{l}_en[{i}]) n{j}_st[{} +: 64] = p{j}_l{l}_s{i}; // SUBKEY word {w}",
+                                    "if (c{j}_l{l}_en[{i}]) o{j}_l{l}[{} +: 64] = p{j}_l{l}_s{i}; // SUBKEY word {w}",
                                     64 * w
                                 )),
                                 Unit::Mix(_) if w < n / 2 => {
                                     v.open(format!("if (c{j}_l{l}_en[{i}]) begin // MIX {w}"));
-                                    v.line(format!("n{j}_st[{} +: 64] = p{j}_l{l}_s{i};", 128 * w));
+                                    v.line(format!("o{j}_l{l}[{} +: 64] = p{j}_l{l}_s{i};", 128 * w));
                                     v.open(format!("case (c{j}_l{l}_rs)"));
                                     for d in 0..8 {
                                         v.line(format!(
-                                            "3'd{d}: n{j}_st[{} +: 64] = rotl(p{j}_l{l}_b{i}, 6'd{}) ^ p{j}_l{l}_s{i}; // ROT d={d} j={w}",
+                                            "3'd{d}: o{j}_l{l}[{} +: 64] = rotl(p{j}_l{l}_b{i}, 6'd{}) ^ p{j}_l{l}_s{i}; // ROT d={d} j={w}",
                                             128 * w + 64,
                                             rotation(n as usize, d, w as usize)
                                         ));
@@ -2409,6 +2509,7 @@ fn pooled_stage(v: &mut Emitter, plan: &Plan, pool: &AdderPool, j: u32) {
         v.line("default: ;");
         v.close("endcase");
     }
+    select_source(v, j, &format!("n{j}_st"), &out);
 }
 
 /// The MIX functions of one round as a Verilog function (the baseline datapath's round units).

@@ -503,10 +503,10 @@ module skeinhw (
     reg a0_valid; reg [31:0] a0_stream; reg [2:0] a0_phase; reg [63:0] a0_block;
     reg [7:0] a0_e;
     reg [255:0] a0_st, a0_plain, n0_st; reg [319:0] a0_ky; reg [191:0] a0_tw;
-    reg c0_ld;
-    reg [3:0] c0_l0_u; reg [7:0] c0_l0_off; reg [0:0] c0_l0_en; reg [63:0] p0_l0_a0, p0_l0_b0; reg [63:0] p0_l0_s0; reg [2:0] c0_l0_rs;
-    reg [3:0] c0_l1_u;
-    reg [3:0] c0_l2_u; reg [7:0] c0_l2_off; reg [3:0] c0_l2_en; reg [63:0] p0_l2_a0, p0_l2_b0, p0_l2_a1, p0_l2_b1, p0_l2_a2, p0_l2_b2, p0_l2_a3, p0_l2_b3; reg [63:0] p0_l2_s0, p0_l2_s1, p0_l2_s2, p0_l2_s3; reg [4:0] c0_l2_sk; reg [255:0] p0_l2_k;
+    reg c0_ld; reg [255:0] o0_ld;
+    reg [3:0] c0_l0_u; reg [255:0] i0_l0, o0_l0; reg [7:0] c0_l0_off; reg [0:0] c0_l0_en; reg [63:0] p0_l0_a0, p0_l0_b0; reg [63:0] p0_l0_s0; reg [2:0] c0_l0_rs;
+    reg [3:0] c0_l1_u; reg [255:0] i0_l1, o0_l1;
+    reg [3:0] c0_l2_u; reg [255:0] i0_l2, o0_l2; reg [7:0] c0_l2_off; reg [3:0] c0_l2_en; reg [63:0] p0_l2_a0, p0_l2_b0, p0_l2_a1, p0_l2_b1, p0_l2_a2, p0_l2_b2, p0_l2_a3, p0_l2_b3; reg [63:0] p0_l2_s0, p0_l2_s1, p0_l2_s2, p0_l2_s3; reg [4:0] c0_l2_sk; reg [255:0] p0_l2_k;
     reg [7:0] c0_round, c0_subkey; reg c0_done; reg [15:0] c0_bmix, c0_bsub, c0_bks, c0_bfs;
 
     // which block enters slot 0 at the next edge
@@ -826,14 +826,16 @@ module skeinhw (
     // slot 0's stage: its round units and key injections in chain order
     always @* begin : stage0
         n0_st = a0_st;
-        if (c0_ld) n0_st = add_subkey(n0_st, a0_ky, a0_tw, 5'd0, 4'hf);
+        o0_ld = add_subkey(a0_st, a0_ky, a0_tw, 5'd0, 4'hf);
         // layer 0: Mix(0) on 1 pool adder(s)
-        p0_l0_a0 = n0_st[0 +: 64]; p0_l0_b0 = n0_st[64 +: 64];
+        if (c0_ld) i0_l0 = o0_ld; else i0_l0 = a0_st;
+        o0_l0 = i0_l0;
+        p0_l0_a0 = i0_l0[0 +: 64]; p0_l0_b0 = i0_l0[64 +: 64];
         case (c0_l0_u)
             4'd1: begin
                 case (c0_l0_off)
-                    8'd0: begin p0_l0_a0 = n0_st[0 +: 64]; p0_l0_b0 = n0_st[64 +: 64]; end
-                    8'd1: begin p0_l0_a0 = n0_st[128 +: 64]; p0_l0_b0 = n0_st[192 +: 64]; end
+                    8'd0: begin p0_l0_a0 = i0_l0[0 +: 64]; p0_l0_b0 = i0_l0[64 +: 64]; end
+                    8'd1: begin p0_l0_a0 = i0_l0[128 +: 64]; p0_l0_b0 = i0_l0[192 +: 64]; end
                     default: ;
                 endcase
             end
@@ -845,31 +847,31 @@ module skeinhw (
                 case (c0_l0_off)
                     8'd0: begin
                         if (c0_l0_en[0]) begin // MIX 0
-                            n0_st[0 +: 64] = p0_l0_s0;
+                            o0_l0[0 +: 64] = p0_l0_s0;
                             case (c0_l0_rs)
-                                3'd0: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd14) ^ p0_l0_s0; // ROT d=0 j=0
-                                3'd1: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd52) ^ p0_l0_s0; // ROT d=1 j=0
-                                3'd2: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd23) ^ p0_l0_s0; // ROT d=2 j=0
-                                3'd3: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd5) ^ p0_l0_s0; // ROT d=3 j=0
-                                3'd4: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd25) ^ p0_l0_s0; // ROT d=4 j=0
-                                3'd5: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd46) ^ p0_l0_s0; // ROT d=5 j=0
-                                3'd6: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd58) ^ p0_l0_s0; // ROT d=6 j=0
-                                3'd7: n0_st[64 +: 64] = rotl(p0_l0_b0, 6'd32) ^ p0_l0_s0; // ROT d=7 j=0
+                                3'd0: o0_l0[64 +: 64] = rotl(p0_l0_b0, 6'd14) ^ p0_l0_s0; // ROT d=0 j=0
+                                3'd1: o0_l0[64 +: 64] = rotl(p0_l0_b0, 6'd52) ^ p0_l0_s0; // ROT d=1 j=0
+                                3'd2: o0_l0[64 +: 64] = rotl(p0_l0_b0, 6'd23) ^ p0_l0_s0; // ROT d=2 j=0
+                                3'd3: o0_l0[64 +: 64] = rotl(p0_l0_b0, 6'd5) ^ p0_l0_s0; // ROT d=3 j=0
+                                3'd4: o0_l0[64 +: 64] = rotl(p0_l0_b0, 6'd25) ^ p0_l0_s0; // ROT d=4 j=0
+                                3'd5: o0_l0[64 +: 64] = rotl(p0_l0_b0, 6'd46) ^ p0_l0_s0; // ROT d=5 j=0
+                                3'd6: o0_l0[64 +: 64] = rotl(p0_l0_b0, 6'd58) ^ p0_l0_s0; // ROT d=6 j=0
+                                3'd7: o0_l0[64 +: 64] = rotl(p0_l0_b0, 6'd32) ^ p0_l0_s0; // ROT d=7 j=0
                             endcase
                         end
                     end
                     8'd1: begin
                         if (c0_l0_en[0]) begin // MIX 1
-                            n0_st[128 +: 64] = p0_l0_s0;
+                            o0_l0[128 +: 64] = p0_l0_s0;
                             case (c0_l0_rs)
-                                3'd0: n0_st[192 +: 64] = rotl(p0_l0_b0, 6'd16) ^ p0_l0_s0; // ROT d=0 j=1
-                                3'd1: n0_st[192 +: 64] = rotl(p0_l0_b0, 6'd57) ^ p0_l0_s0; // ROT d=1 j=1
-                                3'd2: n0_st[192 +: 64] = rotl(p0_l0_b0, 6'd40) ^ p0_l0_s0; // ROT d=2 j=1
-                                3'd3: n0_st[192 +: 64] = rotl(p0_l0_b0, 6'd37) ^ p0_l0_s0; // ROT d=3 j=1
-                                3'd4: n0_st[192 +: 64] = rotl(p0_l0_b0, 6'd33) ^ p0_l0_s0; // ROT d=4 j=1
-                                3'd5: n0_st[192 +: 64] = rotl(p0_l0_b0, 6'd12) ^ p0_l0_s0; // ROT d=5 j=1
-                                3'd6: n0_st[192 +: 64] = rotl(p0_l0_b0, 6'd22) ^ p0_l0_s0; // ROT d=6 j=1
-                                3'd7: n0_st[192 +: 64] = rotl(p0_l0_b0, 6'd32) ^ p0_l0_s0; // ROT d=7 j=1
+                                3'd0: o0_l0[192 +: 64] = rotl(p0_l0_b0, 6'd16) ^ p0_l0_s0; // ROT d=0 j=1
+                                3'd1: o0_l0[192 +: 64] = rotl(p0_l0_b0, 6'd57) ^ p0_l0_s0; // ROT d=1 j=1
+                                3'd2: o0_l0[192 +: 64] = rotl(p0_l0_b0, 6'd40) ^ p0_l0_s0; // ROT d=2 j=1
+                                3'd3: o0_l0[192 +: 64] = rotl(p0_l0_b0, 6'd37) ^ p0_l0_s0; // ROT d=3 j=1
+                                3'd4: o0_l0[192 +: 64] = rotl(p0_l0_b0, 6'd33) ^ p0_l0_s0; // ROT d=4 j=1
+                                3'd5: o0_l0[192 +: 64] = rotl(p0_l0_b0, 6'd12) ^ p0_l0_s0; // ROT d=5 j=1
+                                3'd6: o0_l0[192 +: 64] = rotl(p0_l0_b0, 6'd22) ^ p0_l0_s0; // ROT d=6 j=1
+                                3'd7: o0_l0[192 +: 64] = rotl(p0_l0_b0, 6'd32) ^ p0_l0_s0; // ROT d=7 j=1
                             endcase
                         end
                     end
@@ -879,20 +881,24 @@ module skeinhw (
             default: ;
         endcase
         // layer 1: Perm(0) on 0 pool adder(s)
+        i0_l1 = o0_l0;
+        o0_l1 = i0_l1;
         case (c0_l1_u)
-            4'd1: n0_st = permute(n0_st);
+            4'd1: o0_l1 = permute(i0_l1);
             default: ;
         endcase
         // layer 2: Add(1) on 4 pool adder(s)
+        i0_l2 = o0_l1;
+        o0_l2 = i0_l2;
         p0_l2_k = subkey_words(a0_ky, a0_tw, c0_l2_sk);
-        p0_l2_a0 = n0_st[0 +: 64]; p0_l2_b0 = p0_l2_k[0 +: 64];
-        p0_l2_a1 = n0_st[64 +: 64]; p0_l2_b1 = p0_l2_k[64 +: 64];
-        p0_l2_a2 = n0_st[128 +: 64]; p0_l2_b2 = p0_l2_k[128 +: 64];
-        p0_l2_a3 = n0_st[192 +: 64]; p0_l2_b3 = p0_l2_k[192 +: 64];
+        p0_l2_a0 = i0_l2[0 +: 64]; p0_l2_b0 = p0_l2_k[0 +: 64];
+        p0_l2_a1 = i0_l2[64 +: 64]; p0_l2_b1 = p0_l2_k[64 +: 64];
+        p0_l2_a2 = i0_l2[128 +: 64]; p0_l2_b2 = p0_l2_k[128 +: 64];
+        p0_l2_a3 = i0_l2[192 +: 64]; p0_l2_b3 = p0_l2_k[192 +: 64];
         case (c0_l2_u)
             4'd1: begin
                 case (c0_l2_off)
-                    8'd0: begin p0_l2_a0 = n0_st[0 +: 64]; p0_l2_b0 = p0_l2_k[0 +: 64]; p0_l2_a1 = n0_st[64 +: 64]; p0_l2_b1 = p0_l2_k[64 +: 64]; p0_l2_a2 = n0_st[128 +: 64]; p0_l2_b2 = p0_l2_k[128 +: 64]; p0_l2_a3 = n0_st[192 +: 64]; p0_l2_b3 = p0_l2_k[192 +: 64]; end
+                    8'd0: begin p0_l2_a0 = i0_l2[0 +: 64]; p0_l2_b0 = p0_l2_k[0 +: 64]; p0_l2_a1 = i0_l2[64 +: 64]; p0_l2_b1 = p0_l2_k[64 +: 64]; p0_l2_a2 = i0_l2[128 +: 64]; p0_l2_b2 = p0_l2_k[128 +: 64]; p0_l2_a3 = i0_l2[192 +: 64]; p0_l2_b3 = p0_l2_k[192 +: 64]; end
                     default: ;
                 endcase
             end
@@ -906,16 +912,17 @@ module skeinhw (
             4'd1: begin
                 case (c0_l2_off)
                     8'd0: begin
-                        if (c0_l2_en[0]) n0_st[0 +: 64] = p0_l2_s0; // SUBKEY word 0
-                        if (c0_l2_en[1]) n0_st[64 +: 64] = p0_l2_s1; // SUBKEY word 1
-                        if (c0_l2_en[2]) n0_st[128 +: 64] = p0_l2_s2; // SUBKEY word 2
-                        if (c0_l2_en[3]) n0_st[192 +: 64] = p0_l2_s3; // SUBKEY word 3
+                        if (c0_l2_en[0]) o0_l2[0 +: 64] = p0_l2_s0; // SUBKEY word 0
+                        if (c0_l2_en[1]) o0_l2[64 +: 64] = p0_l2_s1; // SUBKEY word 1
+                        if (c0_l2_en[2]) o0_l2[128 +: 64] = p0_l2_s2; // SUBKEY word 2
+                        if (c0_l2_en[3]) o0_l2[192 +: 64] = p0_l2_s3; // SUBKEY word 3
                     end
                     default: ;
                 endcase
             end
             default: ;
         endcase
+        if (c0_l2_u != 4'd0) n0_st = o0_l2; else if (c0_l1_u != 4'd0) n0_st = o0_l1; else if (c0_l0_u != 4'd0) n0_st = o0_l0; else n0_st = a0_st;
     end
 
     always @(posedge clk) begin : slot0_regs
