@@ -419,11 +419,7 @@ impl Netlist {
         c: &Constants,
         keep: &dyn Fn(&str) -> bool,
     ) -> NetlistPath {
-        let mut warnings = Vec::new();
-        let drivers = self.drivers(&mut warnings);
-        let a = self.analyse(flow, c);
-        let net = crate::timing::net_ns(c, flow, a.lut_ff_pairs);
-        timing::critical_path_into(self, &drivers, c, net, &mut warnings, keep)
+        self.path(flow, c, None, keep)
     }
 
     /// As [`Netlist::critical_path_into`], over the paths that start at registers (or input
@@ -436,11 +432,21 @@ impl Netlist {
         from: &dyn Fn(&str) -> bool,
         keep: &dyn Fn(&str) -> bool,
     ) -> NetlistPath {
+        self.path(flow, c, Some(from), keep)
+    }
+
+    fn path(
+        &self,
+        flow: Flow,
+        c: &Constants,
+        from: Option<&dyn Fn(&str) -> bool>,
+        keep: &dyn Fn(&str) -> bool,
+    ) -> NetlistPath {
         let mut warnings = Vec::new();
         let drivers = self.drivers(&mut warnings);
         let a = self.analyse(flow, c);
         let net = crate::timing::net_ns(c, flow, a.lut_ff_pairs);
-        timing::critical_path_between(self, &drivers, c, net, &mut warnings, Some(from), keep)
+        timing::critical_path_between(self, &drivers, c, net, &mut warnings, from, keep)
     }
 
     /// The cell driving each net (`NO_DRIVER` when none does: an input, a constant).

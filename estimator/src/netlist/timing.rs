@@ -110,24 +110,13 @@ pub(crate) fn critical_path(
     net: f64,
     warnings: &mut Vec<String>,
 ) -> NetlistPath {
-    critical_path_into(netlist, drivers, c, net, warnings, &|_| true)
+    critical_path_between(netlist, drivers, c, net, warnings, None, &|_| true)
 }
 
 /// The latest path of `netlist` that ends in a register (by the name of its output net) or an
-/// output port whose name `keep` accepts.
-pub(crate) fn critical_path_into(
-    netlist: &Netlist,
-    drivers: &[u32],
-    c: &Constants,
-    net: f64,
-    warnings: &mut Vec<String>,
-    keep: &dyn Fn(&str) -> bool,
-) -> NetlistPath {
-    critical_path_between(netlist, drivers, c, net, warnings, None, keep)
-}
-
-/// As [`critical_path_into`], over the paths that start at a net (a register output, an input
-/// port) whose name `from` accepts, when given: a path from anywhere else does not count.
+/// output port whose name `keep` accepts and, when `from` is given, starts at a net (a
+/// register output, an input port) whose name it accepts: a path from anywhere else does not
+/// count.
 pub(crate) fn critical_path_between(
     netlist: &Netlist,
     drivers: &[u32],
