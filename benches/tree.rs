@@ -2,7 +2,9 @@
 //! RustCrypto `skein` in the same run: `--tree 5,2,255` (leaves of 2 KiB, nodes of 4 values)
 //! over 64 MiB through `stream_tree::hash_reader` (a reader thread ahead, the leaves in the
 //! detected backend's lanes) on 1 and 2 threads, and the same bytes as a cached file through
-//! `stream_tree::hash_file` (windows read by the hashing threads), each also with the scalar
+//! `stream_tree::hash_file` (windows read by the hashing threads) and
+//! `stream_tree::hash_file_mapped` (the same windows mapped, as `skeinhw hash --tree` does
+//! unless `--no-mmap`), each also with the scalar
 //! backend on 1 thread, vs one plain Skein-512 hash of the same bytes;
 //! 8 messages of 8 MiB batched in lanes, and streamed through the lanes (`stream_lanes`, as
 //! `hash` does with files over 1 MiB; the scalar path through the same code beside it), vs one
@@ -14,7 +16,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use rustcrypto_skein::Digest;
 use skeinhw_skein::batch::{self, Backend, Request};
 use skeinhw_skein::stream_lanes;
-use skeinhw_skein::stream_tree::{TreeHasher, hash_file, hash_reader};
+use skeinhw_skein::stream_tree::{TreeHasher, hash_file, hash_file_mapped, hash_reader};
 use skeinhw_skein::{Params, Skein512, TreeParams};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -69,6 +71,19 @@ fn tree(c: &mut Criterion) {
                     pool.install(|| {
                         let t = TreeHasher::new(lanes, true, 512, 512, &params).unwrap();
                         hash_file(t, black_box(&file)).unwrap()
+                    })
+                })
+            },
+        );
+        group.bench_function(
+            BenchmarkId::new(format!("mapped_file_tree_{lanes}"), threads),
+            |b| {
+                b.iter(|| {
+                    pool.install(|| {
+                        let t = TreeHasher::new(lanes, true, 512, 512, &params).unwrap();
+                        // SAFETY: nothing else writes or shrinks the benchmark's file.
+                        #[allow(unsafe_code)]
+                        unsafe { hash_file_mapped(t, black_box(&file)) }.unwrap()
                     })
                 })
             },

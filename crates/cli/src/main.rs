@@ -12,6 +12,8 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod message;
 mod schedule_args;
+#[cfg(unix)]
+mod sigbus;
 
 /// Skein/Threefish hardware golden reference: hash, trace, diff, generate RTL, estimate.
 #[derive(Parser)]

@@ -64,18 +64,108 @@ fn tree_streams_files_and_standard_input() {
         };
         let want =
             hex::encode(skeinhw_skein::hash(512, 512, &d, d.len() as u64 * 8, &params).unwrap());
-        skeinhw()
-            .args(["hash", "--jobs", "2", "--tree", spec])
-            .arg(&p)
-            .assert()
-            .success()
-            .stdout(format!("{want}  {}\n", p.display()));
+        for read in [&[][..], &["--no-mmap"][..]] {
+            skeinhw()
+                .args(["hash", "--jobs", "2", "--tree", spec])
+                .args(read)
+                .arg(&p)
+                .assert()
+                .success()
+                .stdout(format!("{want}  {}\n", p.display()));
+        }
         skeinhw()
             .args(["hash", "--tree", spec])
             .write_stdin(d.clone())
             .assert()
             .success()
             .stdout(format!("{want}  -\n"));
+    }
+}
+
+/// A file that `--tree` has mapped and another program shrinks: one line naming it and exit
+/// 1 (not death by SIGBUS), the digests before it printed; with `--no-mmap` it is hashed as
+/// far as it was read. The file is truncated once `/proc/PID/maps` shows it mapped; sparse,
+/// 64 GiB, it takes seconds to hash.
+#[cfg(target_os = "linux")]
+#[test]
+fn tree_file_shrinking_while_mapped_is_a_one_line_error() {
+    use std::process::{Command as Process, Stdio};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small");
+    std::fs::write(&small, b"abc").unwrap();
+    let big = dir.path().join("big");
+    for (options, mapped) in [(&[][..], true), (&["--no-mmap"][..], false)] {
+        let file = std::fs::File::create(&big).unwrap();
+        file.set_len(64 << 30).unwrap();
+        let child = Process::new(assert_cmd::cargo::cargo_bin("skeinhw"))
+            .args(["hash", "--jobs", "2", "--tree", "5,2,255"])
+            .args(options)
+            .arg(&small)
+            .arg(&big)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let maps = format!("/proc/{}/maps", child.id());
+        let io = format!("/proc/{}/io", child.id());
+        let start = Instant::now();
+        // Mapped: until the big file is in the maps. Read: until 64 MiB have been read.
+        let hashing = || {
+            if mapped {
+                std::fs::read_to_string(&maps).is_ok_and(|m| m.contains(big.to_str().unwrap()))
+            } else {
+                std::fs::read_to_string(&io).is_ok_and(|s| {
+                    s.lines()
+                        .find_map(|l| l.strip_prefix("rchar: "))
+                        .is_some_and(|n| n.trim().parse::<u64>().unwrap() > 64 << 20)
+                })
+            }
+        };
+        while !hashing() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "{options:?}: never hashing"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        file.set_len(4096).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        );
+        let first = format!(
+            "{}  {}\n",
+            hex::encode(skeinhw_skein::hash(512, 512, b"abc", 24, &tree_params()).unwrap()),
+            small.display()
+        );
+        assert!(stdout.starts_with(&first), "{options:?}: {stdout}");
+        if mapped {
+            assert_eq!(out.status.code(), Some(1), "{stderr}");
+            assert_eq!(stdout, first);
+            assert_eq!(
+                stderr,
+                format!(
+                    "skeinhw: {}: the file shrank while it was being hashed (it is mapped into \
+                     memory; --no-mmap reads it instead)\n",
+                    big.display()
+                )
+            );
+        } else {
+            assert!(out.status.success(), "{stderr}");
+            assert!(
+                stdout.ends_with(&format!("  {}\n", big.display())),
+                "{stdout}"
+            );
+        }
+    }
+}
+
+fn tree_params() -> skeinhw_skein::Params<'static> {
+    skeinhw_skein::Params {
+        tree: Some(skeinhw_skein::TreeParams::new(5, 2, 255).unwrap()),
+        ..Default::default()
     }
 }
 

@@ -205,8 +205,8 @@ fn golden_tree_vectors_through_streaming_tree() {
     println!("{} tree vectors checked", entries.len());
 }
 
-/// `hash_file` (windows read at their place by the hashing threads) against the sequential
-/// tree: files of 0 bytes, around one window, over several rounds of windows and ending just
+/// `hash_file` (windows read at their place by the hashing threads) and `hash_file_mapped`
+/// (the same windows mapped a round at a time) against the sequential tree: files of 0 bytes, around one window, over several rounds of windows and ending just
 /// at the end of a round (`WINDOWS_PER_THREAD` windows a round on one thread, twice that on
 /// two: the leaf values of the last full round are still to be fed up when the next round
 /// finds the end), tree shapes
@@ -214,7 +214,16 @@ fn golden_tree_vectors_through_streaming_tree() {
 /// backend, on this thread, on one and on two threads.
 #[test]
 fn file_windows_equal_sequential() {
-    use skeinhw_skein::stream_tree::{FILE_WINDOW, WINDOWS_PER_THREAD, hash_file};
+    use skeinhw_skein::stream_tree::{
+        FILE_WINDOW, WINDOWS_PER_THREAD, hash_file, hash_file_mapped,
+    };
+    type HashFile = fn(TreeHasher, &std::fs::File) -> std::io::Result<(Vec<u8>, u64)>;
+    // SAFETY (of `hash_file_mapped`): nothing else writes or shrinks the test's file.
+    #[allow(unsafe_code)]
+    fn mapped(t: TreeHasher, f: &std::fs::File) -> std::io::Result<(Vec<u8>, u64)> {
+        unsafe { hash_file_mapped(t, f) }
+    }
+    let accesses: [(&str, HashFile); 2] = [("read", hash_file), ("mapped", mapped)];
     let w = FILE_WINDOW;
     let round = WINDOWS_PER_THREAD * w;
     let path = std::env::temp_dir().join(format!("skeinhw-file-windows-{}", std::process::id()));
@@ -255,11 +264,15 @@ fn file_windows_equal_sequential() {
                     ..Params::default()
                 };
                 let expected = hash(state_bits, 512, &message, size as u64 * 8, &params).unwrap();
-                for backend in backends() {
+                for (backend, (access, hash_file)) in backends()
+                    .into_iter()
+                    .flat_map(|b| accesses.iter().map(move |a| (b, *a)))
+                {
                     let file = std::fs::File::open(&path).unwrap();
                     let t = TreeHasher::new(backend, false, state_bits, 512, &params).unwrap();
                     let (got, n) = hash_file(t, &file).unwrap();
-                    let shape = format!("{size} bytes, tree {leaf},{fan_out},{max_height}");
+                    let shape =
+                        format!("{size} bytes, {access}, tree {leaf},{fan_out},{max_height}");
                     assert_eq!(n, size as u64, "{shape}");
                     assert_eq!(
                         got, expected,

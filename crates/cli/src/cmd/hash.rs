@@ -98,6 +98,12 @@ pub struct HashArgs {
     /// Threads for batches of files and for --tree (default: one per CPU).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub jobs: Option<u64>,
+    /// Read files with read(2) instead of mapping them into memory. --tree maps regular
+    /// files: faster (no copy out of the page cache), but a file that another program
+    /// shrinks meanwhile ends the run with an error (exit 1), where reading would hash it as
+    /// far as it got.
+    #[arg(long)]
+    pub no_mmap: bool,
 }
 
 /// The hash function of `--alg`.
@@ -434,7 +440,9 @@ pub fn run(args: HashArgs) -> Result<Status> {
     if !batching {
         for name in &files {
             let r = if setup.alg == Alg::Skein && setup.params.tree.is_some() && in_memory {
-                pool.install(|| hash_tree_input(&setup, backend, name))
+                // Flushed now: a mapped file that shrinks ends the process (`sigbus`).
+                out.flush()?;
+                pool.install(|| hash_tree_input(&setup, backend, name, !args.no_mmap))
             } else {
                 hash_input(&setup, name)
             };
@@ -664,7 +672,13 @@ fn read_whole(name: &OsStr, limit: u64) -> Result<Option<Vec<u8>>> {
 /// (`skeinhw_skein::stream_tree`: leaves in SIMD lanes, across the current thread pool; a
 /// regular file read window by window by the hashing threads themselves, other input read
 /// ahead on a thread of its own) in memory bounded by the tree height, whatever its size.
-fn hash_tree_input(setup: &Setup, backend: Backend, name: &OsStr) -> Result<(Digest, u64)> {
+/// With `map`, a regular file's windows are mapped rather than read (Unix).
+fn hash_tree_input(
+    setup: &Setup,
+    backend: Backend,
+    name: &OsStr,
+    map: bool,
+) -> Result<(Digest, u64)> {
     let tree = TreeHasher::new(
         backend,
         true,
@@ -678,7 +692,9 @@ fn hash_tree_input(setup: &Setup, backend: Backend, name: &OsStr) -> Result<(Dig
         let shown = Path::new(name).display();
         let file = open_file(name)?;
         let regular = file.metadata().is_ok_and(|m| m.is_file());
-        if regular {
+        if regular && map && cfg!(unix) {
+            hash_file_mapped(tree, &file, &shown.to_string())
+        } else if regular {
             stream_tree::hash_file(tree, &file)
         } else {
             stream_tree::hash_reader(tree, file)
@@ -686,6 +702,24 @@ fn hash_tree_input(setup: &Setup, backend: Backend, name: &OsStr) -> Result<(Dig
         .with_context(|| format!("{shown}: read error"))?
     };
     Ok((Digest::Bytes(digest), len))
+}
+
+/// [`stream_tree::hash_file_mapped`] under a [`crate::sigbus::Guard`] naming the file.
+#[cfg(unix)]
+fn hash_file_mapped(tree: TreeHasher, file: &File, shown: &str) -> io::Result<(Vec<u8>, u64)> {
+    let _guard = crate::sigbus::Guard::new(shown);
+    // SAFETY: a file that shrinks meanwhile raises SIGBUS, which the guard turns into a
+    // one-line error and exit 1; one that is written meanwhile gives a digest of a mix of old
+    // and new bytes, as reading would (`--no-mmap` for files that change).
+    #[allow(unsafe_code)]
+    unsafe {
+        stream_tree::hash_file_mapped(tree, file)
+    }
+}
+
+#[cfg(not(unix))]
+fn hash_file_mapped(tree: TreeHasher, file: &File, _shown: &str) -> io::Result<(Vec<u8>, u64)> {
+    stream_tree::hash_file(tree, file)
 }
 
 /// Opens a file to hash: an error names it; a directory is refused.
