@@ -410,42 +410,45 @@ impl Netlist {
         }
     }
 
-    /// The latest path into the registers (or output ports) whose names `keep` accepts, with
-    /// the model's `constants` and the routing delay of `flow` at the netlist's size: e.g. the
-    /// datapath alone (`slot<j>_st`), beside the whole netlist's critical path.
+    /// The latest path into the registers (or output ports) whose names `keep` accepts, timed
+    /// as `analysed` (this netlist's [`Netlist::analyse`] with the model's `constants`) times
+    /// the whole netlist: its routing delay per net included. E.g. the datapath alone
+    /// (`slot<j>_st`), beside the whole netlist's critical path. None accepted: a path of no
+    /// net, from and to `-`, as for a netlist without registers.
     pub fn critical_path_into(
         &self,
-        flow: Flow,
+        analysed: &NetlistEstimate,
         c: &Constants,
         keep: &dyn Fn(&str) -> bool,
     ) -> NetlistPath {
-        self.path(flow, c, None, keep)
+        self.path(analysed, c, None, keep)
+            .unwrap_or_else(|| timing::no_path(c))
     }
 
     /// As [`Netlist::critical_path_into`], over the paths that start at registers (or input
     /// ports) whose names `from` accepts: e.g. the round's own path, from the datapath's
-    /// registers, without the cycle that issues a block from the controller's.
+    /// registers, without the cycle that issues a block from the controller's. `None` when no
+    /// such path ends where `keep` accepts.
     pub fn critical_path_between(
         &self,
-        flow: Flow,
+        analysed: &NetlistEstimate,
         c: &Constants,
         from: &dyn Fn(&str) -> bool,
         keep: &dyn Fn(&str) -> bool,
-    ) -> NetlistPath {
-        self.path(flow, c, Some(from), keep)
+    ) -> Option<NetlistPath> {
+        self.path(analysed, c, Some(from), keep)
     }
 
     fn path(
         &self,
-        flow: Flow,
+        analysed: &NetlistEstimate,
         c: &Constants,
         from: Option<&dyn Fn(&str) -> bool>,
         keep: &dyn Fn(&str) -> bool,
-    ) -> NetlistPath {
+    ) -> Option<NetlistPath> {
         let mut warnings = Vec::new();
         let drivers = self.drivers(&mut warnings);
-        let a = self.analyse(flow, c);
-        let net = crate::timing::net_ns(c, flow, a.lut_ff_pairs);
+        let net = analysed.net_ns;
         timing::critical_path_between(self, &drivers, c, net, &mut warnings, from, keep)
     }
 

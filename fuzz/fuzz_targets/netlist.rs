@@ -15,7 +15,8 @@ fuzz_target!(|data: &[u8]| {
         let _ = netlist.counts();
         static BUILT_IN: OnceLock<Constants> = OnceLock::new();
         let constants = BUILT_IN.get_or_init(Constants::built_in);
-        let _ = netlist.analyse(Flow::default(), constants);
-        let _ = netlist.critical_path_into(Flow::default(), constants, &|_| true);
+        let analysed = netlist.analyse(Flow::default(), constants);
+        let _ = netlist.critical_path_into(&analysed, constants, &|_| true);
+        let _ = netlist.critical_path_between(&analysed, constants, &|_| true, &|_| true);
     }
 });

@@ -135,6 +135,7 @@ impl NetlistSummary {
         let netlist = Netlist::from_file(json, Some(TOP))?;
         let c = Constants::built_in();
         let a = netlist.analyse(Flow::Ise13, &c);
+        let state_path = netlist.critical_path_into(&a, &c, &is_state_register);
         Ok(NetlistSummary {
             preset: preset.to_owned(),
             verilog_fnv1a64: format!("{:016x}", fnv1a64(&text)),
@@ -154,7 +155,7 @@ impl NetlistSummary {
             flow: a.flow,
             critical_path: a.critical_path,
             period_ns: a.period_ns,
-            state_path: netlist.critical_path_into(Flow::Ise13, &c, &is_state_register),
+            state_path,
         })
     }
 

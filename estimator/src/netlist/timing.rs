@@ -111,12 +111,25 @@ pub(crate) fn critical_path(
     warnings: &mut Vec<String>,
 ) -> NetlistPath {
     critical_path_between(netlist, drivers, c, net, warnings, None, &|_| true)
+        .unwrap_or_else(|| no_path(c))
+}
+
+/// The path of a netlist with nowhere to end: no net, a register's delay, from and to `-`.
+pub(crate) fn no_path(c: &Constants) -> NetlistPath {
+    NetlistPath {
+        from: "-".into(),
+        to: "-".into(),
+        nets: 0,
+        logic_ns: c.t_register_ns,
+        period_ns: c.t_register_ns,
+        ..NetlistPath::default()
+    }
 }
 
 /// The latest path of `netlist` that ends in a register (by the name of its output net) or an
 /// output port whose name `keep` accepts and, when `from` is given, starts at a net (a
 /// register output, an input port) whose name it accepts: a path from anywhere else does not
-/// count.
+/// count. `None` when no path qualifies.
 pub(crate) fn critical_path_between(
     netlist: &Netlist,
     drivers: &[u32],
@@ -125,7 +138,7 @@ pub(crate) fn critical_path_between(
     warnings: &mut Vec<String>,
     from: Option<&dyn Fn(&str) -> bool>,
     keep: &dyn Fn(&str) -> bool,
-) -> NetlistPath {
+) -> Option<NetlistPath> {
     let d = Delays {
         lut: c.t_lut_ns,
         muxf: c.t_muxf_ns,
@@ -256,16 +269,7 @@ pub(crate) fn critical_path_between(
             consider(Some(b), None);
         }
     }
-    let Some((_, end, end_cell)) = best else {
-        return NetlistPath {
-            from: "-".into(),
-            to: "-".into(),
-            nets: 0,
-            logic_ns: c.t_register_ns,
-            period_ns: c.t_register_ns,
-            ..NetlistPath::default()
-        };
-    };
+    let (_, end, end_cell) = best?;
     let to = match end_cell {
         None => format!("{} (output port)", netlist.bit_name(end)),
         Some(i) => {
@@ -353,7 +357,7 @@ pub(crate) fn critical_path_between(
         + f64::from(carry_entries) * d.carry_entry;
     p.route_ns = f64::from(p.nets) * d.net;
     p.period_ns = p.logic_ns + p.route_ns;
-    p
+    Some(p)
 }
 
 /// A net's name without its bit index (`n0_st[63]` -> `n0_st`): a path rippling through one

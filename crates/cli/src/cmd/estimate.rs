@@ -309,17 +309,14 @@ pub fn run_estimate(args: EstimateArgs) -> Result<Status> {
             args.top.as_deref(),
             args.lean,
         )?;
+        let analysed = n.analyse(args.flow, &constants);
         let round = n.critical_path_between(
-            args.flow,
+            &analysed,
             &constants,
             &is_datapath_register,
             &is_state_register,
         );
-        Some((
-            n.analyse(args.flow, &constants),
-            secs.or(Some(0.0)),
-            Some(round),
-        ))
+        Some((analysed, secs.or(Some(0.0)), round))
     } else {
         None
     };
