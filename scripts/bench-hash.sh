@@ -9,10 +9,14 @@
 #
 # How the files sit in the page cache matters on Linux 6.x: a file read from disk (readahead)
 # is held in large folios, one written 4 KiB at a time (`head -c`) in 4 KiB pages, and both
-# the kernel's copy (`read`) and mapping cost per page: for 1 GiB, 0.10 s against 0.25 s of
-# system time to read, under 0.01 s against 0.10 to 0.12 s to map (AMD EPYC Zen 4, ext4). So the files
-# are dropped from the cache and read back (`dd iflag=nocache`, `cat`), as a file read from
-# disk is; WRITTEN=1 instead writes them anew 4 KiB at a time and measures them as written.
+# the kernel's copy (`read`) and mapping cost per page: for 1 GiB, 0.10 s against 0.17 to
+# 0.26 s of system time to read, under 0.01 s against 0.10 to 0.12 s to map (AMD EPYC Zen 4,
+# ext4). So the files are dropped from the cache and read back (`dd iflag=nocache`, `cat`),
+# as a file read from disk is; WRITTEN=1 instead writes them anew 4 KiB at a time and
+# measures them as written.
+#
+# DIR holds this script's files alone: it makes them where they are missing, and WRITTEN=1
+# rewrites them, so it does so only in a DIR the script made (marked `.skeinhw-bench-hash`).
 #
 # Each pair is run alternately RUNS times and the best of each side is kept (the machine may be
 # shared: the load average is printed before and after); the digests of both sides of a pair are
@@ -21,7 +25,7 @@
 # CPU: avx512 if /proc/cpuinfo has avx512f, else avx2, else scalar). A measurement, not a test.
 #
 #   scripts/bench-hash.sh                  # 3 runs each
-#   RUNS=5 DIR=/var/tmp scripts/bench-hash.sh
+#   RUNS=5 DIR=/var/tmp/skeinhw-bench scripts/bench-hash.sh
 #   WRITTEN=1 scripts/bench-hash.sh        # the files as just written
 set -eu
 cd "$(dirname "$0")/.."
@@ -31,7 +35,14 @@ TARGET=${CARGO_TARGET_DIR:-target}
 BIN=$TARGET/release/skeinhw
 
 nice cargo build --release --locked -q -p skeinhw
-mkdir -p "$DIR"
+if [ ! -e "$DIR" ]; then
+    mkdir -p "$DIR" && touch "$DIR/.skeinhw-bench-hash"
+fi
+if [ -n "${WRITTEN:-}" ] && [ ! -e "$DIR/.skeinhw-bench-hash" ]; then
+    echo "bench-hash.sh: $DIR was not made by this script (no .skeinhw-bench-hash in it):" \
+        "WRITTEN=1 rewrites its files; give a DIR that does not exist yet" >&2
+    exit 2
+fi
 [ -f "$DIR/1g.bin" ] || { head -c 1G /dev/urandom > "$DIR/1g.part" && mv "$DIR/1g.part" "$DIR/1g.bin"; }
 for i in 1 2 3 4 5 6 7 8; do
     [ -f "$DIR/f$i.bin" ] || { head -c 64M /dev/urandom > "$DIR/f$i.part" && mv "$DIR/f$i.part" "$DIR/f$i.bin"; }

@@ -58,8 +58,9 @@ fn install() -> libc::sigaction {
     }
 }
 
-/// Writes the guard's line and exits 1; without a guard, puts back the previous action, so
-/// that the faulting access, run again on return, gets it.
+/// Writes the guard's line and exits 1; without a guard, puts back the previous action (the
+/// default one while [`install`] has not returned), so that the faulting access, run again
+/// on return, gets it.
 extern "C" fn on_sigbus(_signal: c_int) {
     let line = MESSAGE.load(Ordering::SeqCst);
     // SAFETY: write(2), _exit(2) and sigaction(2) are async-signal-safe; `line` stays valid
@@ -70,8 +71,13 @@ extern "C" fn on_sigbus(_signal: c_int) {
             libc::write(2, line.as_ptr().cast(), line.len());
             libc::_exit(1);
         }
-        if let Some(previous) = PREVIOUS.get() {
-            libc::sigaction(libc::SIGBUS, previous, ptr::null_mut());
-        }
+        match PREVIOUS.get() {
+            Some(previous) => libc::sigaction(libc::SIGBUS, previous, ptr::null_mut()),
+            None => {
+                let mut default: libc::sigaction = std::mem::zeroed();
+                default.sa_sigaction = libc::SIG_DFL;
+                libc::sigaction(libc::SIGBUS, &default, ptr::null_mut())
+            }
+        };
     }
 }
