@@ -82,6 +82,39 @@ fn tree_streams_files_and_standard_input() {
     }
 }
 
+/// `--check` with `--tree` hashes each listed file as `hash --tree` does (the parallel tree,
+/// mapped or read): the library's sequential tree digest verifies, one wrong digit fails.
+#[test]
+fn tree_check_verifies_listed_files() {
+    let d = data((3 << 20) + 777, 2);
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("big");
+    std::fs::write(&p, &d).unwrap();
+    let want =
+        hex::encode(skeinhw_skein::hash(512, 512, &d, d.len() as u64 * 8, &tree_params()).unwrap());
+    let mut wrong = want.clone().into_bytes();
+    wrong[0] = if wrong[0] == b'0' { b'1' } else { b'0' };
+    let wrong = String::from_utf8(wrong).unwrap();
+    for read in [&[][..], &["--no-mmap"][..]] {
+        for (digest, ok) in [(&want, true), (&wrong, false)] {
+            let list = dir.path().join("list");
+            std::fs::write(&list, format!("{digest}  {}\n", p.display())).unwrap();
+            let verdict = if ok { "OK" } else { "FAILED" };
+            let run = skeinhw()
+                .args(["hash", "--jobs", "2", "--tree", "5,2,255", "-c"])
+                .arg(&list)
+                .args(read)
+                .assert()
+                .stdout(format!("{}: {verdict}\n", p.display()));
+            if ok {
+                run.success();
+            } else {
+                run.code(1);
+            }
+        }
+    }
+}
+
 /// A file that `--tree` has mapped and another program shrinks: one line naming it and exit
 /// 1 (not death by SIGBUS), the digests before it printed; with `--no-mmap` it is hashed as
 /// far as it was read. The file is truncated once `/proc/PID/maps` shows it mapped; sparse,

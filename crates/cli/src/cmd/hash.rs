@@ -345,6 +345,15 @@ pub fn run(args: HashArgs) -> Result<Status> {
     if let (None, Some((opt, _))) = (&args.check, check_only.iter().find(|(_, on)| *on)) {
         bail!("{opt} is meaningful only when verifying digests (--check LIST)");
     }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.map_or(0, |j| j as usize))
+        .build()
+        .context("cannot start the worker threads")?;
+    let trees = TreeRun {
+        pool: &pool,
+        backend,
+        map: !args.no_mmap,
+    };
     if let Some(list) = &args.check {
         if let Some(first) = args.files.first() {
             bail!(
@@ -362,7 +371,7 @@ pub fn run(args: HashArgs) -> Result<Status> {
             ignore_missing: args.ignore_missing,
             json: args.json,
         };
-        return check::run(&setup, list, &options);
+        return check::run(&setup, list, &options, &trees);
     }
     let style = if args.json {
         Style::Json
@@ -411,10 +420,6 @@ pub fn run(args: HashArgs) -> Result<Status> {
             files.len()
         );
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.map_or(0, |j| j as usize))
-        .build()
-        .context("cannot start the worker threads")?;
     let mut status = 0;
     let mut report = |out: &mut io::StdoutLock<'_>, name: &OsStr, r: Result<(Digest, u64)>| {
         match r {
@@ -439,13 +444,9 @@ pub fn run(args: HashArgs) -> Result<Status> {
         setup.alg == Alg::Skein && setup.params.tree.is_none() && files.len() > 1 && in_memory;
     if !batching {
         for name in &files {
-            let r = if setup.alg == Alg::Skein && setup.params.tree.is_some() && in_memory {
-                // Flushed now: a mapped file that shrinks ends the process (`sigbus`).
-                out.flush()?;
-                pool.install(|| hash_tree_input(&setup, backend, name, !args.no_mmap))
-            } else {
-                hash_input(&setup, name)
-            };
+            // Flushed now: a mapped file that shrinks ends the process (`sigbus`).
+            out.flush()?;
+            let r = hash_any_input(&setup, name, &trees);
             report(&mut out, name, r)?;
         }
         return Ok(status);
@@ -668,6 +669,30 @@ fn read_whole(name: &OsStr, limit: u64) -> Result<Option<Vec<u8>>> {
     Ok(Some(data))
 }
 
+/// How `--tree` inputs are hashed: on these threads and lanes, a regular file mapped or read.
+pub(crate) struct TreeRun<'p> {
+    pub pool: &'p rayon::ThreadPool,
+    pub backend: Backend,
+    pub map: bool,
+}
+
+/// One input (`-` for standard input) as `hash` hashes it alone: through the parallel tree
+/// with `--tree` (when the digest is held in memory), else streamed through one hasher.
+pub(crate) fn hash_any_input(
+    setup: &Setup,
+    name: &OsStr,
+    trees: &TreeRun,
+) -> Result<(Digest, u64)> {
+    let in_memory = setup.out_bits <= STREAM_OUT_BITS;
+    if setup.alg == Alg::Skein && setup.params.tree.is_some() && in_memory {
+        trees
+            .pool
+            .install(|| hash_tree_input(setup, trees.backend, name, trees.map))
+    } else {
+        hash_input(setup, name)
+    }
+}
+
 /// `--tree`: a file or standard input streams through the parallel tree
 /// (`skeinhw_skein::stream_tree`: leaves in SIMD lanes, across the current thread pool; a
 /// regular file read window by window by the hashing threads themselves, other input read
@@ -878,6 +903,6 @@ pub(crate) fn hash_hex_name(setup: &Setup, spec: &str) -> Result<Vec<u8>> {
 }
 
 /// The digest of a listed file, bounded by MAX_LIST_OUT_BITS by the caller.
-pub(crate) fn digest_of(setup: &Setup, name: &OsStr) -> Result<Vec<u8>> {
-    Ok(hash_input(setup, name)?.0.into_bytes())
+pub(crate) fn digest_of(setup: &Setup, name: &OsStr, trees: &TreeRun) -> Result<Vec<u8>> {
+    Ok(hash_any_input(setup, name, trees)?.0.into_bytes())
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
-use super::{MAX_LIST_OUT_BITS, Setup, digest_of, hash_hex_name};
+use super::{MAX_LIST_OUT_BITS, Setup, TreeRun, digest_of, hash_hex_name};
 use crate::Status;
 
 /// The longest list line read: a digest of MAX_LIST_OUT_BITS in hex and a long name. A longer
@@ -46,8 +46,9 @@ enum Outcome {
     Skipped,
 }
 
-/// Runs `hash --check LIST`.
-pub(crate) fn run(setup: &Setup, list: &OsStr, opts: &Options) -> Result<Status> {
+/// Runs `hash --check LIST`; with `--tree`, each file through the parallel tree as `hash`
+/// hashes it (`trees`).
+pub(crate) fn run(setup: &Setup, list: &OsStr, opts: &Options, trees: &TreeRun) -> Result<Status> {
     let shown = Path::new(list).display();
     if setup.out_bits() > MAX_LIST_OUT_BITS {
         bail!(
@@ -85,7 +86,13 @@ pub(crate) fn run(setup: &Setup, list: &OsStr, opts: &Options) -> Result<Status>
         };
         proper += 1;
         let name = entry.name.as_ref();
-        let outcome = verify(&entry_setup, name, &entry.digest, opts.ignore_missing);
+        let outcome = verify(
+            &entry_setup,
+            name,
+            &entry.digest,
+            opts.ignore_missing,
+            trees,
+        );
         let result = match outcome {
             Outcome::Skipped => continue,
             Outcome::Ok => "OK",
@@ -190,13 +197,19 @@ fn parse<'l>(setup: &Setup, line: &'l [u8]) -> Result<(Setup, skeinhw_sumfile::E
 }
 
 /// Recomputes one listed file's digest (a `hex:` name is a message given in hex) and compares.
-fn verify(setup: &Setup, name: &[u8], expected: &[u8], ignore_missing: bool) -> Outcome {
+fn verify(
+    setup: &Setup,
+    name: &[u8],
+    expected: &[u8],
+    ignore_missing: bool,
+    trees: &TreeRun,
+) -> Outcome {
     let actual = match std::str::from_utf8(name)
         .ok()
         .and_then(|n| n.strip_prefix("hex:"))
     {
         Some(spec) => hash_hex_name(setup, spec),
-        None => digest_of(setup, &os_name(name)),
+        None => digest_of(setup, &os_name(name), trees),
     };
     match actual {
         Ok(d) if d == expected => Outcome::Ok,
