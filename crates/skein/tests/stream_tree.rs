@@ -206,10 +206,10 @@ fn golden_tree_vectors_through_streaming_tree() {
 }
 
 /// `hash_file` (windows read at their place by the hashing threads) and `hash_file_mapped`
-/// (the same windows mapped a round at a time) against the sequential tree: files of 0 bytes, around one window, over several rounds of windows and ending just
-/// at the end of a round (`WINDOWS_PER_THREAD` windows a round on one thread, twice that on
-/// two: the leaf values of the last full round are still to be fed up when the next round
-/// finds the end), tree shapes
+/// (the same windows mapped a round at a time) against the sequential tree: files of 0 bytes,
+/// around one window, over several rounds of windows and ending just at the end of a round
+/// (`WINDOWS_PER_THREAD` windows a round on one thread, twice that on two: the leaf values of
+/// the last full round are still to be fed up when the next round finds the end), tree shapes
 /// with 8 or more leaves to a window and one with fewer (through the reader thread), every
 /// backend, on this thread, on one and on two threads.
 #[test]
