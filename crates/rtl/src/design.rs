@@ -132,6 +132,14 @@ impl Plan {
         self
     }
 
+    /// Whether the input register holds its block's tweak Position (`b<k>_end`), summed when
+    /// the block is loaded, instead of the issue summing it: that takes an adder off the
+    /// cycle that issues a block, every Long core's critical path. A lean core of one
+    /// stream does it; a core of many would need the adder and 64 flip-flops per stream.
+    pub(crate) fn position_at_load(&self) -> bool {
+        self.lean && self.streams == 1
+    }
+
     /// The per-slot trace fields this core has as registers: all of them, or a lean core's
     /// (without those only the trace reads).
     pub(crate) fn slot_fields(&self) -> Vec<(String, u32)> {
@@ -744,7 +752,12 @@ fn streams(v: &mut Emitter, plan: &Plan) {
     v.line("// ---- per stream: the input register (b<k>_*) and the controller context (s<k>_*)");
     for k in 0..ns {
         v.line(format!(
-            "reg b{k}_full, b{k}_key, b{k}_first, b{k}_last, b{k}_bitpad; reg [7:0] b{k}_bytes; reg [5:0] b{k}_type; reg [{}:0] b{k}_data;",
+            "reg b{k}_full, b{k}_key, b{k}_first, b{k}_last, b{k}_bitpad; {} reg [5:0] b{k}_type; reg [{}:0] b{k}_data;",
+            if plan.position_at_load() {
+                format!("reg [63:0] b{k}_end;")
+            } else {
+                format!("reg [7:0] b{k}_bytes;")
+            },
             nbits - 1
         ));
         v.line(format!(
@@ -799,8 +812,13 @@ fn streams(v: &mut Emitter, plan: &Plan) {
         nbits - 1
     ));
     v.line(format!(
-        "reg [2:0] g_sq; reg [{nb}:0] g_chain, g_bdata; reg [63:0] g_pos{}; reg g_bkey, g_bfirst, g_blast, g_bbitpad; reg [7:0] g_bbytes; reg [5:0] g_btype; reg [2:0] host_kind;",
-        if plan.lean { "" } else { ", g_blk" },
+        "reg [2:0] g_sq; reg [{nb}:0] g_chain, g_bdata; reg [63:0] {}; reg g_bkey, g_bfirst, g_blast, g_bbitpad;{} reg [5:0] g_btype; reg [2:0] host_kind;",
+        match (plan.position_at_load(), plan.lean) {
+            (true, _) => "g_bend",
+            (false, true) => "g_pos",
+            (false, false) => "g_pos, g_blk",
+        },
+        if plan.position_at_load() { "" } else { " reg [7:0] g_bbytes;" },
         nb = nbits - 1
     ));
     if multi {
@@ -838,11 +856,25 @@ fn stream(v: &mut Emitter, plan: &Plan, k: u32, sb: u32) {
     let tree = plan.tree();
     let multi = plan.out_blocks() > 1;
     let ocb = plan.out_counter_bits();
+    // the block's byte count, or (position_at_load) the tweak Position after it: a first block
+    // starts at 0 (a tree block at its offset), a later one where the stream's last ended
+    let (bytes0, bytes1) = if plan.position_at_load() {
+        let base = if tree { "in_offset" } else { "64'd0" };
+        (
+            format!("b{k}_end <= 64'd0;"),
+            format!("b{k}_end <= (in_first ? {base} : s{k}_pos) + {{56'd0, in_bytes}};"),
+        )
+    } else {
+        (
+            format!("b{k}_bytes <= 8'd0;"),
+            format!("b{k}_bytes <= in_bytes;"),
+        )
+    };
     v.line(format!("// stream {k}"));
     v.open(format!("always @(posedge clk) begin : stream{k}"));
     v.open("if (rst) begin");
     v.line(format!(
-        "b{k}_full <= 1'b0; b{k}_key <= 1'b0; b{k}_first <= 1'b0; b{k}_last <= 1'b0; b{k}_bitpad <= 1'b0; b{k}_bytes <= 8'd0; b{k}_type <= 6'd0; b{k}_data <= {{{nbits}{{1'b0}}}};"
+        "b{k}_full <= 1'b0; b{k}_key <= 1'b0; b{k}_first <= 1'b0; b{k}_last <= 1'b0; b{k}_bitpad <= 1'b0; {bytes0} b{k}_type <= 6'd0; b{k}_data <= {{{nbits}{{1'b0}}}};"
     ));
     v.line(format!(
         "s{k}_sq <= SQ_IDLE; s{k}_busy <= 1'b0; s{k}_chain <= {{{nbits}{{1'b0}}}}; s{k}_pos <= 64'd0;{blk0} s{k}_kind <= PH_IDLE; s{k}_last <= 1'b0;"
@@ -862,7 +894,7 @@ fn stream(v: &mut Emitter, plan: &Plan, k: u32, sb: u32) {
         dec(32, u64::from(k))
     ));
     v.line(format!(
-        "b{k}_full <= 1'b1; b{k}_key <= in_key; b{k}_first <= in_first; b{k}_last <= in_last; b{k}_bitpad <= in_bitpad; b{k}_bytes <= in_bytes; b{k}_type <= in_type; b{k}_data <= in_data;"
+        "b{k}_full <= 1'b1; b{k}_key <= in_key; b{k}_first <= in_first; b{k}_last <= in_last; b{k}_bitpad <= in_bitpad; {bytes1} b{k}_type <= in_type; b{k}_data <= in_data;"
     ));
     if tree {
         v.line(format!(
@@ -1010,6 +1042,9 @@ fn issue(v: &mut Emitter, plan: &Plan) {
         ("g_bdata", nbits, "b", "data"),
         ("g_btype", 6, "b", "type"),
     ];
+    if plan.position_at_load() {
+        fields.push(("g_bend", 64, "b", "end"));
+    }
     if plan.out_blocks() > 1 {
         fields.push(("g_oc", plan.out_counter_bits(), "s", "oc"));
     }
@@ -1021,10 +1056,12 @@ fn issue(v: &mut Emitter, plan: &Plan) {
             ("g_g", nbits, "s", "g"),
         ]);
     }
-    // g_blk only carries the block index the trace reads
-    let fields = fields
-        .into_iter()
-        .filter(|f| !(plan.lean && f.0 == "g_blk"));
+    // g_blk only carries the block index the trace reads; a Position summed at the load
+    // (`position_at_load`) needs neither the stream's position nor the block's bytes
+    let fields = fields.into_iter().filter(|f| {
+        !(plan.lean && f.0 == "g_blk"
+            || plan.position_at_load() && ["g_pos", "g_bbytes"].contains(&f.0))
+    });
     for (field, width, prefix, name) in fields {
         let reg = |k: u32| format!("{prefix}{k}_{name}");
         v.line(format!("{field} = {};", pick(width, &reg)));
@@ -1077,10 +1114,14 @@ fn issue(v: &mut Emitter, plan: &Plan) {
     v.close("endcase");
     v.open("if (iss_from_buf) begin");
     v.line("iss_data = g_bdata; iss_first = g_bfirst; iss_last = g_blast; iss_bitpad = g_bbitpad;");
-    let base = if plan.tree() { "g_boffset" } else { "64'd0" };
-    v.line(format!(
-        "iss_pos = (g_bfirst ? {base} : g_pos) + {{56'd0, g_bbytes}};"
-    ));
+    if plan.position_at_load() {
+        v.line("iss_pos = g_bend; // summed when the block was loaded");
+    } else {
+        let base = if plan.tree() { "g_boffset" } else { "64'd0" };
+        v.line(format!(
+            "iss_pos = (g_bfirst ? {base} : g_pos) + {{56'd0, g_bbytes}};"
+        ));
+    }
     v.close("end else if (iss_kind == PH_CONFIG) begin");
     v.indent_more();
     v.line(format!(
