@@ -504,8 +504,10 @@ fn functions(v: &mut Emitter, plan: &Plan) {
         (false, false) => {}
         (false, true) => add_subkey_selected(v, plan),
     }
-    if key_rotation(plan, 0).is_some() {
-        add_subkey_rotated(v, plan);
+    match (key_rotation(plan, 0).is_some(), plan.pool.is_some()) {
+        (true, false) => add_subkey_rotated(v, plan),
+        (true, true) => subkey_words_rotated(v, plan),
+        (false, _) => {}
     }
     tweak_words(v, plan.tree());
     if plan.slots > 1 {
@@ -1518,7 +1520,7 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
                 } else {
                     (format!("a{j}_ky"), format!("a{j}_tw"))
                 };
-                let rotated = rot.as_ref().is_some_and(|r| r.unit == *a);
+                let rotated = rot.as_ref().is_some_and(|r| r.unit == Some(*a));
                 let (ky, tw, f) = if rotated {
                     (
                         format!("r{j}_ky[{}:0]", plan.nbits() - 1),
@@ -1695,6 +1697,27 @@ fn injection_source(plan: &Plan, j: u32, a: u32) -> (String, String) {
     }
 }
 
+/// The key and tweak that layer `l` of a shared slot `j` reads: in a lean core, where all the
+/// cycles that add a subkey on it come from one place, that place's (as [`injection_source`]).
+fn pool_injection_source(plan: &Plan, pool: &AdderPool, j: u32, l: usize) -> (String, String) {
+    let adds = |e: usize| {
+        pool.cycles[e].iter().any(|op| {
+            matches!(op, PoolOp::Layer { layer, op: MicroOp::AddSubkey { .. }, .. } if *layer == l)
+        })
+    };
+    match single_source(plan, j, adds) {
+        Some(Some(i)) if plan.lean => (
+            format!("slot{i}_ky"),
+            format!("tweak_words(slot{i}_tw[0 +: 64], slot{i}_tw[64 +: 64])"),
+        ),
+        Some(None) if plan.lean => (
+            "{iss_parity, iss_chain}".to_owned(),
+            "tweak_words(iss_t0, iss_t1)".to_owned(),
+        ),
+        _ => (format!("a{j}_ky"), format!("a{j}_tw")),
+    }
+}
+
 /// Whether a lean slot `j` loads its key, tweak and plaintext only from the issue: slot 0 whose
 /// blocks come only from the issue and from itself (a block that stays keeps its own).
 fn loads_on_issue(plan: &Plan, j: u32) -> bool {
@@ -1730,8 +1753,9 @@ fn injection_uses(plan: &Plan, j: u32, a: u32) -> Vec<(u32, usize)> {
 /// positions and the rotation are read off the library's key schedule ([`subkey_sources_n`])
 /// and checked there for every subkey the injection adds.
 struct Rotation {
-    /// The key injection that reads the rotating register.
-    unit: u32,
+    /// The key injection that reads the rotating register (`None`: a shared datapath's
+    /// subkey layers, which all do).
+    unit: Option<u32>,
     /// Key word (0..=Nw) in each register position when the block is issued.
     key_load: Vec<usize>,
     /// The position each position takes its word from at a rotation.
@@ -1755,10 +1779,21 @@ fn rotation_step(load: &mut Vec<usize>, next: &[usize], total: usize) -> Option<
 
 /// Slot `j`'s rotating key register (see [`Rotation`]), where the schedule allows one.
 fn key_rotation(plan: &Plan, j: u32) -> Option<Rotation> {
-    if !plan.lean || plan.pool.is_some() || !loads_on_issue(plan, j) {
+    if !plan.lean || !loads_on_issue(plan, j) {
         return None;
     }
-    let n = plan.words as usize;
+    let (unit, uses) = match &plan.pool {
+        Some(pool) => (None, pool_injection_uses(plan, pool, j)?),
+        None => {
+            let unit = rotating_unit(plan, j)?;
+            (Some(unit), injection_uses(plan, j, unit))
+        }
+    };
+    rotation_of(plan, unit, &uses)
+}
+
+/// The one key injection of slot `j` whose working cycles all read the slot's own key.
+fn rotating_unit(plan: &Plan, j: u32) -> Option<u32> {
     let readers: Vec<u32> = plan.placement.stage_units[j as usize]
         .iter()
         .filter_map(|u| match u {
@@ -1775,7 +1810,43 @@ fn key_rotation(plan: &Plan, j: u32) -> Option<Rotation> {
         })
         .collect();
     let [unit] = readers[..] else { return None };
-    let uses = injection_uses(plan, j, unit);
+    Some(unit)
+}
+
+/// The cycles of a shared slot `j`'s subkey layers with the subkey each adds, in order, if they
+/// all read the slot's own key (the load bank's subkey 0 reads the issue's) and no cycle adds
+/// two subkeys.
+fn pool_injection_uses(plan: &Plan, pool: &AdderPool, j: u32) -> Option<Vec<(u32, usize)>> {
+    let ops = plan.dp.cycle_ops();
+    let mut uses: Vec<(u32, usize)> = Vec::new();
+    for (e, cycle) in pool.cycles.iter().enumerate() {
+        for op in cycle {
+            if let PoolOp::Layer {
+                op: MicroOp::AddSubkey { subkey, .. },
+                ..
+            } = op
+            {
+                if ops[e].slot != j as usize {
+                    continue;
+                }
+                if cycle_source(plan, e) != Some(j as usize) {
+                    return None;
+                }
+                match uses.last() {
+                    Some(&(le, ls)) if le == e as u32 && ls != *subkey as usize => return None,
+                    Some(&(le, _)) if le == e as u32 => {}
+                    _ => uses.push((e as u32, *subkey as usize)),
+                }
+            }
+        }
+    }
+    (!uses.is_empty()).then_some(uses)
+}
+
+/// The rotation that serves `uses` (cycles and the subkeys they add, in order), if the subkeys
+/// run consecutively and the library's key schedule agrees at every one.
+fn rotation_of(plan: &Plan, unit: Option<u32>, uses: &[(u32, usize)]) -> Option<Rotation> {
+    let n = plan.words as usize;
     if uses
         .windows(2)
         .any(|w| w[1].1 != w[0].1 && w[1].1 != w[0].1 + 1)
@@ -1850,6 +1921,32 @@ fn add_subkey_rotated(v: &mut Emitter, plan: &Plan) {
             "add_subkey_rot[{o} +: 64] = x[{o} +: 64] + ({{64{{mask[{i}]}}}} & ({sum}));",
             o = 64 * i
         ));
+    }
+    v.close("end");
+    v.close("endfunction");
+    v.line("");
+}
+
+/// A shared datapath's subkey words from the rotating key register (see [`Rotation`]): word i
+/// is the key word in position i plus the tweak word and counter `sk` selects (the same words
+/// as `subkey_words`).
+fn subkey_words_rotated(v: &mut Emitter, plan: &Plan) {
+    let nbits = plan.nbits();
+    v.line("// Subkey sk's words from the rotating key register: word i is the key word in position i,");
+    v.line("// plus the tweak word and counter sk selects (the same words as subkey_words).");
+    v.open(format!("function [{}:0] subkey_words_rot;", nbits - 1));
+    v.line(format!(
+        "input [{}:0] ky; // positions 0..Nw-1 (position Nw only rotates)",
+        nbits - 1
+    ));
+    v.line("input [191:0] tw;");
+    v.line(format!("input [{}:0] sk;", SUBKEY_BITS - 1));
+    v.line(format!("reg [63:0] tv; reg [{}:0] cv;", SUBKEY_BITS - 1));
+    v.open("begin");
+    for i in 0..plan.words as usize {
+        let key = format!("ky[{} +: 64]", 64 * i);
+        let sum = select_subkey_word_from(v, plan, i, Some(&key));
+        v.line(format!("subkey_words_rot[{} +: 64] = {sum};", 64 * i));
     }
     v.close("end");
     v.close("endfunction");
@@ -2396,9 +2493,20 @@ fn pooled_stage(v: &mut Emitter, plan: &Plan, pool: &AdderPool, j: u32) {
     let n = plan.words;
     let stage = &pool.stages[j as usize];
     let (into, out) = layer_sources(plan, pool, j);
+    let rot = key_rotation(plan, j);
     if stage.load {
+        // a lean core's load bank reads the issue, where its blocks come from, directly
+        let loads = |e: usize| pool.cycles[e].contains(&PoolOp::Load);
+        let (st, ky, tw) = match single_source(plan, j, loads) {
+            Some(None) if plan.lean => (
+                "iss_data".to_owned(),
+                "{iss_parity, iss_chain}".to_owned(),
+                "tweak_words(iss_t0, iss_t1)".to_owned(),
+            ),
+            _ => (format!("a{j}_st"), format!("a{j}_ky"), format!("a{j}_tw")),
+        };
         v.line(format!(
-            "o{j}_ld = add_subkey(a{j}_st, a{j}_ky, a{j}_tw, {}, {});",
+            "o{j}_ld = add_subkey({st}, {ky}, {tw}, {}, {});",
             dec(SUBKEY_BITS, 0),
             mask(n, 0, n)
         ));
@@ -2422,14 +2530,16 @@ fn pooled_stage(v: &mut Emitter, plan: &Plan, pool: &AdderPool, j: u32) {
         }
         v.line(format!("o{j}_l{l} = i{j}_l{l};"));
         if layer_has(layer, is_add) {
-            let words = if plan.lean {
-                "subkey_words_sel"
-            } else {
-                "subkey_words"
+            let (ky, tw) = pool_injection_source(plan, pool, j, l);
+            let (words, ky) = match (&rot, plan.lean) {
+                (Some(_), _) => (
+                    "subkey_words_rot",
+                    format!("r{j}_ky[{}:0]", plan.nbits() - 1),
+                ),
+                (None, true) => ("subkey_words_sel", ky),
+                (None, false) => ("subkey_words", ky),
             };
-            v.line(format!(
-                "p{j}_l{l}_k = {words}(a{j}_ky, a{j}_tw, c{j}_l{l}_sk);"
-            ));
+            v.line(format!("p{j}_l{l}_k = {words}({ky}, {tw}, c{j}_l{l}_sk);"));
         }
         // Each adder's operands default to its first alternative's (not to zero, which would
         // put an AND in front of every carry chain): an adder with one alternative has no
