@@ -763,8 +763,9 @@ fn streams(v: &mut Emitter, plan: &Plan) {
             nbits - 1
         ));
         v.line(format!(
-            "reg [2:0] s{k}_sq; reg s{k}_busy; reg [{}:0] s{k}_chain; reg [63:0] s{k}_pos;{} reg [2:0] s{k}_kind; reg s{k}_last;",
+            "reg [2:0] s{k}_sq; reg s{k}_busy; reg [{}:0] s{k}_chain;{}{} reg [2:0] s{k}_kind; reg s{k}_last;",
             nbits - 1,
+            if plan.position_at_load() { String::new() } else { format!(" reg [63:0] s{k}_pos;") },
             if plan.lean { String::new() } else { format!(" reg [63:0] s{k}_blk;") }
         ));
         if multi {
@@ -858,13 +859,23 @@ fn stream(v: &mut Emitter, plan: &Plan, k: u32, sb: u32) {
     let tree = plan.tree();
     let multi = plan.out_blocks() > 1;
     let ocb = plan.out_counter_bits();
-    // the block's byte count, or (position_at_load) the tweak Position after it: a first block
-    // starts at 0 (a tree block at its offset), a later one where the stream's last ended
+    // the block's byte count and the stream's position, or (position_at_load) the tweak
+    // Position after the block: a first block starts at 0 (a tree block at its offset), a
+    // later one where the stream's last ended, which the register still holds (it is loaded
+    // only once the block before has been issued)
+    let (pos0, pos1) = if plan.position_at_load() {
+        (String::new(), String::new())
+    } else {
+        (
+            format!(" s{k}_pos <= 64'd0;"),
+            format!(" s{k}_pos <= iss_pos;"),
+        )
+    };
     let (bytes0, bytes1) = if plan.position_at_load() {
         let base = if tree { "in_offset" } else { "64'd0" };
         (
             format!("b{k}_end <= 64'd0;"),
-            format!("b{k}_end <= (in_first ? {base} : s{k}_pos) + {{56'd0, in_bytes}};"),
+            format!("b{k}_end <= (in_first ? {base} : b{k}_end) + {{56'd0, in_bytes}};"),
         )
     } else {
         (
@@ -879,7 +890,7 @@ fn stream(v: &mut Emitter, plan: &Plan, k: u32, sb: u32) {
         "b{k}_full <= 1'b0; b{k}_key <= 1'b0; b{k}_first <= 1'b0; b{k}_last <= 1'b0; b{k}_bitpad <= 1'b0; {bytes0} b{k}_type <= 6'd0; b{k}_data <= {{{nbits}{{1'b0}}}};"
     ));
     v.line(format!(
-        "s{k}_sq <= SQ_IDLE; s{k}_busy <= 1'b0; s{k}_chain <= {{{nbits}{{1'b0}}}}; s{k}_pos <= 64'd0;{blk0} s{k}_kind <= PH_IDLE; s{k}_last <= 1'b0;"
+        "s{k}_sq <= SQ_IDLE; s{k}_busy <= 1'b0; s{k}_chain <= {{{nbits}{{1'b0}}}};{pos0}{blk0} s{k}_kind <= PH_IDLE; s{k}_last <= 1'b0;"
     ));
     if multi {
         v.line(format!("s{k}_oc <= {};", dec(ocb, 0)));
@@ -921,7 +932,7 @@ fn stream(v: &mut Emitter, plan: &Plan, k: u32, sb: u32) {
         ));
     }
     v.open("if (iss_from_buf) begin");
-    v.line(format!("b{k}_full <= 1'b0; s{k}_pos <= iss_pos;"));
+    v.line(format!("b{k}_full <= 1'b0;{pos1}"));
     v.close("end");
     v.close("end");
     v.open(format!(
