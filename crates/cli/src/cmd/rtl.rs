@@ -46,7 +46,8 @@ pub struct RtlArgs {
     #[arg(long, value_name = "LEAF,FANOUT,MAXHEIGHT", value_parser = skeinhw_trace::args::parse_tree)]
     pub tree: Option<skeinhw_skein::TreeParams>,
     /// A lean core: without the registers and counters only the trace reads (phase, busy_*,
-    /// slot<i>_block, slot<i>_round, slot<i>_subkey); its signal_map.json omits them.
+    /// slot<i>_block, slot<i>_round, slot<i>_subkey; its signal_map.json omits them), with the
+    /// key in a rotating register and the tweak Position summed at the load where it can.
     #[arg(long)]
     pub lean: bool,
 }
