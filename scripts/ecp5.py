@@ -8,6 +8,9 @@ of the Long designs and Athanasiou's 1r/4r/8r, full and lean cores.
     scripts/ecp5.py --table          # the README table from the checked-in data only
     scripts/ecp5.py --check --only long-iter-256   # re-run and compare with the data
 
+Beside the presets, WHAT_IFS names presets with schedule fields overridden
+(`long-split-256+first_subkey_cycle=true`, as `skeinhw rtl --set` names them), lean only.
+
 Rows go to estimator/data/ecp5/results.json, each with the FNV-1a 64 hash of the Verilog it
 came from (the checked-in crates/rtl/generated/<design>/skeinhw.v for a full core, `skeinhw
 rtl --lean` for a lean one); a row whose Verilog hash and tool script are unchanged is kept,
@@ -50,6 +53,15 @@ DESIGNS = [
     "ath-8r",
 ]
 TABLE_DESIGNS = DESIGNS[:6]
+# What-ifs: a preset with schedule fields overridden (`<preset>+field=value,...`, the name
+# `skeinhw rtl --set` gives it), lean cores only (no full core is checked in for them).
+# Subkey 0 in a cycle of its own: the issue cycle no longer adds it before a MIX.
+WHAT_IFS = [
+    "long-iter-256+first_subkey_cycle=true",
+    "long-split-256+first_subkey_cycle=true",
+    "long-overlap-256+first_subkey_cycle=true",
+]
+ALL = DESIGNS + WHAT_IFS
 VARIANTS = ["full", "lean"]
 DEVICE = ["--um-85k", "--package", "CABGA381", "--speed", "6"]
 SEED = "1"
@@ -117,6 +129,19 @@ def version(cmd):
     return lines[-1].strip() if lines else "unknown"
 
 
+def schedule_args(design):
+    """`--schedule <preset>` and a `--set field=value` per override of a what-if."""
+    preset, _, overrides = design.partition("+")
+    args = ["--schedule", preset]
+    for o in filter(None, overrides.split(",")):
+        args += ["--set", o]
+    return args
+
+
+def variants_of(design, wanted):
+    return [v for v in wanted if v == "lean" or design not in WHAT_IFS]
+
+
 def verilog(design, variant, work, exe):
     if variant == "full":
         path = os.path.join(ROOT, "crates", "rtl", "generated", design, "skeinhw.v")
@@ -125,7 +150,7 @@ def verilog(design, variant, work, exe):
         return path
     # The work directory is this script's own: --force replaces what an earlier run wrote.
     out = os.path.join(work, "rtl")
-    run([exe, "rtl", "--lean", "--force", "--schedule", design, "-o", out],
+    run([exe, "rtl", "--lean", "--force"] + schedule_args(design) + ["-o", out],
         os.path.join(work, "rtl.log"))
     return os.path.join(out, "skeinhw.v")
 
@@ -133,7 +158,7 @@ def verilog(design, variant, work, exe):
 def xc5v(design, variant, work, exe):
     """The estimator's netlist path: Yosys synth_xilinx -family xc5v, cells and the bit-level
     critical path (skeinhw estimate --synth --json)."""
-    cmd = [exe, "estimate", "--schedule", design, "--style", "generated", "--synth",
+    cmd = [exe, "estimate"] + schedule_args(design) + ["--style", "generated", "--synth",
            "--synth-dir", os.path.join(work, "xc5v"), "--json"]
     if variant == "lean":
         cmd.append("--lean")
@@ -208,7 +233,7 @@ def save(data):
         "routed maximum frequency of clk. verilog_fnv1a64: FNV-1a 64 of the Verilog (the "
         "checked-in crates/rtl/generated/<design>/skeinhw.v, or skeinhw rtl --lean)."
     )
-    data["rows"].sort(key=lambda r: (DESIGNS.index(r["design"]) if r["design"] in DESIGNS
+    data["rows"].sort(key=lambda r: (ALL.index(r["design"]) if r["design"] in ALL
                                      else 99, r["design"], r["variant"]))
     os.makedirs(os.path.dirname(DATA), exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(DATA))
@@ -327,8 +352,34 @@ def table(data):
             lines.append(f"| {d} | {v} | {fmt(luts)} | {fmt(LONG[d][0])} | {over} | "
                          f"{fmt(e['fmax_mhz'], 1) if e else '-'} |")
     lines.append("")
+    lines.append("Subkey 0 in a cycle of its own (`--set first_subkey_cycle=true`, lean cores): "
+                 "the cycle that issues a block no longer adds subkey 0 before its first MIX; "
+                 "one cycle more per block.")
+    lines.append("")
+    lines.append("| design | cycles/block | LUTs | FFs | period ns | latency/block ns | "
+                 "ECP5 Fmax MHz | ECP5 latency/block ns | vs long-iter-256 lean: period, "
+                 "latency, LUTs | ECP5 vs long-iter-256 lean: period, latency |")
+    lines.append("|" + "---|" * 10)
+    b = base["lean"]
+    for d in WHAT_IFS:
+        r = row_of(data, d, "lean")
+        if r is None or b is None:
+            lines.append(f"| {d} | not measured yet |" + " |" * 8)
+            continue
+        x, e, bx, be = r["xc5v"], r.get("ecp5"), b["xc5v"], b.get("ecp5")
+        cyc, b_cyc = x["block_latency_cycles"], bx["block_latency_cycles"]
+        lat, b_lat = cyc * x["period_ns"], b_cyc * bx["period_ns"]
+        e_lat = cyc * 1000.0 / e["fmax_mhz"] if e else None
+        routed = (f"{be['fmax_mhz'] / e['fmax_mhz']:.2f}x, "
+                  f"{cyc * be['fmax_mhz'] / (b_cyc * e['fmax_mhz']):.2f}x" if e and be else "-")
+        lines.append(
+            f"| {d} | {cyc} | {fmt(x['luts'])} | {fmt(x['ffs'])} | {x['period_ns']:.2f} | "
+            f"{lat:.0f} | {fmt(e['fmax_mhz'], 1) if e else '-'} | {fmt(e_lat, 0)} | "
+            f"{x['period_ns'] / bx['period_ns']:.2f}x, {lat / b_lat:.2f}x, "
+            f"{x['luts'] / bx['luts']:.2f}x | {routed} |")
+    lines.append("")
     others = [r for r in data["rows"] if r["design"] not in TABLE_DESIGNS
-              and r["design"] not in LONG]
+              and r["design"] not in LONG and r["design"] not in WHAT_IFS]
     if others:
         lines.append("| design | core | LUTs | FFs | period ns | ECP5 LUT4 | ECP5 FFs | "
                      "ECP5 Fmax MHz |")
@@ -374,10 +425,10 @@ def main():
     if args.table:
         write_table(data)
         return 0
-    designs = args.only or DESIGNS
+    designs = args.only or ALL
     for d in designs:
-        if d not in DESIGNS:
-            die(f"--only {d}: not one of {', '.join(DESIGNS)}", 2)
+        if d not in ALL:
+            die(f"--only {d}: not one of {', '.join(ALL)}", 2)
     variants = args.variant or VARIANTS
     exe = skeinhw()
     pnr = nextpnr()
@@ -386,7 +437,7 @@ def main():
     root = args.work or tempfile.mkdtemp(prefix="skeinhw-ecp5-")
     failed = False
     for d in designs:
-        for v in variants:
+        for v in variants_of(d, variants):
             work = os.path.join(root, f"{d}-{v}")
             os.makedirs(work, exist_ok=True)
             vpath = verilog(d, v, work, exe)

@@ -28,6 +28,19 @@ fn rows() -> Vec<serde_json::Value> {
     data["rows"].as_array().expect("rows").clone()
 }
 
+/// The schedule a row's design names: a preset, or a what-if `<preset>+field=value,...` (the
+/// preset with those fields set and that name, as `skeinhw rtl --set` makes it).
+fn schedule_of(design: &str) -> skeinhw_sched::Schedule {
+    let (preset, overrides) = design.split_once('+').unwrap_or((design, ""));
+    let mut spec = skeinhw_sched::preset_spec(preset).expect("a preset");
+    for o in overrides.split(',').filter(|o| !o.is_empty()) {
+        let (field, value) = o.split_once('=').expect("field=value");
+        spec.set(field, value).expect("a schedule field");
+    }
+    spec.name = design.to_owned();
+    spec.build().expect("a possible schedule")
+}
+
 #[test]
 fn every_checked_in_row_is_of_the_current_verilog() {
     let rows = rows();
@@ -46,7 +59,7 @@ fn every_checked_in_row_is_of_the_current_verilog() {
             )
             .unwrap_or_else(|e| panic!("{design}: {e}")),
             "lean" => {
-                let s = skeinhw_sched::preset(design).expect("a preset");
+                let s = schedule_of(design);
                 generate_with(&s, Options { lean: true })
                     .expect("generate")
                     .verilog
