@@ -273,6 +273,20 @@ def fmt(v, digits=0):
     return f"{v:.{digits}f}"
 
 
+def relative(r, b):
+    """`r` against `b`: netlist period, latency and LUTs; routed period and latency."""
+    x, bx = r["xc5v"], b["xc5v"]
+    cyc, b_cyc = x["block_latency_cycles"], bx["block_latency_cycles"]
+    out = (f"{x['period_ns'] / bx['period_ns']:.2f}x, "
+           f"{cyc * x['period_ns'] / (b_cyc * bx['period_ns']):.2f}x, "
+           f"{x['luts'] / bx['luts']:.2f}x")
+    e, be = r.get("ecp5"), b.get("ecp5")
+    if e and be:
+        out += (f"; ECP5 {be['fmax_mhz'] / e['fmax_mhz']:.2f}x, "
+                f"{cyc * be['fmax_mhz'] / (b_cyc * e['fmax_mhz']):.2f}x")
+    return out
+
+
 def table(data):
     """The markdown table of Long's questions, from the data."""
     lines = []
@@ -357,26 +371,26 @@ def table(data):
                  "one cycle more per block.")
     lines.append("")
     lines.append("| design | cycles/block | LUTs | FFs | period ns | latency/block ns | "
-                 "ECP5 Fmax MHz | ECP5 latency/block ns | vs long-iter-256 lean: period, "
-                 "latency, LUTs | ECP5 vs long-iter-256 lean: period, latency |")
+                 "ECP5 Fmax MHz | ECP5 latency/block ns | vs long-iter-256 lean | "
+                 "vs long-iter-256 lean with subkey 0 in its own cycle |")
     lines.append("|" + "---|" * 10)
-    b = base["lean"]
+    bases = [base["lean"], row_of(data, WHAT_IFS[0], "lean")]
     for d in WHAT_IFS:
         r = row_of(data, d, "lean")
-        if r is None or b is None:
+        if r is None:
             lines.append(f"| {d} | not measured yet |" + " |" * 8)
             continue
-        x, e, bx, be = r["xc5v"], r.get("ecp5"), b["xc5v"], b.get("ecp5")
-        cyc, b_cyc = x["block_latency_cycles"], bx["block_latency_cycles"]
-        lat, b_lat = cyc * x["period_ns"], b_cyc * bx["period_ns"]
+        x, e = r["xc5v"], r.get("ecp5")
+        cyc = x["block_latency_cycles"]
+        lat = cyc * x["period_ns"]
         e_lat = cyc * 1000.0 / e["fmax_mhz"] if e else None
-        routed = (f"{be['fmax_mhz'] / e['fmax_mhz']:.2f}x, "
-                  f"{cyc * be['fmax_mhz'] / (b_cyc * e['fmax_mhz']):.2f}x" if e and be else "-")
+        rels = [relative(r, b) if b is not None and b is not r else "1" for b in bases]
         lines.append(
             f"| {d} | {cyc} | {fmt(x['luts'])} | {fmt(x['ffs'])} | {x['period_ns']:.2f} | "
             f"{lat:.0f} | {fmt(e['fmax_mhz'], 1) if e else '-'} | {fmt(e_lat, 0)} | "
-            f"{x['period_ns'] / bx['period_ns']:.2f}x, {lat / b_lat:.2f}x, "
-            f"{x['luts'] / bx['luts']:.2f}x | {routed} |")
+            f"{rels[0]} | {rels[1]} |")
+    lines.append("")
+    lines.append("(vs: netlist period, latency and LUTs, then ECP5 period and latency, as ratios.)")
     lines.append("")
     others = [r for r in data["rows"] if r["design"] not in TABLE_DESIGNS
               and r["design"] not in LONG and r["design"] not in WHAT_IFS]

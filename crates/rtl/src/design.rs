@@ -135,7 +135,7 @@ impl Plan {
     /// Whether the input register holds its block's tweak Position (`b<k>_end`), summed when
     /// the block is loaded, instead of the issue summing it: that takes an adder off the
     /// cycle that issues a block, every Long core's critical path. A lean core of one
-    /// stream does it; a core of many would need the adder and 64 flip-flops per stream.
+    /// stream does it; a core of many would need an adder per stream.
     pub(crate) fn position_at_load(&self) -> bool {
         self.lean && self.streams == 1
     }
