@@ -505,8 +505,8 @@ fn functions(v: &mut Emitter, plan: &Plan) {
         (false, true) => add_subkey_selected(v, plan),
     }
     match (key_rotation(plan, 0).is_some(), plan.pool.is_some()) {
-        (true, false) => add_subkey_rotated(v, plan),
-        (true, true) => subkey_words_rotated(v, plan),
+        (true, false) => rotated_subkey_function(v, plan, true),
+        (true, true) => rotated_subkey_function(v, plan, false),
         (false, _) => {}
     }
     tweak_words(v, plan.tree());
@@ -1905,59 +1905,56 @@ fn words_in_order(w: &str, pos: &[usize]) -> String {
     format!("{{{}}}", parts.join(", "))
 }
 
-/// The key injection that reads the rotating registers (see [`Rotation`]): subkey word i is
-/// the key word in position i, plus the tweak word in its position and the counter of `sk`.
-fn add_subkey_rotated(v: &mut Emitter, plan: &Plan) {
+/// The key injection that reads the rotating key register (see [`Rotation`]),
+/// `add_subkey_rot` (`add`: the words added to `x` under `mask`, the same sums as
+/// `add_subkey`), or a shared datapath's `subkey_words_rot` (the words alone, as
+/// `subkey_words`): subkey word i is the key word in position i plus the tweak word and
+/// counter `sk` selects.
+fn rotated_subkey_function(v: &mut Emitter, plan: &Plan, add: bool) {
     let n = plan.words as usize;
     let nbits = plan.nbits();
-    v.line("// Key injection from the rotating key register: subkey word i is the key word in position i,");
-    v.line("// plus the tweak word and counter sk selects (the same sums as add_subkey).");
-    v.open(format!("function [{}:0] add_subkey_rot;", nbits - 1));
-    v.line(format!("input [{}:0] x;", nbits - 1));
-    v.line(format!(
-        "input [{}:0] ky; // positions 0..Nw-1 (position Nw only rotates)",
-        nbits - 1
-    ));
-    v.line("input [191:0] tw;");
-    v.line(format!("input [{}:0] sk;", SUBKEY_BITS - 1));
-    v.line(format!("input [{}:0] mask;", n - 1));
-    v.line(format!("reg [63:0] tv; reg [{}:0] cv;", SUBKEY_BITS - 1));
-    v.open("begin");
-    v.line("add_subkey_rot = x;");
-    for i in 0..n {
-        // the tweak word and counter as add_subkey_sel selects them; the key word from position i
-        let key = format!("ky[{} +: 64]", 64 * i);
-        let sum = select_subkey_word_from(v, plan, i, Some(&key));
-        v.line(format!(
-            "add_subkey_rot[{o} +: 64] = x[{o} +: 64] + ({{64{{mask[{i}]}}}} & ({sum}));",
-            o = 64 * i
-        ));
+    let name = if add {
+        "add_subkey_rot"
+    } else {
+        "subkey_words_rot"
+    };
+    if add {
+        v.line("// Key injection from the rotating key register: subkey word i is the key word in position i,");
+        v.line("// plus the tweak word and counter sk selects (the same sums as add_subkey).");
+    } else {
+        v.line("// Subkey sk's words from the rotating key register: word i is the key word in position i,");
+        v.line("// plus the tweak word and counter sk selects (the same words as subkey_words).");
     }
-    v.close("end");
-    v.close("endfunction");
-    v.line("");
-}
-
-/// A shared datapath's subkey words from the rotating key register (see [`Rotation`]): word i
-/// is the key word in position i plus the tweak word and counter `sk` selects (the same words
-/// as `subkey_words`).
-fn subkey_words_rotated(v: &mut Emitter, plan: &Plan) {
-    let nbits = plan.nbits();
-    v.line("// Subkey sk's words from the rotating key register: word i is the key word in position i,");
-    v.line("// plus the tweak word and counter sk selects (the same words as subkey_words).");
-    v.open(format!("function [{}:0] subkey_words_rot;", nbits - 1));
+    v.open(format!("function [{}:0] {name};", nbits - 1));
+    if add {
+        v.line(format!("input [{}:0] x;", nbits - 1));
+    }
     v.line(format!(
         "input [{}:0] ky; // positions 0..Nw-1 (position Nw only rotates)",
         nbits - 1
     ));
     v.line("input [191:0] tw;");
     v.line(format!("input [{}:0] sk;", SUBKEY_BITS - 1));
+    if add {
+        v.line(format!("input [{}:0] mask;", n - 1));
+    }
     v.line(format!("reg [63:0] tv; reg [{}:0] cv;", SUBKEY_BITS - 1));
     v.open("begin");
-    for i in 0..plan.words as usize {
+    if add {
+        v.line("add_subkey_rot = x;");
+    }
+    for i in 0..n {
+        // the tweak word and counter as the select functions pick them; the key word from position i
         let key = format!("ky[{} +: 64]", 64 * i);
         let sum = select_subkey_word_from(v, plan, i, Some(&key));
-        v.line(format!("subkey_words_rot[{} +: 64] = {sum};", 64 * i));
+        if add {
+            v.line(format!(
+                "add_subkey_rot[{o} +: 64] = x[{o} +: 64] + ({{64{{mask[{i}]}}}} & ({sum}));",
+                o = 64 * i
+            ));
+        } else {
+            v.line(format!("subkey_words_rot[{} +: 64] = {sum};", 64 * i));
+        }
     }
     v.close("end");
     v.close("endfunction");
