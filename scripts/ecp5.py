@@ -65,6 +65,8 @@ ALL = DESIGNS + WHAT_IFS
 VARIANTS = ["full", "lean"]
 DEVICE = ["--um-85k", "--package", "CABGA381", "--speed", "6"]
 SEED = "1"
+# nextpnr's word for a core larger than the device: recorded as `"fits": false`
+UNPLACEABLE = r"Unable to find legal placement for all cells"
 YOSYS_ECP5 = 'read_verilog "{v}"; synth_ecp5 -top skeinhw -json "{j}"'
 NEXTPNR = DEVICE + ["--out-of-context", "--freq", "100", "--timing-allow-fail",
                     "--seed", SEED, "--threads", "1"]
@@ -89,12 +91,18 @@ def die(msg, code=1):
     sys.exit(code)
 
 
-def run(cmd, log, cwd=None):
+def run(cmd, log, cwd=None, unless=None):
+    """Runs `cmd` into `log`; a failure ends the script, unless `unless` (a pattern) is in
+    the log: then the log's text is returned."""
     with open(log, "w") as f:
         r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=cwd)
     if r.returncode != 0:
-        tail = open(log).read().splitlines()[-5:]
+        text = open(log).read()
+        if unless is not None and re.search(unless, text):
+            return text
+        tail = text.splitlines()[-5:]
         die(f"{' '.join(cmd[:2])} failed (exit {r.returncode}), see {log}: {' | '.join(tail)}")
+    return None
 
 
 def target_dir():
@@ -195,8 +203,23 @@ def ecp5(vpath, work, pnr):
     report = os.path.join(work, "ecp5-report.json")
     # YoWASP's nextpnr runs in a WebAssembly sandbox that sees the working directory, not
     # every absolute path (/tmp is outside it): run it in `work` on relative names.
-    run([pnr] + NEXTPNR + ["--json", "ecp5.json", "--report", "ecp5-report.json"],
-        os.path.join(work, "ecp5-pnr.log"), cwd=work)
+    unplaced = run([pnr] + NEXTPNR + ["--json", "ecp5.json", "--report", "ecp5-report.json"],
+                   os.path.join(work, "ecp5-pnr.log"), cwd=work, unless=UNPLACEABLE)
+    if unplaced is not None:
+        # a result, not a failure: the core needs more logic cells than the device has
+        comb = re.search(r"TRELLIS_COMB:\s*(\d+)/\s*(\d+)", unplaced)
+        if comb is None:
+            die(f"{work}/ecp5-pnr.log: not placed, and no TRELLIS_COMB utilisation line")
+        return {
+            "fits": False,
+            "lut4": cells.get("LUT4", 0),
+            "ccu2c": cells.get("CCU2C", 0),
+            "ffs": sum(v for k, v in cells.items() if k == "TRELLIS_FF"),
+            "pfumx": cells.get("PFUMX", 0) + cells.get("L6MUX21", 0),
+            "comb_used": int(comb.group(1)),
+            "comb_available": int(comb.group(2)),
+            "seconds": round(time.time() - t0, 1),
+        }
     rep = json.load(open(report))
     fmax = rep.get("fmax", {})
     clk = [v for k, v in fmax.items() if "clk" in k]
@@ -230,7 +253,9 @@ def save(data):
         "Made by scripts/ecp5.py. xc5v: Yosys synth_xilinx -family xc5v netlist, the "
         "estimator's netlist path (skeinhw estimate --synth [--lean] --style generated --json). "
         "ecp5: Yosys synth_ecp5, then nextpnr-ecp5 " + " ".join(NEXTPNR) + "; fmax_mhz is the "
-        "routed maximum frequency of clk. verilog_fnv1a64: FNV-1a 64 of the Verilog (the "
+        "routed maximum frequency of clk; \"fits\": false where nextpnr found no legal "
+        "placement (comb_used logic cells, TRELLIS_COMB, of comb_available). "
+        "verilog_fnv1a64: FNV-1a 64 of the Verilog (the "
         "checked-in crates/rtl/generated/<design>/skeinhw.v, or skeinhw rtl --lean)."
     )
     data["rows"].sort(key=lambda r: (ALL.index(r["design"]) if r["design"] in ALL
@@ -273,6 +298,19 @@ def fmt(v, digits=0):
     return f"{v:.{digits}f}"
 
 
+def routed(r):
+    """The row's place-and-route result if it was placed and routed, else None."""
+    e = r.get("ecp5") if r else None
+    return e if e and "fmax_mhz" in e else None
+
+
+def fmax_cell(r):
+    e = r.get("ecp5") if r else None
+    if e and e.get("fits") is False:
+        return f"does not fit ({100 * e['comb_used'] / e['comb_available']:.0f}% of the logic cells)"
+    return fmt(e["fmax_mhz"], 1) if e else "-"
+
+
 def relative(r, b):
     """`r` against `b`: netlist period, latency and LUTs; routed period and latency."""
     x, bx = r["xc5v"], b["xc5v"]
@@ -280,7 +318,7 @@ def relative(r, b):
     out = (f"{x['period_ns'] / bx['period_ns']:.2f}x, "
            f"{cyc * x['period_ns'] / (b_cyc * bx['period_ns']):.2f}x, "
            f"{x['luts'] / bx['luts']:.2f}x")
-    e, be = r.get("ecp5"), b.get("ecp5")
+    e, be = routed(r), routed(b)
     if e and be:
         out += (f"; ECP5 {be['fmax_mhz'] / e['fmax_mhz']:.2f}x, "
                 f"{cyc * be['fmax_mhz'] / (b_cyc * e['fmax_mhz']):.2f}x")
@@ -301,7 +339,7 @@ def table(data):
             if r is None:
                 lines.append(f"| {d} | {v} | not measured yet |" + " |" * 11)
                 continue
-            x, e = r["xc5v"], r.get("ecp5")
+            x, e = r["xc5v"], routed(r)
             lat = x["block_latency_cycles"] * x["period_ns"]
             pairs = x["lut_ff_pairs"]
             e_lat = x["block_latency_cycles"] * 1000.0 / e["fmax_mhz"] if e else None
@@ -318,7 +356,7 @@ def table(data):
                 f"{x['path_carry_chains']} | {x['period_ns']:.2f} | {lat:.0f} | "
                 f"{x['throughput_mbps'] / pairs:.3f} | "
                 f"{fmt(e['lut4']) if e else '-'} | {fmt(e['ffs']) if e else '-'} | "
-                f"{fmt(e['fmax_mhz'], 1) if e else '-'} | {fmt(e_lat, 0)} | {rel} |")
+                f"{fmax_cell(r)} | {fmt(e_lat, 0)} | {rel} |")
     lines.append("")
     lines.append("Long's guess (section 3.4.4, 4.3) for the split round and the MIX/key-addition "
                  "overlap against the baseline: 0.5x the period, 0.63x the latency (90 half-rounds "
@@ -335,10 +373,10 @@ def table(data):
             b_lat = bx["block_latency_cycles"] * bx["period_ns"]
             period, latency = x["period_ns"] / bx["period_ns"], lat / b_lat
             area = x["luts"] / bx["luts"]
-            e, be = r.get("ecp5"), b.get("ecp5")
-            routed = ""
+            e, be = routed(r), routed(b)
+            on_ecp5 = ""
             if e and be:
-                routed = (f"; routed on the ECP5, period {be['fmax_mhz'] / e['fmax_mhz']:.2f}x "
+                on_ecp5 = (f"; routed on the ECP5, period {be['fmax_mhz'] / e['fmax_mhz']:.2f}x "
                           f"and latency {x['block_latency_cycles'] * be['fmax_mhz'] / (bx['block_latency_cycles'] * e['fmax_mhz']):.2f}x")
             close = [name for name, got, want in [("period", period, 0.5), ("latency", latency, 0.63),
                                                   ("area", area, 0.7)] if abs(got - want) <= 0.1]
@@ -348,7 +386,7 @@ def table(data):
                 f"- {d} ({v}) against long-iter-256 ({v}): netlist period {period:.2f}x (Long: "
                 f"0.5x), latency per block {latency:.2f}x ({x['block_latency_cycles']} cycles "
                 f"for {bx['block_latency_cycles']}; Long: 0.63x), LUTs {area:.2f}x (Long: 0.7x)"
-                f"{routed}: {verdict}.")
+                f"{on_ecp5}: {verdict}.")
     lines.append("")
     lines.append("| design | core | LUTs | Long's LUTs | over Long | ECP5 Fmax MHz |")
     lines.append("|---|---|---|---|---|---|")
@@ -362,9 +400,8 @@ def table(data):
                 if os.path.exists(summary):
                     luts = json.load(open(summary))["luts"]
             over = f"{(luts / LONG[d][0] - 1) * 100:+.1f}%" if luts else "-"
-            e = r.get("ecp5") if r else None
             lines.append(f"| {d} | {v} | {fmt(luts)} | {fmt(LONG[d][0])} | {over} | "
-                         f"{fmt(e['fmax_mhz'], 1) if e else '-'} |")
+                         f"{fmax_cell(r)} |")
     lines.append("")
     lines.append("Subkey 0 in a cycle of its own (`--set first_subkey_cycle=true`, lean cores): "
                  "the cycle that issues a block no longer adds subkey 0 before its first MIX; "
@@ -380,14 +417,14 @@ def table(data):
         if r is None:
             lines.append(f"| {d} | not measured yet |" + " |" * 8)
             continue
-        x, e = r["xc5v"], r.get("ecp5")
+        x, e = r["xc5v"], routed(r)
         cyc = x["block_latency_cycles"]
         lat = cyc * x["period_ns"]
         e_lat = cyc * 1000.0 / e["fmax_mhz"] if e else None
         rels = [relative(r, b) if b is not None and b is not r else "1" for b in bases]
         lines.append(
             f"| {d} | {cyc} | {fmt(x['luts'])} | {fmt(x['ffs'])} | {x['period_ns']:.2f} | "
-            f"{lat:.0f} | {fmt(e['fmax_mhz'], 1) if e else '-'} | {fmt(e_lat, 0)} | "
+            f"{lat:.0f} | {fmax_cell(r)} | {fmt(e_lat, 0)} | "
             f"{rels[0]} | {rels[1]} |")
     lines.append("")
     lines.append("(vs: netlist period, latency and LUTs, then ECP5 period and latency, as ratios.)")
@@ -403,7 +440,7 @@ def table(data):
             lines.append(f"| {r['design']} | {r['variant']} | {fmt(x['luts'])} | "
                          f"{fmt(x['ffs'])} | {x['period_ns']:.2f} | "
                          f"{fmt(e['lut4']) if e else '-'} | {fmt(e['ffs']) if e else '-'} | "
-                         f"{fmt(e['fmax_mhz'], 1) if e else '-'} |")
+                         f"{fmax_cell(r)} |")
         lines.append("")
     return "\n".join(lines)
 

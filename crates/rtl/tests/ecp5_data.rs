@@ -77,8 +77,16 @@ fn every_checked_in_row_is_of_the_current_verilog() {
             r["xc5v"]["luts"].as_u64().unwrap_or(0) > 0,
             "{design} {variant}: no LUTs"
         );
-        if !r["ecp5"].is_null() {
-            let fmax = r["ecp5"]["fmax_mhz"].as_f64().unwrap_or(0.0);
+        let e = &r["ecp5"];
+        if e["fits"] == false {
+            // not placed: a result only if the core really is larger than the device
+            let (used, available) = (e["comb_used"].as_u64(), e["comb_available"].as_u64());
+            assert!(
+                used.is_some() && used > available,
+                "{design} {variant}: \"fits\": false with {used:?} of {available:?} cells"
+            );
+        } else if !e.is_null() {
+            let fmax = e["fmax_mhz"].as_f64().unwrap_or(0.0);
             assert!(fmax > 0.0, "{design} {variant}: no routed Fmax");
             routed += 1;
         }
