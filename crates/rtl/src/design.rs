@@ -1282,8 +1282,20 @@ fn rom_entry(plan: &Plan, j: u32, e: u32) -> (String, Vec<String>) {
             dec(8, u64::from(op.subkey))
         ));
     }
-    if key_rotation(plan, j).is_some_and(|r| r.rot_cycles.contains(&e)) {
-        sets.push(format!("c{j}_rot = 1'b1;"));
+    if let Some(r) = key_rotation(plan, j) {
+        if r.rot_cycles.contains(&e) {
+            sets.push(format!("c{j}_rot = 1'b1;"));
+        }
+        if cycle_source(plan, e as usize).is_none() {
+            for a in issue_readers(&r) {
+                let works = plan.placement.cycles[e as usize]
+                    .iter()
+                    .any(|(u, _)| *u == Unit::Add(a));
+                if works {
+                    sets.push(format!("c{j}_k{a}_iss = 1'b1;"));
+                }
+            }
+        }
     }
     if op.done {
         sets.push(format!("c{j}_done = 1'b1;"));
@@ -1371,11 +1383,16 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
         }
     }
     let rot = key_rotation(plan, j);
-    if rot.is_some() {
+    if let Some(r) = &rot {
         decl.push(format!(
             "reg c{j}_rot; reg [{}:0] r{j}_ky; // the rotating key schedule",
             kybits - 1
         ));
+        for a in issue_readers(r) {
+            decl.push(format!(
+                "reg c{j}_k{a}_iss; // key injection {a} reads the issue's key"
+            ));
+        }
     }
     decl.push(if lean {
         format!("reg c{j}_done;")
@@ -1473,8 +1490,11 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
             Unit::Perm(p) => defaults.push(format!("c{j}_p{p} = 1'b0;")),
         }
     }
-    if rot.is_some() {
+    if let Some(r) = &rot {
         defaults.push(format!("c{j}_rot = 1'b0;"));
+        for a in issue_readers(r) {
+            defaults.push(format!("c{j}_k{a}_iss = 1'b0;"));
+        }
     }
     defaults.push(if lean {
         format!("c{j}_done = 1'b0;")
@@ -1531,13 +1551,11 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
                 } else {
                     (format!("a{j}_ky"), format!("a{j}_tw"))
                 };
-                let rotated = rot.as_ref().is_some_and(|r| r.unit == Some(*a));
-                let (ky, tw, f) = if rotated {
-                    (
-                        format!("r{j}_ky[{}:0]", plan.nbits() - 1),
-                        tw,
-                        "add_subkey_rot",
-                    )
+                let reader = rot
+                    .as_ref()
+                    .and_then(|r| Some((r, r.readers.iter().find(|x| x.unit == Some(*a))?)));
+                let (ky, tw, f) = if let Some((r, reader)) = reader {
+                    (rotated_key(plan, j, r, reader), tw, "add_subkey_rot")
                 } else if plan.lean {
                     (ky, tw, "add_subkey_sel")
                 } else {
@@ -1658,7 +1676,7 @@ fn slot(v: &mut Emitter, plan: &Plan, j: u32) {
         v.indent_more();
         v.line(format!(
             "r{j}_ky <= {};",
-            words_in_order(&format!("r{j}_ky"), &r.key_step)
+            words_in_order(&format!("r{j}_ky"), &steps_of(&r.key_step, r.stride))
         ));
     }
     v.close("end");
@@ -1755,24 +1773,42 @@ fn injection_uses(plan: &Plan, j: u32, a: u32) -> Vec<(u32, usize)> {
         .collect()
 }
 
-/// A lean slot 0's key schedule as a rotating register (`r0_ky`): the one key injection
-/// that reads the slot's own key adds subkeys s0, s0 + 1, ... in turn, so rather than select
+/// A lean slot 0's key schedule as a rotating register (`r0_ky`): the key injections that read
+/// the slot's own key add subkeys s0, s0 + k, ... in turn (each at a fixed offset from the
+/// others: ath-8r's second injection adds the subkey after the first's), so rather than select
 /// each subkey word's key word on the subkey number (a (Nw+1)-way select per bit), the register
-/// holds the key words in the order of the subkey being added and rotates after each subkey;
-/// the trace's `slot0_key_*` keep the block's key unrotated. The tweak words stay selected on
-/// the subkey (a rotating tweak would not share t2's bits with t0's: more flip-flops). The
+/// holds the key words in the order of the subkey being added and rotates after each subkey
+/// (by k steps); an injection an offset ahead reads it that many steps on, which is wiring. The
+/// trace's `slot0_key_*` keep the block's key unrotated. The tweak words stay selected on the
+/// subkey (a rotating tweak would not share t2's bits with t0's: more flip-flops). The
 /// positions and the rotation are read off the library's key schedule ([`subkey_sources_n`])
-/// and checked there for every subkey the injection adds.
+/// and checked there for every subkey an injection adds.
 struct Rotation {
-    /// The key injection that reads the rotating register (`None`: a shared datapath's
-    /// subkey layers, which all do).
-    unit: Option<u32>,
+    /// The key injections that read the register.
+    readers: Vec<Reader>,
     /// Key word (0..=Nw) in each register position when the block is issued.
     key_load: Vec<usize>,
-    /// The position each position takes its word from at a rotation.
+    /// The position each position takes its word from at one step.
     key_step: Vec<usize>,
+    /// Steps per rotation.
+    stride: usize,
     /// The cycles after which the register rotates (the last cycle of a subkey).
     rot_cycles: Vec<u32>,
+}
+
+/// An injection's working cycles, each with the subkey it adds then, in order.
+type Uses = Vec<(u32, usize)>;
+
+/// A key injection that reads the rotating key register.
+struct Reader {
+    /// The injection (`None`: a shared datapath's subkey layers, which all read it).
+    unit: Option<u32>,
+    /// Steps ahead of the register: the injection's subkey is the register's plus this.
+    offset: usize,
+    /// The subkey the injection adds on the cycle that issues a block, if it works then: that
+    /// cycle reads the issue's key (the register is loaded at its end), selected by the ROM's
+    /// `c<j>_k<a>_iss`.
+    on_issue: Option<usize>,
 }
 
 /// Fills `load` (the words in position order) with the words missing from it, and returns the
@@ -1788,40 +1824,80 @@ fn rotation_step(load: &mut Vec<usize>, next: &[usize], total: usize) -> Option<
         .collect()
 }
 
+/// The positions `steps` steps of `step` take each position's word from.
+fn steps_of(step: &[usize], steps: usize) -> Vec<usize> {
+    (0..steps).fold((0..step.len()).collect(), |pos: Vec<usize>, _| {
+        step.iter().map(|&m| pos[m]).collect()
+    })
+}
+
+/// The key injections of `r` that also work on the cycle that issues a block.
+fn issue_readers(r: &Rotation) -> impl Iterator<Item = u32> + '_ {
+    r.readers
+        .iter()
+        .filter(|x| x.on_issue.is_some())
+        .filter_map(|x| x.unit)
+}
+
+/// The key words (positions 0..Nw-1) that `reader` of slot `j` adds: the rotating register
+/// `offset` steps on, or on the cycle that issues a block, the issue's key in the order of the
+/// subkey it adds then.
+fn rotated_key(plan: &Plan, j: u32, r: &Rotation, reader: &Reader) -> String {
+    let n = plan.words as usize;
+    let held = if reader.offset == 0 {
+        format!("r{j}_ky[{}:0]", plan.nbits() - 1)
+    } else {
+        words_in_order(
+            &format!("r{j}_ky"),
+            &steps_of(&r.key_step, reader.offset)[..n],
+        )
+    };
+    match (reader.on_issue, reader.unit) {
+        (Some(s), Some(a)) => {
+            let issued: Vec<String> = (0..n)
+                .rev()
+                .map(|i| match subkey_sources_n(plan.words, s, i).0 {
+                    w if w == n => "iss_parity".to_owned(),
+                    w => format!("iss_chain[{} +: 64]", 64 * w),
+                })
+                .collect();
+            format!("(c{j}_k{a}_iss ? {{{}}} : {held})", issued.join(", "))
+        }
+        _ => held,
+    }
+}
+
 /// Slot `j`'s rotating key register (see [`Rotation`]), where the schedule allows one.
 fn key_rotation(plan: &Plan, j: u32) -> Option<Rotation> {
     if !plan.lean || !loads_on_issue(plan, j) {
         return None;
     }
-    let (unit, uses) = match &plan.pool {
-        Some(pool) => (None, pool_injection_uses(plan, pool, j)?),
-        None => {
-            let unit = rotating_unit(plan, j)?;
-            (Some(unit), injection_uses(plan, j, unit))
-        }
+    let readers = match &plan.pool {
+        Some(pool) => vec![(None, pool_injection_uses(plan, pool, j)?)],
+        None => rotating_units(plan, j),
     };
-    rotation_of(plan, unit, &uses)
+    rotation_of(plan, &readers)
 }
 
-/// The one key injection of slot `j` whose working cycles all read the slot's own key.
-fn rotating_unit(plan: &Plan, j: u32) -> Option<u32> {
-    let readers: Vec<u32> = plan.placement.stage_units[j as usize]
+/// The key injections of slot `j` whose working cycles all read the slot's own key, but for
+/// the cycle that issues a block, with their uses.
+fn rotating_units(plan: &Plan, j: u32) -> Vec<(Option<u32>, Uses)> {
+    let ops = plan.dp.cycle_ops();
+    plan.placement.stage_units[j as usize]
         .iter()
         .filter_map(|u| match u {
             Unit::Add(a) => {
                 let uses = injection_uses(plan, j, *a);
-                let ops = plan.dp.cycle_ops();
-                let own = uses.iter().all(|(e, _)| {
-                    cycle_source(plan, *e as usize) == Some(j as usize)
-                        && ops[*e as usize].slot == j as usize
+                let own = |e: u32| cycle_source(plan, e as usize) == Some(j as usize);
+                let readable = uses.iter().all(|&(e, _)| {
+                    ops[e as usize].slot == j as usize
+                        && (own(e) || cycle_source(plan, e as usize).is_none())
                 });
-                (own && !uses.is_empty()).then_some(*a)
+                (readable && uses.iter().any(|&(e, _)| own(e))).then_some((Some(*a), uses))
             }
             _ => None,
         })
-        .collect();
-    let [unit] = readers[..] else { return None };
-    Some(unit)
+        .collect()
 }
 
 /// The cycles of a shared slot `j`'s subkey layers with the subkey each adds, in order, if they
@@ -1854,43 +1930,94 @@ fn pool_injection_uses(plan: &Plan, pool: &AdderPool, j: u32) -> Option<Vec<(u32
     (!uses.is_empty()).then_some(uses)
 }
 
-/// The rotation that serves `uses` (cycles and the subkeys they add, in order), if the subkeys
-/// run consecutively and the library's key schedule agrees at every one.
-fn rotation_of(plan: &Plan, unit: Option<u32>, uses: &[(u32, usize)]) -> Option<Rotation> {
+/// The rotation that serves `readers` (each injection's cycles and the subkeys it adds, in
+/// order), if on the slot's own cycles they all start together and each adds the subkey a
+/// fixed offset from the others', the subkeys advance by a fixed stride, and the library's key
+/// schedule agrees at every one. An injection may also work on the cycle that issues a block.
+fn rotation_of(plan: &Plan, readers: &[(Option<u32>, Uses)]) -> Option<Rotation> {
     let n = plan.words as usize;
-    if uses
+    let issued = |e: u32| cycle_source(plan, e as usize).is_none();
+    // Each reader's uses on the slot's own cycles, and the subkey it adds on the issue's.
+    let mut own: Vec<Vec<(u32, usize)>> = Vec::new();
+    let mut on_issue: Vec<Option<usize>> = Vec::new();
+    for (_, uses) in readers {
+        let (iss, mine): (Vec<_>, Vec<_>) = uses.iter().partition(|u| issued(u.0));
+        match iss[..] {
+            [] => on_issue.push(None),
+            [(_, s)] => on_issue.push(Some(s)),
+            _ => return None,
+        }
+        own.push(mine);
+    }
+    let first = own
+        .iter()
+        .map(|u| u.first().map(|f| f.0))
+        .collect::<Option<Vec<_>>>()?;
+    let e0 = *first.first()?;
+    if first.iter().any(|&e| e != e0) {
+        return None;
+    }
+    let base0 = own.iter().map(|u| u[0].1).min()?;
+    let offsets: Vec<usize> = own.iter().map(|u| u[0].1 - base0).collect();
+    // The register's subkey on each own cycle, the same for every reader working then.
+    let mut bases: Vec<(u32, usize)> = own
+        .iter()
+        .zip(&offsets)
+        .flat_map(|(uses, &o)| uses.iter().map(move |&(e, s)| (e, s.checked_sub(o))))
+        .map(|(e, s)| s.map(|s| (e, s)))
+        .collect::<Option<Vec<_>>>()?;
+    bases.sort_unstable();
+    bases.dedup();
+    if bases
         .windows(2)
-        .any(|w| w[1].1 != w[0].1 && w[1].1 != w[0].1 + 1)
+        .any(|w| w[0].0 == w[1].0 || w[1].1 < w[0].1)
     {
         return None;
     }
-    let mut subkeys: Vec<usize> = uses.iter().map(|u| u.1).collect();
-    subkeys.dedup();
-    if subkeys.len() < 2 {
-        return None;
-    }
+    let mut strides: Vec<usize> = bases.windows(2).map(|w| w[1].1 - w[0].1).collect();
+    strides.retain(|&k| k != 0);
+    strides.dedup();
+    let [stride] = strides[..] else { return None };
     let table = |s: usize, i: usize| subkey_sources_n(plan.words, s, i);
-    let (s0, s1) = (subkeys[0], subkeys[1]);
-    let mut key_load: Vec<usize> = (0..n).map(|i| table(s0, i).0).collect();
-    let key_next: Vec<usize> = (0..n).map(|i| table(s1, i).0).collect();
+    let mut key_load: Vec<usize> = (0..n).map(|i| table(base0, i).0).collect();
+    let key_next: Vec<usize> = (0..n).map(|i| table(base0 + 1, i).0).collect();
     let key_step = rotation_step(&mut key_load, &key_next, n + 1)?;
-    // Check every subkey the injection adds against the key schedule.
-    let mut keys = key_load.clone();
-    for &s in &subkeys {
-        if (0..n).any(|i| keys[i] != table(s, i).0) {
-            return None;
-        }
-        keys = key_step.iter().map(|&m| keys[m]).collect();
-    }
-    let rot_cycles = uses
+    let rot_cycles: Vec<u32> = bases
         .windows(2)
         .filter(|w| w[1].1 != w[0].1)
         .map(|w| w[0].0)
         .collect();
+    // Check every subkey each injection adds against the key schedule.
+    let rotate = steps_of(&key_step, stride);
+    let mut keys = key_load.clone();
+    for &(e, _) in &bases {
+        for (uses, &o) in own.iter().zip(&offsets) {
+            let view: Vec<usize> = steps_of(&key_step, o).iter().map(|&m| keys[m]).collect();
+            for &(_, s) in uses.iter().filter(|u| u.0 == e) {
+                if (0..n).any(|i| view[i] != table(s, i).0) {
+                    return None;
+                }
+            }
+        }
+        if rot_cycles.contains(&e) {
+            keys = rotate.iter().map(|&m| keys[m]).collect();
+        }
+    }
+    let readers = readers
+        .iter()
+        .zip(offsets)
+        .zip(on_issue)
+        .map(|(((unit, _), offset), on_issue)| Reader {
+            unit: *unit,
+            offset,
+            on_issue,
+        })
+        .collect();
     Some(Rotation {
-        unit,
+        readers,
         key_load,
         key_step,
+        stride,
         rot_cycles,
     })
 }

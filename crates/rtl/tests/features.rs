@@ -334,8 +334,14 @@ fn lean_cores_run_trees_keys_and_the_optional_arguments_in_icarus() {
     // A lean core of one stream sums each block's tweak Position when the block is loaded
     // (a first block from its tree offset, a later one from where the stream's last ended):
     // trees, several blocks, a MAC key and the arguments exercise every start. The baseline
-    // with its rotating key and a shared datapath with its pooled adders.
-    for (name, size) in [("long-iter-512", 512), ("long-split-256", 256)] {
+    // with its rotating key, a shared datapath with its pooled adders, and ath-8r, whose two
+    // key injections read the rotating key a step apart and whose first reads the issue's key
+    // on the issue cycle.
+    for (name, size) in [
+        ("long-iter-512", 512),
+        ("long-split-256", 256),
+        ("ath-8r", 512),
+    ] {
         let s = preset(name);
         let shapes = tree_shapes(size);
         assert!(!shapes.is_empty(), "tree vectors of Skein-{size}");

@@ -71,6 +71,7 @@ fn lean_cores_give_the_official_digests_and_diff_identical_but_for_the_named_fie
         "long-split-256",
         "long-overlap-256",
         "ath-4r",
+        "ath-8r",
         "ath-8r-2fp",
     ];
     // SKEINHW_SLOW=1: every preset's lean core (minutes in Icarus).
