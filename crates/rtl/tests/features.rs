@@ -4,8 +4,8 @@
 //! VCD against the golden trace cycle for cycle.
 //!
 //! The normal suite is cheap (Icarus; one preset per size, `long-pipe-512` for trees); the
-//! full matrix (every preset in every size in Icarus, every preset in Verilator) runs with
-//! `SKEINHW_SLOW=1`.
+//! full matrix (every preset in every size in Icarus, every preset in Verilator, every preset's
+//! lean core in Icarus and, with fewer features, in Verilator) runs with `SKEINHW_SLOW=1`.
 
 mod common;
 
@@ -364,33 +364,35 @@ fn lean_cores_run_trees_keys_and_the_optional_arguments_in_icarus() {
     }
 }
 
+/// Every output length with the optional arguments, then every tree shape with the official
+/// tree vectors and more, on the core of `schedule` that `options` make.
+fn every_feature(s: &Schedule, options: Options, sim: Simulator) {
+    let size = s.size().bits() as usize;
+    for out_bits in OUT_LENGTHS {
+        let f = Features {
+            out_bits,
+            tree: None,
+        };
+        check_core(s, f, options, sim, &argument_cases(s, out_bits));
+    }
+    for (tree, out_bits) in tree_shapes(size) {
+        let mut cases = tree_vectors(size, tree, out_bits);
+        cases.extend(tree_cases(s, tree, out_bits));
+        let f = Features {
+            out_bits,
+            tree: Some(tree),
+        };
+        check_core(s, f, options, sim, &cases);
+    }
+}
+
 #[test]
 fn every_design_runs_every_feature_in_icarus_slow() {
     if !slow() {
         return;
     }
     for s in skeinhw_rtl::all_designs() {
-        let size = s.size().bits() as usize;
-        for out_bits in OUT_LENGTHS {
-            let f = Features {
-                out_bits,
-                tree: None,
-            };
-            check(&s, f, Simulator::Icarus, &argument_cases(&s, out_bits));
-        }
-        for (tree, out_bits) in tree_shapes(size) {
-            let mut cases = tree_vectors(size, tree, out_bits);
-            cases.extend(tree_cases(&s, tree, out_bits));
-            check(
-                &s,
-                Features {
-                    out_bits,
-                    tree: Some(tree),
-                },
-                Simulator::Icarus,
-                &cases,
-            );
-        }
+        every_feature(&s, Options::default(), Simulator::Icarus);
     }
 }
 
@@ -400,27 +402,36 @@ fn every_preset_runs_every_feature_in_verilator_slow() {
         return;
     }
     for s in skeinhw_sched::presets() {
+        every_feature(&s, Options::default(), Simulator::Verilator);
+    }
+}
+
+#[test]
+fn every_preset_runs_every_feature_lean_slow() {
+    if !slow() {
+        return;
+    }
+    let lean = Options { lean: true };
+    for s in skeinhw_sched::presets() {
+        every_feature(&s, lean, Simulator::Icarus);
+        // Verilator (a build takes ten times Icarus's): the arguments at 1032 bits (several
+        // Output blocks) and the first tree shape with its official vectors.
         let size = s.size().bits() as usize;
-        for out_bits in OUT_LENGTHS {
-            let f = Features {
-                out_bits,
-                tree: None,
-            };
-            check(&s, f, Simulator::Verilator, &argument_cases(&s, out_bits));
-        }
-        for (tree, out_bits) in tree_shapes(size) {
-            let mut cases = tree_vectors(size, tree, out_bits);
-            cases.extend(tree_cases(&s, tree, out_bits));
-            check(
-                &s,
-                Features {
-                    out_bits,
-                    tree: Some(tree),
-                },
-                Simulator::Verilator,
-                &cases,
-            );
-        }
+        let f = Features {
+            out_bits: 1032,
+            tree: None,
+        };
+        check_core(&s, f, lean, Simulator::Verilator, &argument_cases(&s, 1032));
+        let (tree, out_bits) = *tree_shapes(size)
+            .first()
+            .unwrap_or_else(|| panic!("tree vectors of Skein-{size}"));
+        let mut cases = tree_vectors(size, tree, out_bits);
+        cases.extend(tree_cases(&s, tree, out_bits));
+        let f = Features {
+            out_bits,
+            tree: Some(tree),
+        };
+        check_core(&s, f, lean, Simulator::Verilator, &cases);
     }
 }
 
