@@ -71,6 +71,14 @@ UNPLACEABLE = r"Unable to find legal placement for all cells"
 YOSYS_ECP5 = 'read_verilog "{v}"; synth_ecp5 -top skeinhw -json "{j}"'
 NEXTPNR = DEVICE + ["--out-of-context", "--freq", "100", "--timing-allow-fail",
                     "--seed", SEED, "--threads", "1"]
+# Designs nextpnr's default flow (HeAP placer, router1) does not route in hours: ath-8r, eight
+# rounds in one cycle, 18% of the device, has tens of thousands of arcs unrouted after an hour
+# of router1, and router2 on the HeAP placement stalls at about 13,000 overused wires; the
+# static (electrostatic) placer spreads it so that router2 routes it in minutes. The row
+# records its arguments (`tools.nextpnr_args`) and the table marks it.
+NEXTPNR_FLOW = {
+    "ath-8r": ["--placer", "static", "--router", "router2"],
+}
 # Long 2009, Table 1 (Virtex-5, ISE 9): LUTs, LUT-FF pairs, period
 LONG = {
     "long-iter-256": (3723, 4003, 8.70),
@@ -192,7 +200,12 @@ def xc5v(design, variant, work, exe):
     }
 
 
-def ecp5(vpath, work, pnr):
+def nextpnr_args(design):
+    """nextpnr's arguments for `design`: the common ones and the design's flow, if it has one."""
+    return NEXTPNR + NEXTPNR_FLOW.get(design, [])
+
+
+def ecp5(vpath, work, pnr, args):
     """synth_ecp5 and nextpnr-ecp5 (out of context: the core's ports are not pins)."""
     j = os.path.join(work, "ecp5.json")
     t0 = time.time()
@@ -204,7 +217,7 @@ def ecp5(vpath, work, pnr):
     report = os.path.join(work, "ecp5-report.json")
     # YoWASP's nextpnr runs in a WebAssembly sandbox that sees the working directory, not
     # every absolute path (/tmp is outside it): run it in `work` on relative names.
-    unplaced = run([pnr] + NEXTPNR + ["--json", "ecp5.json", "--report", "ecp5-report.json"],
+    unplaced = run([pnr] + args + ["--json", "ecp5.json", "--report", "ecp5-report.json"],
                    os.path.join(work, "ecp5-pnr.log"), cwd=work, unless=UNPLACEABLE)
     if unplaced is not None:
         # a result, not a failure: the core needs more logic cells than the device has
@@ -253,7 +266,8 @@ def save(data):
     data["about"] = (
         "Made by scripts/ecp5.py. xc5v: Yosys synth_xilinx -family xc5v netlist, the "
         "estimator's netlist path (skeinhw estimate --synth [--lean] --style generated --json). "
-        "ecp5: Yosys synth_ecp5, then nextpnr-ecp5 " + " ".join(NEXTPNR) + "; fmax_mhz is the "
+        "ecp5: Yosys synth_ecp5, then nextpnr-ecp5 " + " ".join(NEXTPNR) + " (and a row's own "
+        "flow, tools.nextpnr_args, where the default does not route it); fmax_mhz is the "
         "routed maximum frequency of clk; \"fits\": false where nextpnr found no legal "
         "placement (comb_used logic cells, TRELLIS_COMB, of comb_available). "
         "verilog_fnv1a64: FNV-1a 64 of the Verilog (the "
@@ -309,7 +323,11 @@ def fmax_cell(r):
     e = r.get("ecp5") if r else None
     if e and e.get("fits") is False:
         return f"does not fit ({100 * e['comb_used'] / e['comb_available']:.0f}% of the logic cells)"
-    return fmt(e["fmax_mhz"], 1) if e else "-"
+    if not e:
+        return "-"
+    # the row's own flow: its nextpnr arguments beyond the common ones
+    own = r["tools"]["nextpnr_args"].removeprefix(" ".join(NEXTPNR)).strip()
+    return fmt(e["fmax_mhz"], 1) + (f" (nextpnr {own})" if own else "")
 
 
 def relative(r, b):
@@ -499,8 +517,7 @@ def main():
     variants = args.variant or VARIANTS
     exe = skeinhw()
     pnr = nextpnr()
-    tools = {"yosys": version([yosys()]), "nextpnr": version([pnr]),
-             "yosys_ecp5": YOSYS_ECP5, "nextpnr_args": " ".join(NEXTPNR)}
+    versions = {"yosys": version([yosys()]), "nextpnr": version([pnr]), "yosys_ecp5": YOSYS_ECP5}
     root = args.work or tempfile.mkdtemp(prefix="skeinhw-ecp5-")
     failed = False
     for d in designs:
@@ -510,6 +527,7 @@ def main():
             vpath = verilog(d, v, work, exe)
             h = fnv1a64(open(vpath, "rb").read())
             old = row_of(data, d, v)
+            tools = dict(versions, nextpnr_args=" ".join(nextpnr_args(d)))
             current = (old is not None and old["verilog_fnv1a64"] == h and old["tools"] == tools
                        and (old["ecp5"] is not None or args.no_ecp5))
             if current and not args.rerun and not args.check:
@@ -518,7 +536,7 @@ def main():
             t0 = time.time()
             row = {"design": d, "variant": v, "verilog_fnv1a64": h, "tools": tools,
                    "xc5v": xc5v(d, v, work, exe),
-                   "ecp5": None if args.no_ecp5 else ecp5(vpath, work, pnr)}
+                   "ecp5": None if args.no_ecp5 else ecp5(vpath, work, pnr, nextpnr_args(d))}
             e = row["ecp5"] or {}
             print(f"{d} {v}: xc5v {row['xc5v']['luts']} LUTs {row['xc5v']['ffs']} FFs "
                   f"{row['xc5v']['period_ns']} ns; ecp5 {e.get('lut4', '-')} LUT4 "
