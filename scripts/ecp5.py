@@ -71,13 +71,17 @@ UNPLACEABLE = r"Unable to find legal placement for all cells"
 YOSYS_ECP5 = 'read_verilog "{v}"; synth_ecp5 -top skeinhw -json "{j}"'
 NEXTPNR = DEVICE + ["--out-of-context", "--freq", "100", "--timing-allow-fail",
                     "--seed", SEED, "--threads", "1"]
-# Designs nextpnr's default flow (HeAP placer, router1) does not route in hours: ath-8r, eight
-# rounds in one cycle, 18% of the device, has tens of thousands of arcs unrouted after an hour
-# of router1, and router2 on the HeAP placement stalls at about 13,000 overused wires; the
-# static (electrostatic) placer spreads it so that router2 routes it in minutes. The row
-# records its arguments (`tools.nextpnr_args`) and the table marks it.
+# Designs the default flow (HeAP placer, router1) does not route in an hour, with the flow
+# that routes them (README.md, "Known limits"): the lean ath-4r (rotating key) had half its
+# arcs unrouted after 26 minutes of router1, and the static (electrostatic) placer with
+# router2 routes it in 4 minutes; ath-8r (8 rounds a cycle, 18% of the device) also needs
+# placement and routing that are not timing-driven: router2 stalls at about 13,000 overused
+# wires on the HeAP placement, and on the static one comes down to 2 and climbs back to 400
+# by its 450th iteration. A row records its arguments (`tools.nextpnr_args`) and the table
+# names them beside its Fmax.
 NEXTPNR_FLOW = {
-    "ath-8r": ["--placer", "static", "--router", "router2"],
+    "ath-4r": ["--placer", "static", "--router", "router2"],
+    "ath-8r": ["--placer", "static", "--router", "router2", "--no-tmdriv"],
 }
 # Long 2009, Table 1 (Virtex-5, ISE 9): LUTs, LUT-FF pairs, period
 LONG = {
