@@ -1938,7 +1938,7 @@ fn rotation_of(plan: &Plan, readers: &[(Option<u32>, Uses)]) -> Option<Rotation>
     let n = plan.words as usize;
     let issued = |e: u32| cycle_source(plan, e as usize).is_none();
     // Each reader's uses on the slot's own cycles, and the subkey it adds on the issue's.
-    let mut own: Vec<Vec<(u32, usize)>> = Vec::new();
+    let mut own: Vec<Uses> = Vec::new();
     let mut on_issue: Vec<Option<usize>> = Vec::new();
     for (_, uses) in readers {
         let (iss, mine): (Vec<_>, Vec<_>) = uses.iter().partition(|u| issued(u.0));
@@ -1989,10 +1989,11 @@ fn rotation_of(plan: &Plan, readers: &[(Option<u32>, Uses)]) -> Option<Rotation>
         .collect();
     // Check every subkey each injection adds against the key schedule.
     let rotate = steps_of(&key_step, stride);
+    let ahead: Vec<Vec<usize>> = offsets.iter().map(|&o| steps_of(&key_step, o)).collect();
     let mut keys = key_load.clone();
     for &(e, _) in &bases {
-        for (uses, &o) in own.iter().zip(&offsets) {
-            let view: Vec<usize> = steps_of(&key_step, o).iter().map(|&m| keys[m]).collect();
+        for (uses, pos) in own.iter().zip(&ahead) {
+            let view: Vec<usize> = pos.iter().map(|&m| keys[m]).collect();
             for &(_, s) in uses.iter().filter(|u| u.0 == e) {
                 if (0..n).any(|i| view[i] != table(s, i).0) {
                     return None;
