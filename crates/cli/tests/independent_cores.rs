@@ -12,101 +12,17 @@
 //! from the specification), and wrong maps (never a pass). Tests that fail today are ignored
 //! with the reason; `cargo test -p skeinhw --test independent_cores -- --ignored` runs them.
 
+#[path = "independent_cores/cli.rs"]
+mod cli;
+#[path = "independent_cores/maps.rs"]
+mod maps;
 #[path = "independent_cores/sim.rs"]
 mod sim;
 
-use std::path::Path;
-
-use assert_cmd::Command;
+use cli::{base_map, diff, map_alone, read_map, signal, simulated, slice, write_json};
+use maps::{only, remap, rename, with};
 use serde_json::Value;
 use sim::{Core, compile, iverilog, kat, messages, run, rustcrypto};
-
-fn skeinhw() -> Command {
-    Command::cargo_bin("skeinhw").unwrap()
-}
-
-/// What a `skeinhw` run gave: exit status, stdout, stderr.
-struct Outcome {
-    code: i32,
-    out: String,
-    err: String,
-}
-
-impl Outcome {
-    fn identical(&self) -> bool {
-        self.code == 0 && self.out.lines().any(|l| l.starts_with("IDENTICAL"))
-    }
-
-    fn text(&self) -> String {
-        format!("exit {}\n{}{}", self.code, self.out, self.err)
-    }
-}
-
-fn outcome(c: &mut Command) -> Outcome {
-    let o = c.output().unwrap();
-    Outcome {
-        code: o.status.code().unwrap_or(-1),
-        out: String::from_utf8_lossy(&o.stdout).into_owned(),
-        err: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
-
-/// `skeinhw diff VCD --align ALIGN --map MAP` against the core's golden schedule.
-fn diff(core: Core, vcd: &Path, hex: &str, map: &Path, align: &str) -> Outcome {
-    let (preset, set, _) = core.schedule();
-    outcome(
-        skeinhw()
-            .arg("diff")
-            .arg(vcd)
-            .args(["--schedule", preset])
-            .args(set)
-            .args(["--hex", hex, "--align", align, "--map"])
-            .arg(map),
-    )
-}
-
-/// `skeinhw map VCD` with the flags a user would give for the core; the map written, if any.
-fn map_alone(core: Core, vcd: &Path, hex: &str, out: &Path) -> (Outcome, Option<Value>) {
-    let (preset, _, flags) = core.schedule();
-    let o = outcome(
-        skeinhw()
-            .arg("map")
-            .arg(vcd)
-            .args(["--schedule", preset])
-            .args(flags)
-            .args(["--hex", hex, "-o"])
-            .arg(out)
-            .arg("--force"),
-    );
-    let map = std::fs::read_to_string(out)
-        .ok()
-        .map(|t| serde_json::from_str(&t).unwrap());
-    (o, map)
-}
-
-fn read_map(core: Core) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(core.map()).unwrap()).unwrap()
-}
-
-fn write_json(dir: &Path, name: &str, v: &Value) -> std::path::PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, serde_json::to_string_pretty(v).unwrap()).unwrap();
-    p
-}
-
-/// Each core, simulated on each of the four messages: (message, hex, VCD).
-fn simulated(core: Core, dir: &Path) -> Vec<(&'static str, String, std::path::PathBuf)> {
-    let bin = compile(core, None, dir);
-    messages()
-        .into_iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let (vcd, digest) = run(&bin, &m.bytes, dir, &format!("m{i}"));
-            assert_eq!(hex::encode(digest), hex::encode(rustcrypto(&m.bytes)));
-            (m.what, m.hex(), vcd)
-        })
-        .collect()
-}
 
 #[test]
 fn the_cores_give_the_official_digests() {
@@ -136,18 +52,6 @@ fn the_cores_give_the_official_digests() {
     // The two independent vectors agree where both apply: "Len = 24" through RustCrypto.
     let (msg, md) = kat(24);
     assert_eq!(rustcrypto(&msg), md);
-}
-
-/// The field's signal, whether written as a string or as an object.
-fn signal(map: &Value, field: &str) -> Option<String> {
-    let f = &map["fields"][field];
-    f.as_str()
-        .or_else(|| f["signal"].as_str())
-        .map(str::to_string)
-}
-
-fn slice(sig: &str, w: usize) -> String {
-    format!("{sig}[{}:{}]", 64 * w + 63, 64 * w)
 }
 
 /// `skeinhw map` alone on each message, then `diff` with the map it wrote: IDENTICAL by event;
@@ -332,15 +236,6 @@ fn the_hand_written_map_of_the_unroll_8_core_passes() {
     hand_written_map_passes(Core::U8, true);
 }
 
-/// The hand-written map as the mutant and wrong-map tests use it: for the before-injection
-/// core without its serial digest port (its byte-swapped words are not in the map format yet,
-/// and no mutant acts there first).
-fn base_map(core: Core) -> Value {
-    let mut map = read_map(core);
-    map.as_object_mut().unwrap().remove("digest_serial");
-    map
-}
-
 /// The mutant `define` of `core` on the 200-byte message: DIVERGENT (exit 1), first at
 /// `at` ("<block>, <event>"), where exactly the fields `words` differ.
 fn mutant_is_caught(core: Core, define: &str, at: &str, words: &[&str]) {
@@ -507,47 +402,6 @@ fn unroll_8_core_feed_forward_mutant() {
         "message block 0, feed-forward",
         &["slot0_state_0"],
     );
-}
-
-/// The map with each field `prefix<i>` (i < n) moved to the slice of field `prefix<f(i)>`.
-fn remap(map: &Value, prefix: &str, n: usize, f: impl Fn(usize) -> usize) -> Value {
-    let mut out = map.clone();
-    for i in 0..n {
-        out["fields"][format!("{prefix}{i}")] = map["fields"][format!("{prefix}{}", f(i))].clone();
-    }
-    out
-}
-
-/// The map with only the fields `keep` says yes to.
-fn only(map: &Value, keep: impl Fn(&str) -> bool) -> Value {
-    let mut out = map.clone();
-    out["fields"]
-        .as_object_mut()
-        .unwrap()
-        .retain(|k, _| keep(k));
-    out
-}
-
-/// The map with field names `from<w>` renamed `to<w>`.
-fn rename(map: &Value, from: &str, to: &str) -> Value {
-    let mut out = map.clone();
-    let fields = out["fields"].as_object_mut().unwrap();
-    let moved: Vec<(String, Value)> = fields
-        .iter()
-        .filter_map(|(k, v)| {
-            k.strip_prefix(from)
-                .map(|w| (format!("{to}{w}"), v.clone()))
-        })
-        .collect();
-    fields.retain(|k, _| !k.starts_with(from));
-    fields.extend(moved);
-    out
-}
-
-fn with(map: &Value, key: &str, value: &str) -> Value {
-    let mut out = map.clone();
-    out[key] = value.into();
-    out
 }
 
 /// Wrong maps of `core`, each on the four messages: never IDENTICAL (exit 1 or 2).
