@@ -81,9 +81,9 @@ pub fn write_json(dir: &Path, name: &str, v: &Value) -> PathBuf {
     p
 }
 
-/// Each core, simulated on each of the four messages: (message, hex, VCD).
-pub fn simulated(core: Core, dir: &Path) -> Vec<(&'static str, String, PathBuf)> {
-    let bin = compile(core, None, dir);
+/// The core (with `defines`), simulated on each of the four messages: (message, hex, VCD).
+pub fn simulated(core: Core, defines: &[&str], dir: &Path) -> Vec<(&'static str, String, PathBuf)> {
+    let bin = compile(core, defines, dir);
     messages()
         .into_iter()
         .enumerate()

@@ -122,13 +122,13 @@ pub fn iverilog() -> bool {
     ok
 }
 
-/// Compiles `core` (with `mutant` defined, if any) and its bench into `dir`.
-pub fn compile(core: Core, mutant: Option<&str>, dir: &Path) -> PathBuf {
-    let bin = dir.join(format!("{}-{}", core.name(), mutant.unwrap_or("good")));
+/// Compiles `core` with `defines` (a mutant, `RESET_ONES`) and its bench into `dir`.
+pub fn compile(core: Core, defines: &[&str], dir: &Path) -> PathBuf {
+    let bin = dir.join(format!("{}-{}", core.name(), defines.join("-")));
     let mut c = Command::new("iverilog");
     c.arg("-g2005").arg("-o").arg(&bin);
-    if let Some(m) = mutant {
-        c.arg(format!("-D{m}"));
+    for d in defines {
+        c.arg(format!("-D{d}"));
     }
     let out = c
         .arg(Path::new(CORES).join(format!("{}.v", core.name())))

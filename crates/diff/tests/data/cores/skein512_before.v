@@ -14,7 +14,8 @@
 // Mutants (one define each, for the tests): MUT_ROT (R_{7,0} = 9 instead of 8), MUT_PERM (words
 // 0 and 6 of the permutation exchanged in every round), MUT_FIRST (the First flag never set on
 // a message block), MUT_SUBKEY (k_{s,7} adds s xor 1 instead of s), MUT_FF (no feed-forward
-// on word 0).
+// on word 0). Not a mutant: RESET_ONES resets `st` to all ones instead of 0 (a control for the
+// tests: the Output block's input, and the empty message's block, are all zeros).
 module skein512_before (
     input  wire         clk,
     input  wire         rst,
@@ -139,7 +140,12 @@ module skein512_before (
 
     always @(posedge clk) begin
         if (rst) begin
-            fsm <= IDLE; ph <= CFG; st <= 0; m <= 0; kr <= 0; tr <= 0; rnd <= 0; pos <= 0;
+`ifdef RESET_ONES
+            st <= {512{1'b1}};
+`else
+            st <= 0;
+`endif
+            fsm <= IDLE; ph <= CFG; m <= 0; kr <= 0; tr <= 0; rnd <= 0; pos <= 0;
             first <= 0; last_q <= 0; dig <= 0; nout <= 0;
             blk_take <= 0; dout <= 0; dout_valid <= 0; done <= 0;
         end else begin
