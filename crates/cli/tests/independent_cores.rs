@@ -14,6 +14,8 @@
 
 #[path = "independent_cores/cli.rs"]
 mod cli;
+#[path = "independent_cores/cycle_byteswap.rs"]
+mod cycle_byteswap;
 #[path = "independent_cores/maps.rs"]
 mod maps;
 #[path = "independent_cores/sim.rs"]
