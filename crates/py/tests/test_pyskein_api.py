@@ -253,3 +253,13 @@ def test_tweak_errors_as_pyskein():
             t.encrypt_block(bytes(64))
         with pytest.raises(TypeError):
             t.decrypt_block("x" * 32)
+
+
+def test_tree_parameters_beyond_56():
+    # The configuration bytes allow 1..255 (Skein 1.3, 3.5.6); pyskein 1.0 stops at 56.
+    msg = b"x" * 5000
+    with pytest.raises(ValueError):
+        pyskein.skein512(msg, tree=(57, 1, 2))
+    wide = {skeinhw.skein512(msg, tree=t).digest() for t in ((56, 1, 2), (57, 1, 2), (255, 255, 255))}
+    assert len(wide) == 3
+    assert skeinhw.skein512(msg, tree=(56, 1, 2)).digest() == pyskein.skein512(msg, tree=(56, 1, 2)).digest()

@@ -79,10 +79,9 @@ class Random(_random_module.Random):
 
 
 class RandomBytes:
-    """pyskein's ``skein.RandomBytes``: Skein's PRNG of the specification (Skein 1.3, 4.1).
-
-    ``read(n)`` hashes the state with an output of state + n bytes: the first state bytes
-    are the next state, the rest is returned.
+    """pyskein's ``skein.RandomBytes``: reseeding hashes the state and the seed; ``read(n)``
+    hashes the state with an output of state + n bytes, whose first state bytes are the next
+    state and the rest is returned.
     """
 
     def __init__(self, seed, hasher=skein512):

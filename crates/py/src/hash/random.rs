@@ -1,8 +1,8 @@
 //! The generator under pyskein 1.0's `skein.Random` (the Python class in `skeinhw/__init__.py`
 //! keeps pyskein's seeding and bit buffering and calls this for bytes). With the state S as a
 //! Threefish key and the tweak of the Out type (63) with neither First nor Final set, each step
-//! emits E_S(1) and moves to S' = E_S(0): the counter blocks of Skein's output transform,
-//! without UBI's feed-forward.
+//! emits E_S(1) and moves to S' = E_S(0): counter blocks as in Skein's output transform, but
+//! without UBI's feed-forward, position or flags.
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
