@@ -54,6 +54,18 @@ impl<const N: usize> OutputReader<N> {
         self.out_bits.div_ceil(8) - self.position
     }
 
+    /// The output byte the next [`OutputReader::fill`] starts at.
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// Moves to output byte `position` (clamped to the output's length). Output blocks are
+    /// independent, so reading a slice deep inside a long output costs the blocks of the
+    /// slice only, whatever the output length.
+    pub fn seek(&mut self, position: u64) {
+        self.position = position.min(self.out_bits.div_ceil(8));
+    }
+
     /// Fills `buf` with the next output bytes, or as many as remain; returns how many.
     pub fn fill(&mut self, buf: &mut [u8]) -> usize {
         let nb = (N * 8) as u64;
@@ -133,6 +145,24 @@ impl DynOutputReader {
             DynOutputReader::Skein1024(r) => r.remaining_bytes(),
         }
     }
+
+    /// See [`OutputReader::position`].
+    pub fn position(&self) -> u64 {
+        match self {
+            DynOutputReader::Skein256(r) => r.position(),
+            DynOutputReader::Skein512(r) => r.position(),
+            DynOutputReader::Skein1024(r) => r.position(),
+        }
+    }
+
+    /// See [`OutputReader::seek`].
+    pub fn seek(&mut self, position: u64) {
+        match self {
+            DynOutputReader::Skein256(r) => r.seek(position),
+            DynOutputReader::Skein512(r) => r.seek(position),
+            DynOutputReader::Skein1024(r) => r.seek(position),
+        }
+    }
 }
 
 #[cfg(feature = "std")]
@@ -202,5 +232,89 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `len` bytes from output byte `start` of Skein-`size` of `msg`, through `seek`.
+    fn sliced(size: usize, out_bits: u64, msg: &[u8], start: u64, len: usize) -> Vec<u8> {
+        let mut h = DynSkein::new(size, out_bits, &Params::default()).unwrap();
+        h.update(msg);
+        let mut r = h.finalize_reader();
+        r.seek(start);
+        assert_eq!(r.position(), start);
+        let mut out = alloc::vec![0u8; len];
+        let n = r.fill(&mut out);
+        out.truncate(n);
+        out
+    }
+
+    #[test]
+    fn seek_reads_the_same_bytes_as_a_slice_of_the_whole() {
+        let msg = b"seek";
+        for size in [256, 512, 1024] {
+            for out_bits in [9, 256, 1000, 4099] {
+                let whole = crate::hash(size, out_bits, msg, 32, &Params::default()).unwrap();
+                for start in 0..=whole.len() {
+                    for len in [0, 1, 7, 33, 200, 600] {
+                        let stop = (start + len).min(whole.len());
+                        assert_eq!(
+                            sliced(size, out_bits, msg, start as u64, len),
+                            whole[start..stop],
+                            "{size} {out_bits} {start} {len}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn seek_clamps_to_the_end() {
+        let mut h = DynSkein::new(512, 100, &Params::default()).unwrap();
+        h.update(b"x");
+        let mut r = h.finalize_reader();
+        r.seek(1 << 40);
+        assert_eq!((r.position(), r.remaining_bytes()), (13, 0));
+        assert_eq!(r.fill(&mut [0u8; 4]), 0);
+    }
+
+    /// Deep in the longest output, block i is UBI(G, ToBytes(i, 8), Tout) with all 64 bits of
+    /// i: block 2^32 differs from block 0 (a 32-bit counter would repeat it).
+    #[test]
+    fn seek_deep_into_the_longest_output_uses_the_64_bit_counter() {
+        let mut h = crate::Skein512::new(u64::MAX).unwrap();
+        h.update(b"deep");
+        let g = h.clone().finish_message();
+        let r = h.finalize_reader();
+        // 2^61 output bytes: blocks 0 ..= 2^55 - 1.
+        for index in [
+            0u64,
+            1,
+            (1 << 32) - 1,
+            1 << 32,
+            (1 << 32) + 1,
+            (1 << 55) - 2,
+        ] {
+            let mut want = [0u8; 64];
+            crate::hasher::output_block(&g, index, &mut want);
+            let mut got = [0u8; 64];
+            let mut at = r.clone();
+            at.seek(index * 64);
+            assert_eq!(at.fill(&mut got), 64);
+            assert_eq!(got, want, "block {index}");
+        }
+        let block = |i: u64| {
+            let mut at = r.clone();
+            at.seek(i * 64);
+            let mut b = [0u8; 64];
+            at.fill(&mut b);
+            b
+        };
+        assert_ne!(block(1 << 32), block(0));
+        // The last byte of 2^64 - 1 bits keeps its 7 high bits.
+        let mut last = r.clone();
+        last.seek(u64::MAX / 8);
+        let mut b = [0u8; 2];
+        assert_eq!(last.fill(&mut b), 1);
+        assert_eq!(b[0] & 1, 0);
     }
 }
