@@ -20,4 +20,3 @@ pub use error::{
     SKEINHW_ERR_PANIC, SKEINHW_ERR_SCHEDULE, SKEINHW_ERR_STATE, SKEINHW_OK, skeinhw_last_error,
 };
 pub use version::skeinhw_version;
-

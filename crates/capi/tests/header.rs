@@ -21,8 +21,7 @@ fn version_macros() -> String {
 #[test]
 fn header_is_current() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut config =
-        cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml");
+    let mut config = cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml");
     config.after_includes = Some(version_macros());
     let mut generated = Vec::new();
     cbindgen::Builder::new()

@@ -54,7 +54,11 @@ fn a_program_linked_through_the_soname_runs_and_the_versions_agree() {
         .status()
         .expect("run cc");
     assert!(status.success(), "cc failed");
-    let dynamic = Command::new("readelf").arg("-d").arg(&exe).output().unwrap();
+    let dynamic = Command::new("readelf")
+        .arg("-d")
+        .arg(&exe)
+        .output()
+        .unwrap();
     let dynamic = String::from_utf8_lossy(&dynamic.stdout);
     assert!(
         dynamic.contains(&format!("Shared library: [{}]", soname())),
