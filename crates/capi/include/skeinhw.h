@@ -14,6 +14,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* The version of this header; skeinhw_version() is the library's. */
+#define SKEINHW_VERSION_MAJOR 0
+#define SKEINHW_VERSION_MINOR 1
+#define SKEINHW_VERSION_PATCH 0
+#define SKEINHW_VERSION "0.1.0"
+
 // Success.
 #define SKEINHW_OK 0
 
@@ -58,6 +64,21 @@
 // The most a digest kept inside a handle may take (final with no buffer); a longer output
 // needs a buffer of the caller's.
 #define SKEINHW_MAX_KEPT_DIGEST_BYTES (1 << 20)
+
+// Type code of the MAC / KDF key (its Skein 1.3 type value, Table 6).
+#define SKEINHW_PARAM_KEY 0
+
+// Type code of the personalization string.
+#define SKEINHW_PARAM_PERS 8
+
+// Type code of the public key.
+#define SKEINHW_PARAM_PUBLIC_KEY 12
+
+// Type code of the key identifier.
+#define SKEINHW_PARAM_KEY_ID 16
+
+// Type code of the nonce.
+#define SKEINHW_PARAM_NONCE 20
 
 // A golden-model run (opaque): a schedule, the messages, and the current cycle.
 typedef struct skeinhw_golden skeinhw_golden;
@@ -131,6 +152,15 @@ int skeinhw_golden_add_message(struct skeinhw_golden *h,
 // Adds a whole-byte message given as hex text (for DPI-C callers, which pass strings):
 // `out_bits` as in `skeinhw_golden_add_message`, no optional arguments.
 int skeinhw_golden_add_message_hex(struct skeinhw_golden *h, const char *hex, uint64_t out_bits);
+
+// `skeinhw_golden_add_message` for DPI-C callers: the first `msg_bits` bits of the hex
+// message (most significant bit of each byte first), with `params` (NULL, or a handle from
+// `skeinhw_params_new`).
+int skeinhw_golden_add_message_hex_params(struct skeinhw_golden *h,
+                                          const char *hex,
+                                          uint64_t msg_bits,
+                                          uint64_t out_bits,
+                                          const struct skeinhw_params *params);
 
 // Advances one clock cycle: `SKEINHW_OK` with the new cycle's registers readable, or
 // `SKEINHW_END` when the run is over (the last cycle stays readable). The first step starts
@@ -222,6 +252,13 @@ int skeinhw_skein_final(struct skeinhw_skein *h, uint8_t *out, size_t out_len);
 // 8 index + 7, little-endian (missing bytes past the end read as 0).
 int skeinhw_skein_digest_u64(struct skeinhw_skein *h, uint32_t index, uint64_t *word);
 
+// Appends the bytes of `hex` (hex digits; for DPI-C callers, which pass strings).
+int skeinhw_skein_update_hex(struct skeinhw_skein *h, const char *hex);
+
+// The digest kept by `skeinhw_skein_final(h, NULL, 0)` as lowercase hex, ceil(out_bits / 8)
+// bytes ("" before the first such final, or on error). Valid until the next call on `h`.
+const char *skeinhw_skein_digest_hex(struct skeinhw_skein *h);
+
 // The message of the handle's last failed call ("" if none).
 const char *skeinhw_skein_error(struct skeinhw_skein *h);
 
@@ -246,6 +283,36 @@ int skeinhw_threefish_decrypt(uint32_t state_bits,
                               size_t tweak_len,
                               uint8_t *block,
                               size_t block_len);
+
+// Makes an empty parameter set (no key, no strings, no tree) owned by the library; `*out`
+// receives it. It is a valid `skeinhw_params *` for every call that takes one, and changes
+// only through the `skeinhw_params_*` calls (free it with `skeinhw_params_free`).
+int skeinhw_params_new(struct skeinhw_params **out);
+
+// Appends one byte to the string of type `kind` (`SKEINHW_PARAM_*`), making it present: a
+// byte-at-a-time feeder for DPI-C callers.
+int skeinhw_params_add_byte(struct skeinhw_params *p, uint32_t kind, uint8_t byte);
+
+// Sets the string of type `kind` to the bytes of `hex` (hex digits, "" for a present empty
+// string; an empty key is no key).
+int skeinhw_params_set_hex(struct skeinhw_params *p, uint32_t kind, const char *hex);
+
+// Makes the string of type `kind` absent again.
+int skeinhw_params_clear(struct skeinhw_params *p, uint32_t kind);
+
+// Tree hashing with leaves of 2^`leaf` blocks, fan-out 2^`fanout` and at most `max_height`
+// levels (Yl >= 1, Yf >= 1, 2 <= Ym <= 255); all three 0 turn it off.
+int skeinhw_params_set_tree(struct skeinhw_params *p,
+                            uint32_t leaf,
+                            uint32_t fanout,
+                            uint32_t max_height);
+
+// The message of the handle's last failed call ("" if none).
+const char *skeinhw_params_error(struct skeinhw_params *p);
+
+// Frees a parameter set made by `skeinhw_params_new` (NULL, and a struct the library did not
+// make, are ignored).
+void skeinhw_params_free(struct skeinhw_params *p);
 
 // A Threefish state of `state_bits` (256, 512, 1024), all words, key and tweak zero; `*out`
 // receives the handle (free it with `skeinhw_threefish_free`).
@@ -326,6 +393,10 @@ const char *skeinhw_shabal_error(struct skeinhw_shabal *h);
 
 // Frees the handle (NULL is ignored).
 void skeinhw_shabal_free(struct skeinhw_shabal *h);
+
+// The library's version, "MAJOR.MINOR.PATCH" (the header's `SKEINHW_VERSION` when they
+// match). A static string: never freed.
+const char *skeinhw_version(void);
 
 #ifdef __cplusplus
 }  // extern "C"

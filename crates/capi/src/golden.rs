@@ -249,6 +249,47 @@ pub unsafe extern "C" fn skeinhw_golden_new(
     })
 }
 
+/// The job of a message of `msg_bits` bits with `params`' optional arguments.
+unsafe fn job(
+    h: &SkeinhwGolden,
+    message: Vec<u8>,
+    msg_bits: u64,
+    out_bits: u64,
+    params: *const crate::hash::skeinhw_params,
+) -> Result<OwnedJob, CError> {
+    let p = unsafe { crate::hash::params(params)? };
+    Ok(OwnedJob {
+        message,
+        msg_bits,
+        out_bits: h.out_bits(out_bits),
+        key: p.key.to_vec(),
+        personalization: p.personalization.map(<[u8]>::to_vec),
+        public_key: p.public_key.map(<[u8]>::to_vec),
+        key_id: p.key_id.map(<[u8]>::to_vec),
+        nonce: p.nonce.map(<[u8]>::to_vec),
+        tree: p.tree,
+    })
+}
+
+/// The bytes of a hex message.
+unsafe fn hex_message(hex: *const c_char) -> Result<Vec<u8>, CError> {
+    let text = unsafe { string(hex, "hex")? };
+    hex::decode(text.trim()).map_err(|e| CError::Argument(format!("hex message {text:?}: {e}")))
+}
+
+/// The first `msg_bits` bits of a hex message: its first ceil(msg_bits / 8) bytes.
+unsafe fn hex_bits(hex: *const c_char, msg_bits: u64) -> Result<Vec<u8>, CError> {
+    let mut message = unsafe { hex_message(hex)? };
+    let have = message.len() as u64 * 8;
+    if msg_bits > have {
+        return Err(CError::Argument(format!(
+            "msg_bits is {msg_bits}; the hex message has {have} bits"
+        )));
+    }
+    message.truncate(msg_bits.div_ceil(8) as usize);
+    Ok(message)
+}
+
 /// Adds a message (the next stream): the first `msg_bits` bits of `msg`, `out_bits` output
 /// bits (0: the state size, as `skeinhw trace`), the optional arguments (`params` may be NULL).
 /// Only before the first step.
@@ -262,18 +303,7 @@ pub unsafe extern "C" fn skeinhw_golden_add_message(
 ) -> c_int {
     guard_handle(h, |h| unsafe {
         let message = message(msg, msg_bits, "msg")?.to_vec();
-        let p = crate::hash::params(params)?;
-        let job = OwnedJob {
-            message,
-            msg_bits,
-            out_bits: h.out_bits(out_bits),
-            key: p.key.to_vec(),
-            personalization: p.personalization.map(<[u8]>::to_vec),
-            public_key: p.public_key.map(<[u8]>::to_vec),
-            key_id: p.key_id.map(<[u8]>::to_vec),
-            nonce: p.nonce.map(<[u8]>::to_vec),
-            tree: p.tree,
-        };
+        let job = job(h, message, msg_bits, out_bits, params)?;
         h.add(job)
     })
 }
@@ -287,15 +317,27 @@ pub unsafe extern "C" fn skeinhw_golden_add_message_hex(
     out_bits: u64,
 ) -> c_int {
     guard_handle(h, |h| unsafe {
-        let text = string(hex, "hex")?;
-        let message = hex::decode(text.trim())
-            .map_err(|e| CError::Argument(format!("hex message {text:?}: {e}")))?;
-        let job = OwnedJob {
-            msg_bits: message.len() as u64 * 8,
-            message,
-            out_bits: h.out_bits(out_bits),
-            ..OwnedJob::default()
-        };
+        let message = hex_message(hex)?;
+        let msg_bits = message.len() as u64 * 8;
+        let job = job(h, message, msg_bits, out_bits, std::ptr::null())?;
+        h.add(job)
+    })
+}
+
+/// `skeinhw_golden_add_message` for DPI-C callers: the first `msg_bits` bits of the hex
+/// message (most significant bit of each byte first), with `params` (NULL, or a handle from
+/// `skeinhw_params_new`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn skeinhw_golden_add_message_hex_params(
+    h: *mut SkeinhwGolden,
+    hex: *const c_char,
+    msg_bits: u64,
+    out_bits: u64,
+    params: *const crate::hash::skeinhw_params,
+) -> c_int {
+    guard_handle(h, |h| unsafe {
+        let message = hex_bits(hex, msg_bits)?;
+        let job = job(h, message, msg_bits, out_bits, params)?;
         h.add(job)
     })
 }

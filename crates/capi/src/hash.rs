@@ -9,8 +9,8 @@ use skeinhw_skein::threefish::{
 use skeinhw_skein::{DynSkein, Params, TreeParams};
 
 use crate::error::{
-    CError, HasError, SKEINHW_OK, bytes, free_handle, guard, guard_handle, handle_error, message,
-    out, put_handle, slice_mut,
+    CError, HasError, SKEINHW_OK, bytes, c_message, free_handle, guard, guard_handle, handle_error,
+    message, out, put_handle, slice_mut, string,
 };
 
 /// The optional arguments of Skein (Skein 1.3, section 3.5). Each string is a pointer and a
@@ -154,6 +154,8 @@ pub struct SkeinhwSkein {
     out_bits: u64,
     /// The digest of the last `skeinhw_skein_final` without a buffer, for word reads.
     digest: Vec<u8>,
+    /// `digest` as hex text, for `skeinhw_skein_digest_hex`.
+    digest_hex: CString,
     error: CString,
 }
 
@@ -186,6 +188,7 @@ pub unsafe extern "C" fn skeinhw_skein_new(
                 hasher,
                 out_bits,
                 digest: Vec::new(),
+                digest_hex: CString::default(),
                 error: CString::default(),
             },
         )
@@ -295,6 +298,35 @@ pub unsafe extern "C" fn skeinhw_skein_digest_u64(
         })?;
         Ok(SKEINHW_OK)
     })
+}
+
+/// Appends the bytes of `hex` (hex digits; for DPI-C callers, which pass strings).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn skeinhw_skein_update_hex(
+    h: *mut SkeinhwSkein,
+    hex: *const c_char,
+) -> c_int {
+    guard_handle(h, |h| unsafe {
+        let text = string(hex, "hex")?;
+        let data = hex::decode(text.trim())
+            .map_err(|e| CError::Argument(format!("hex data {text:?}: {e}")))?;
+        h.hasher.try_update(&data)?;
+        Ok(SKEINHW_OK)
+    })
+}
+
+/// The digest kept by `skeinhw_skein_final(h, NULL, 0)` as lowercase hex, ceil(out_bits / 8)
+/// bytes ("" before the first such final, or on error). Valid until the next call on `h`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn skeinhw_skein_digest_hex(h: *mut SkeinhwSkein) -> *const c_char {
+    static EMPTY: &std::ffi::CStr = c"";
+    match unsafe { h.as_mut() } {
+        Some(h) => {
+            h.digest_hex = c_message(&hex::encode(&h.digest));
+            h.digest_hex.as_ptr()
+        }
+        None => EMPTY.as_ptr(),
+    }
 }
 
 /// Word `index` of `bytes` read little-endian, zero-padded; None past the end.

@@ -10,10 +10,13 @@
 mod error;
 pub mod golden;
 pub mod hash;
+pub mod params;
 pub mod round;
 pub mod shabal;
+mod version;
 
 pub use error::{
     SKEINHW_END, SKEINHW_ERR_ARGUMENT, SKEINHW_ERR_BUFFER, SKEINHW_ERR_FIELD, SKEINHW_ERR_NULL,
     SKEINHW_ERR_PANIC, SKEINHW_ERR_SCHEDULE, SKEINHW_ERR_STATE, SKEINHW_OK, skeinhw_last_error,
 };
+pub use version::skeinhw_version;

@@ -3,10 +3,26 @@
 
 use std::path::Path;
 
+/// The version macros, from the crate's version (cbindgen.toml cannot know it).
+fn version_macros() -> String {
+    format!(
+        "\n/* The version of this header; skeinhw_version() is the library's. */\n\
+         #define SKEINHW_VERSION_MAJOR {}\n\
+         #define SKEINHW_VERSION_MINOR {}\n\
+         #define SKEINHW_VERSION_PATCH {}\n\
+         #define SKEINHW_VERSION \"{}\"",
+        env!("CARGO_PKG_VERSION_MAJOR"),
+        env!("CARGO_PKG_VERSION_MINOR"),
+        env!("CARGO_PKG_VERSION_PATCH"),
+        env!("CARGO_PKG_VERSION"),
+    )
+}
+
 #[test]
 fn header_is_current() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let config = cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml");
+    let mut config = cbindgen::Config::from_file(dir.join("cbindgen.toml")).expect("cbindgen.toml");
+    config.after_includes = Some(version_macros());
     let mut generated = Vec::new();
     cbindgen::Builder::new()
         .with_crate(dir)
@@ -27,6 +43,10 @@ fn header_is_current() {
          SKEINHW_BLESS=1 cargo test -p skeinhw-capi --test header\nand commit it",
         path.display()
     );
+    assert!(generated.contains(&format!(
+        "#define SKEINHW_VERSION \"{}\"",
+        env!("CARGO_PKG_VERSION")
+    )));
     // The one-shot call is exactly the issue's signature.
     assert!(
         generated.contains(
