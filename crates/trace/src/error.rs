@@ -33,7 +33,7 @@ pub enum TraceError {
     #[error("VCD: {0}")]
     Vcd(String),
     /// The trace format name is unknown.
-    #[error("unknown trace format `{0}`; allowed: jsonl, vcd")]
+    #[error("unknown trace format `{0}`; allowed: jsonl, vcd, fst")]
     UnknownFormat(String),
 }
 

@@ -1,0 +1,1 @@
+//! Save files for wave viewers.
