@@ -9,8 +9,8 @@
 use std::io::{self, Seek, Write};
 
 use fst_writer::{
-    FstBodyWriter, FstFileType, FstHeaderWriter, FstInfo, FstScopeType, FstSignalId,
-    FstSignalType, FstVarDirection, FstVarType,
+    FstBodyWriter, FstFileType, FstHeaderWriter, FstInfo, FstScopeType, FstSignalId, FstSignalType,
+    FstVarDirection, FstVarType,
 };
 use skeinhw_sched::sim::{CycleRecord, TraceHeader, TraceSink};
 
@@ -60,7 +60,9 @@ impl<W: Write + Seek> FstFormat<W> {
     fn body(&mut self) -> io::Result<&mut FstBodyWriter<W>> {
         match &mut self.stage {
             Stage::Body(b) => Ok(b),
-            _ => Err(io::Error::other("FST: no signals declared, or already finished")),
+            _ => Err(io::Error::other(
+                "FST: no signals declared, or already finished",
+            )),
         }
     }
 
@@ -128,7 +130,9 @@ impl<W: Write + Seek> WaveFormat for FstFormat<W> {
 
     fn finish(&mut self) -> io::Result<()> {
         let Stage::Body(body) = std::mem::replace(&mut self.stage, Stage::Poisoned) else {
-            return Err(io::Error::other("FST: no signals declared, or already finished"));
+            return Err(io::Error::other(
+                "FST: no signals declared, or already finished",
+            ));
         };
         let mut out = body.finish().map_err(fst_error)?;
         out.flush()?;

@@ -7,6 +7,7 @@ mod error;
 mod fst;
 pub mod hex;
 mod jsonl;
+mod merge;
 pub mod names;
 mod output;
 pub mod shabal;
@@ -19,11 +20,12 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use error::TraceError;
+pub use fst::FstWriter;
 pub use jsonl::{JsonlReader, JsonlWriter, MAX_LINE_BYTES, read_line_bounded};
+pub use merge::{Divergence, ViewerFiles, write_viewer_files};
 pub use output::AtomicFile;
 /// The options of [`AtomicFile::create_with`] (`--force`, `-` for standard output).
 pub use skeinhw_outfile::Options as OutputOptions;
-pub use fst::FstWriter;
 pub use vcd::VcdWriter;
 pub use vcd_read::read_vcd;
 pub use wave::{PERIOD, wave_signals};

@@ -24,9 +24,9 @@ use skeinhw_shabal::State;
 use skeinhw_shabal::constants::{A_WORDS, BLOCK_WORDS};
 
 use crate::error::TraceError;
+use crate::fst::FstFormat;
 use crate::jsonl::read_line_bounded;
 use crate::names::{self, Signal};
-use crate::fst::FstFormat;
 use crate::vcd::VcdFormat;
 use crate::wave::{Edges, WaveFormat};
 

@@ -71,7 +71,12 @@ fn write_both(dir: &Path, name: &str, run: impl Fn(&mut dyn TraceSink)) {
 fn fst_holds_the_vcd_signals_and_values() {
     let dir = tempfile::tempdir().unwrap();
     let msg = vec![0xa5u8; 700];
-    for name in ["ath-1r", "ath-8r-2fp-3sp", "long-split-256", "long-iter-1024"] {
+    for name in [
+        "ath-1r",
+        "ath-8r-2fp-3sp",
+        "long-split-256",
+        "long-iter-1024",
+    ] {
         let s = preset(name).unwrap();
         let bits = u64::from(s.size().bits());
         let key = [3u8; 5];

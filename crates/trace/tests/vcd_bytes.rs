@@ -4,9 +4,9 @@
 
 use std::io::{self, Write};
 
+use skeinhw_sched::preset;
 use skeinhw_sched::shabal::{self as shabal_sched, sim as shabal_sim};
 use skeinhw_sched::sim::{CycleRecord, Job, TraceHeader, TraceSink, simulate};
-use skeinhw_sched::preset;
 use skeinhw_skein::Params;
 use skeinhw_trace::shabal::ShabalVcdWriter;
 use skeinhw_trace::{VcdWriter, names};
@@ -18,7 +18,12 @@ fn skein512(bytes: &[u8]) -> String {
 
 fn skein_vcd(schedule: &str, jobs: &[Job<'_>]) -> Vec<u8> {
     let mut out = Vec::new();
-    simulate(&preset(schedule).unwrap(), jobs, &mut VcdWriter::new(&mut out)).unwrap();
+    simulate(
+        &preset(schedule).unwrap(),
+        jobs,
+        &mut VcdWriter::new(&mut out),
+    )
+    .unwrap();
     out
 }
 
@@ -111,7 +116,13 @@ mod reference {
         }
 
         fn change(&mut self, i: usize, v: u64) -> io::Result<()> {
-            let bit = |b: u32| if (v >> b) & 1 == 1 { Value::V1 } else { Value::V0 };
+            let bit = |b: u32| {
+                if (v >> b) & 1 == 1 {
+                    Value::V1
+                } else {
+                    Value::V0
+                }
+            };
             if self.widths[i] == 1 {
                 self.vcd.change_scalar(self.ids[i], bit(0))
             } else {
@@ -127,7 +138,10 @@ mod reference {
             let mut signals = names::trace_signals(header);
             self.port = (1..=64).contains(&header.in_ready);
             if self.port {
-                signals.push(names::Signal::new(names::IN_READY_PORT, header.in_ready as u32));
+                signals.push(names::Signal::new(
+                    names::IN_READY_PORT,
+                    header.in_ready as u32,
+                ));
             }
             self.vcd.comment(&format!("skeinhw-trace {json}"))?;
             self.vcd.timescale(1, TimescaleUnit::NS)?;
@@ -209,8 +223,15 @@ fn bytes_equal_the_vcd_crate_writer_on_every_kind_of_schedule() {
         assert!(old.len() > 10_000, "{schedule}: a real trace");
         if old != new {
             let at = old.iter().zip(&new).position(|(a, b)| a != b).unwrap_or(0);
-            let show = |v: &[u8]| String::from_utf8_lossy(&v[at.saturating_sub(80)..(at + 80).min(v.len())]).into_owned();
-            panic!("{schedule}: differs at byte {at}:\nold {}\nnew {}", show(&old), show(&new));
+            let show = |v: &[u8]| {
+                String::from_utf8_lossy(&v[at.saturating_sub(80)..(at + 80).min(v.len())])
+                    .into_owned()
+            };
+            panic!(
+                "{schedule}: differs at byte {at}:\nold {}\nnew {}",
+                show(&old),
+                show(&new)
+            );
         }
     }
 }
