@@ -35,7 +35,7 @@ fn fst_error(e: fst_writer::FstWriteError) -> io::Error {
 /// Where the writer is: before the header, writing changes, or done.
 enum Stage<W: Write + Seek> {
     Start(W),
-    Body(FstBodyWriter<W>),
+    Body(Box<FstBodyWriter<W>>),
     Done(W),
     /// Only while moving between the others (or after an error).
     Poisoned,
@@ -107,7 +107,7 @@ impl<W: Write + Seek> WaveFormat for FstFormat<W> {
         let mut body = h.finish().map_err(fst_error)?;
         // `Edges` writes only changes; fst-writer need not compare again.
         body.set_deduplicate(false);
-        self.stage = Stage::Body(body);
+        self.stage = Stage::Body(Box::new(body));
         Ok(())
     }
 

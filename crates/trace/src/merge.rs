@@ -5,7 +5,6 @@
 //! are loaded and written. Times are converted to the finer of the two time units.
 
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 

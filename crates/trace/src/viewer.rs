@@ -108,23 +108,22 @@ pub fn gtkw(view: &View<'_>) -> String {
     for scope in open_scopes(view) {
         let _ = writeln!(w, "[treeopen] {scope}");
     }
+    // A format flag line is written when the flag changes (as GTKWave writes its own files).
     let mut flag = "";
-    let mut trace = |w: &mut String, s: &ViewSignal| {
-        let want = if s.width > 1 { "@22" } else { "@28" };
-        if flag != want {
-            let _ = writeln!(w, "{want}");
-            flag = want;
+    for (heading, signals) in std::iter::once((None, &view.top))
+        .chain(view.groups.iter().map(|g| (Some(&g.name), &g.signals)))
+    {
+        if let Some(name) = heading {
+            let _ = writeln!(w, "@200\n-{name}");
+            flag = "@200";
         }
-        let _ = writeln!(w, "{}", gtkwave_name(s));
-    };
-    for s in &view.top {
-        trace(w, s);
-    }
-    for g in &view.groups {
-        let _ = writeln!(w, "@200\n-{}", g.name);
-        flag = "@200";
-        for s in &g.signals {
-            trace(w, s);
+        for s in signals {
+            let want = if s.width > 1 { "@22" } else { "@28" };
+            if flag != want {
+                let _ = writeln!(w, "{want}");
+                flag = want;
+            }
+            let _ = writeln!(w, "{}", gtkwave_name(s));
         }
     }
     out
