@@ -155,7 +155,7 @@ fn bad_input_fails_with_one_line_and_leaves_no_file() {
         &["--schedule", "ath-1r", "--hex", "00", "--msg-bits", "9"],
         &["--schedule", "long-overlap-256", "--size", "512"],
         &["--schedule", "ath-1r", "--set", "bogus=1"],
-        &["--schedule", "ath-1r", "--format", "fst"],
+        &["--schedule", "ath-1r", "--format", "fsdb"],
     ];
     for args in cases {
         let o = skeinhw()

@@ -32,8 +32,11 @@ pub enum TraceError {
     /// A VCD trace is not one this crate wrote (or is malformed).
     #[error("VCD: {0}")]
     Vcd(String),
+    /// A waveform could not be read or merged (its message names the file).
+    #[error("waveform {0}")]
+    Wave(String),
     /// The trace format name is unknown.
-    #[error("unknown trace format `{0}`; allowed: jsonl, vcd")]
+    #[error("unknown trace format `{0}`; allowed: jsonl, vcd, fst")]
     UnknownFormat(String),
 }
 

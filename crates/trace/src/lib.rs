@@ -4,22 +4,31 @@
 
 pub mod args;
 mod error;
+mod fst;
 pub mod hex;
 mod jsonl;
+mod merge;
 pub mod names;
 mod output;
 pub mod shabal;
 mod vcd;
+mod vcd_read;
+pub mod viewer;
+mod wave;
 
 use std::fmt;
 use std::str::FromStr;
 
 pub use error::TraceError;
+pub use fst::FstWriter;
 pub use jsonl::{JsonlReader, JsonlWriter, MAX_LINE_BYTES, read_line_bounded};
+pub use merge::{Divergence, ViewerFiles, write_viewer_files};
 pub use output::AtomicFile;
 /// The options of [`AtomicFile::create_with`] (`--force`, `-` for standard output).
 pub use skeinhw_outfile::Options as OutputOptions;
-pub use vcd::{PERIOD, VcdWriter, read_vcd};
+pub use vcd::VcdWriter;
+pub use vcd_read::read_vcd;
+pub use wave::{PERIOD, wave_signals};
 
 /// The file formats of a trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,6 +37,8 @@ pub enum TraceFormat {
     Jsonl,
     /// Value Change Dump, for waveform viewers and the RTL diff.
     Vcd,
+    /// Fast Signal Trace (GTKWave's compressed format): the VCD's signals and values.
+    Fst,
 }
 
 impl TraceFormat {
@@ -36,7 +47,25 @@ impl TraceFormat {
         match self {
             TraceFormat::Jsonl => "jsonl",
             TraceFormat::Vcd => "vcd",
+            TraceFormat::Fst => "fst",
         }
+    }
+}
+
+impl TraceFormat {
+    /// The format a file name's extension names (`.jsonl`, `.vcd`, `.fst`), if any.
+    pub fn from_extension(path: &std::path::Path) -> Option<TraceFormat> {
+        match path.extension()?.to_str()? {
+            "jsonl" => Some(TraceFormat::Jsonl),
+            "vcd" => Some(TraceFormat::Vcd),
+            "fst" => Some(TraceFormat::Fst),
+            _ => None,
+        }
+    }
+
+    /// Whether the format is a waveform (VCD, FST) rather than JSON lines.
+    pub const fn is_waveform(self) -> bool {
+        !matches!(self, TraceFormat::Jsonl)
     }
 }
 
@@ -53,6 +82,7 @@ impl FromStr for TraceFormat {
         match s {
             "jsonl" => Ok(TraceFormat::Jsonl),
             "vcd" => Ok(TraceFormat::Vcd),
+            "fst" => Ok(TraceFormat::Fst),
             other => Err(TraceError::UnknownFormat(other.to_owned())),
         }
     }

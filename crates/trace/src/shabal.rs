@@ -13,7 +13,7 @@
 //! ```
 //! `out` is `{"stream":0,"data":[…digest words…]}` in the cycle the digest is complete.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Seek, Write};
 
 use serde::{Deserialize, Serialize};
 use skeinhw_sched::shabal::sim::{
@@ -24,9 +24,11 @@ use skeinhw_shabal::State;
 use skeinhw_shabal::constants::{A_WORDS, BLOCK_WORDS};
 
 use crate::error::TraceError;
+use crate::fst::FstFormat;
 use crate::jsonl::read_line_bounded;
 use crate::names::{self, Signal};
-use crate::vcd::SignalVcd;
+use crate::vcd::VcdFormat;
+use crate::wave::{Edges, WaveFormat};
 
 /// Width of a Shabal word.
 pub const WORD_BITS: u32 = 32;
@@ -315,13 +317,46 @@ impl<R: BufRead> Iterator for ShabalJsonlReader<R> {
     }
 }
 
-// ---- VCD ----------------------------------------------------------------------------------
+// ---- VCD and FST --------------------------------------------------------------------------
 
-/// Writes a Shabal VCD trace to `W` (give it a buffered writer).
-pub struct ShabalVcdWriter<W: Write> {
-    vcd: SignalVcd<W>,
+/// A Shabal trace in a waveform format: the output lines hold while no output is valid.
+struct ShabalWave<F> {
+    edges: Edges<F>,
     values: Vec<u64>,
     out_words: usize,
+}
+
+impl<F: WaveFormat> ShabalWave<F> {
+    fn new(format: F) -> Self {
+        ShabalWave {
+            edges: Edges::new(format),
+            values: Vec::new(),
+            out_words: 0,
+        }
+    }
+
+    fn begin(&mut self, header: &ShabalTraceHeader) -> io::Result<()> {
+        self.out_words = header.output_words();
+        let json = serde_json::to_string(header).map_err(io::Error::other)?;
+        self.edges.declare(&json, &signals(self.out_words))
+    }
+
+    fn cycle(&mut self, r: &ShabalCycleRecord) -> io::Result<()> {
+        let mut values = std::mem::take(&mut self.values);
+        values_of(r, self.out_words, &mut values);
+        let out_lines = OUT_STREAM_INDEX..OUT_STREAM_INDEX + 1 + self.out_words;
+        let idle = r.out.is_none();
+        let result = self
+            .edges
+            .edge(r.cycle, &values, |i| idle && out_lines.contains(&i));
+        self.values = values;
+        result
+    }
+}
+
+/// Writes a Shabal VCD trace to `W` (it buffers itself; `W` need not).
+pub struct ShabalVcdWriter<W: Write> {
+    wave: ShabalWave<VcdFormat<W>>,
 }
 
 impl<W: Write> std::fmt::Debug for ShabalVcdWriter<W> {
@@ -334,33 +369,61 @@ impl<W: Write> ShabalVcdWriter<W> {
     /// A writer into `out`.
     pub fn new(out: W) -> Self {
         ShabalVcdWriter {
-            vcd: SignalVcd::new(out),
-            values: Vec::new(),
-            out_words: 0,
+            wave: ShabalWave::new(VcdFormat::new(out)),
         }
     }
 }
 
 impl<W: Write> ShabalSink for ShabalVcdWriter<W> {
     fn begin(&mut self, header: &ShabalTraceHeader) -> io::Result<()> {
-        self.out_words = header.output_words();
-        let json = serde_json::to_string(header).map_err(io::Error::other)?;
-        self.vcd.declare(&json, &signals(self.out_words))
+        self.wave.begin(header)
     }
 
     fn cycle(&mut self, r: &ShabalCycleRecord) -> io::Result<()> {
-        let mut values = std::mem::take(&mut self.values);
-        values_of(r, self.out_words, &mut values);
-        let out_lines = OUT_STREAM_INDEX..OUT_STREAM_INDEX + 1 + self.out_words;
-        let idle = r.out.is_none();
-        self.vcd
-            .edge(r.cycle, &values, |i| idle && out_lines.contains(&i))?;
-        self.values = values;
-        Ok(())
+        self.wave.cycle(r)
     }
 
     fn finish(&mut self) -> io::Result<()> {
-        self.vcd.flush()
+        self.wave.edges.finish()
+    }
+}
+
+/// Writes a Shabal FST trace to `W` (it must seek; see [`crate::FstWriter`]).
+pub struct ShabalFstWriter<W: Write + Seek> {
+    wave: ShabalWave<FstFormat<W>>,
+}
+
+impl<W: Write + Seek> std::fmt::Debug for ShabalFstWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShabalFstWriter").finish_non_exhaustive()
+    }
+}
+
+impl<W: Write + Seek> ShabalFstWriter<W> {
+    /// A writer into `out`.
+    pub fn new(out: W) -> Self {
+        ShabalFstWriter {
+            wave: ShabalWave::new(FstFormat::new(out)),
+        }
+    }
+
+    /// The output, once the trace is finished (`None` before).
+    pub fn into_inner(self) -> Option<W> {
+        self.wave.edges.format.into_inner()
+    }
+}
+
+impl<W: Write + Seek> ShabalSink for ShabalFstWriter<W> {
+    fn begin(&mut self, header: &ShabalTraceHeader) -> io::Result<()> {
+        self.wave.begin(header)
+    }
+
+    fn cycle(&mut self, r: &ShabalCycleRecord) -> io::Result<()> {
+        self.wave.cycle(r)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.wave.edges.finish()
     }
 }
 

@@ -1,8 +1,12 @@
 //! `skeinhw trace`: run the cycle-accurate golden simulator on a schedule (a preset or a JSON
-//! file, with field overrides) and write its per-cycle trace as JSONL or VCD. The file appears
-//! only when the trace is complete: it is written beside the destination and renamed.
+//! file, with field overrides) and write its per-cycle trace as JSONL, VCD or FST. The file
+//! appears only when the trace is complete: it is written beside the destination and renamed.
+//! An FST is written into an unnamed spool file first (its writer seeks back to complete the
+//! header) and copied into place.
 
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::{self, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -10,8 +14,8 @@ use skeinhw_sched::shabal::ShabalSchedule;
 use skeinhw_sched::shabal::sim::{self as shabal_sim, ShabalJob};
 use skeinhw_sched::sim::{Job, SimReport, TraceSink, simulate};
 use skeinhw_sched::{AnySchedule, Schedule};
-use skeinhw_trace::shabal::{ShabalJsonlWriter, ShabalVcdWriter};
-use skeinhw_trace::{AtomicFile, JsonlWriter, TraceFormat, VcdWriter};
+use skeinhw_trace::shabal::{ShabalFstWriter, ShabalJsonlWriter, ShabalVcdWriter};
+use skeinhw_trace::{AtomicFile, FstWriter, JsonlWriter, TraceFormat, VcdWriter};
 
 use crate::Status;
 use crate::message::{MessageArgs, decode_hex};
@@ -27,7 +31,8 @@ generated test bench's feed rule: after each falling edge the host offers one bl
 whose register has been free longest (streams not yet started first, lowest on a tie), loaded at
 the next rising edge; a register empties when the core issues a Key, optional-argument or message
 block of its stream (Config and Output blocks are the core's); a tree node waits for the child
-result it carries. JSONL: \"in_ready\":[true,false,...] per record; VCD: one 1-bit signal each.";
+result it carries. JSONL: \"in_ready\":[true,false,...] per record; VCD and FST: one 1-bit signal each. An FST holds
+the VCD's scope, signals and values (not its header comment).";
 
 /// Arguments of `trace`.
 #[derive(Args)]
@@ -45,8 +50,8 @@ pub struct TraceArgs {
     /// datapath.
     #[arg(long)]
     pub fill: bool,
-    /// Trace format (default: from the extension of -o, .jsonl or .vcd).
-    #[arg(long, value_name = "jsonl|vcd")]
+    /// Trace format (default: from the extension of -o, .jsonl, .vcd or .fst).
+    #[arg(long, value_name = "jsonl|vcd|fst")]
     pub format: Option<String>,
     /// Output file (`-`: standard output, with --format). An existing file is replaced only
     /// with --force; a symlink is written through, a FIFO or device written in place.
@@ -67,18 +72,45 @@ fn format(args: &TraceArgs) -> Result<TraceFormat> {
     if let Some(f) = &args.format {
         return Ok(f.parse()?);
     }
-    match args.output.extension().and_then(|e| e.to_str()) {
-        Some("jsonl") => Ok(TraceFormat::Jsonl),
-        Some("vcd") => Ok(TraceFormat::Vcd),
-        _ => bail!(
-            "-o {}: cannot tell the trace format from the extension; give --format jsonl or \
-             --format vcd (or name the file .jsonl or .vcd)",
+    match TraceFormat::from_extension(&args.output) {
+        Some(f) => Ok(f),
+        None => bail!(
+            "-o {}: cannot tell the trace format from the extension; give --format jsonl, vcd \
+             or fst (or name the file .jsonl, .vcd or .fst)",
             args.output.display()
         ),
     }
 }
 
-/// How `-o` is written: `-` is standard output (both formats are text).
+/// An unnamed file for an FST on its way to `output`: beside it (the same file system, and
+/// room for what will land there anyway), or in the temporary directory for `-`.
+fn spool(output: &Path) -> Result<File> {
+    let dir = match output.parent() {
+        _ if output.as_os_str() == "-" => std::env::temp_dir(),
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    tempfile::tempfile_in(&dir)
+        .with_context(|| format!("a spool file for the FST in {}", dir.display()))
+}
+
+/// Writes an FST through `run` into a spool file, then copies it into `file`.
+fn write_fst<T>(
+    output: &Path,
+    file: &mut AtomicFile,
+    run: impl FnOnce(&mut io::BufWriter<File>) -> Result<T>,
+) -> Result<T> {
+    let mut spooled = io::BufWriter::with_capacity(1 << 16, spool(output)?);
+    let result = run(&mut spooled)?;
+    let mut spooled = spooled
+        .into_inner()
+        .map_err(io::IntoInnerError::into_error)?;
+    spooled.seek(SeekFrom::Start(0))?;
+    io::copy(&mut spooled, file)?;
+    Ok(result)
+}
+
+/// How `-o` is written: `-` is standard output (an FST too, copied from its spool file).
 fn output_options(args: &TraceArgs) -> skeinhw_outfile::Options {
     skeinhw_outfile::Options::new()
         .force(args.force)
@@ -124,6 +156,9 @@ pub fn run(args: TraceArgs) -> Result<Status> {
         let result = match format {
             TraceFormat::Jsonl => write(&schedule, &jobs, &mut JsonlWriter::new(&mut file)),
             TraceFormat::Vcd => write(&schedule, &jobs, &mut VcdWriter::new(&mut file)),
+            TraceFormat::Fst => write_fst(&args.output, &mut file, |out| {
+                write(&schedule, &jobs, &mut FstWriter::new(out))
+            }),
         };
         result.with_context(|| format!("trace {}", args.output.display()))?
     };
@@ -153,10 +188,19 @@ fn run_shabal(args: &TraceArgs, schedule: &ShabalSchedule) -> Result<Status> {
         let result = match format {
             TraceFormat::Jsonl => {
                 shabal_sim::simulate(schedule, &jobs, &mut ShabalJsonlWriter::new(&mut file))
+                    .map_err(anyhow::Error::from)
             }
             TraceFormat::Vcd => {
                 shabal_sim::simulate(schedule, &jobs, &mut ShabalVcdWriter::new(&mut file))
+                    .map_err(anyhow::Error::from)
             }
+            TraceFormat::Fst => write_fst(&args.output, &mut file, |out| {
+                Ok(shabal_sim::simulate(
+                    schedule,
+                    &jobs,
+                    &mut ShabalFstWriter::new(out),
+                )?)
+            }),
         };
         result.with_context(|| format!("trace {}", args.output.display()))?
     };
