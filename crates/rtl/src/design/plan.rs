@@ -64,7 +64,8 @@ pub(crate) struct Plan {
 }
 
 /// The two builds of a core ([`crate::Options::lean`]). Only this module matches on it: each
-/// part asks the plan the one question it differs in.
+/// part asks the plan the named choices it differs in (`trace_regs`, `position_at_load`,
+/// `key_form`, `known_sources`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Core {
     /// Every register the golden trace has.
