@@ -1,5 +1,5 @@
 //! The third core style: the RTL that `skeinhw-rtl` generates from a schedule
-//! (`crates/rtl/src/design.rs`), counted element by element from the same schedule.
+//! (`crates/rtl/src/design/`), counted element by element from the same schedule.
 //!
 //! The papers' styles ([`CoreStyle::UbiCore`], [`CoreStyle::HashCore`]) model the designs the
 //! papers built; the generated RTL is a different design: it carries the golden trace's

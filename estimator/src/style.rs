@@ -29,7 +29,7 @@ pub enum CoreStyle {
     /// registers deliver the subkey words without a round-key multiplexer (one key/tweak pair
     /// per message in flight), and the input-block registers of the feed-forward.
     HashCore,
-    /// The RTL `skeinhw-rtl` generates from the schedule (`crates/rtl/src/design.rs`): the
+    /// The RTL `skeinhw-rtl` generates from the schedule (`crates/rtl/src/design/`): the
     /// trace's registers in every pipeline slot, an input register and controller context per
     /// stream, a control ROM per slot and a `case` over the subkeys in every key injection.
     /// The style to compare with a Yosys netlist of the generated Verilog (see `generated`).

@@ -129,7 +129,7 @@ pub(crate) fn testbench(plan: &Plan) -> String {
     v.line("reg [63:0] in_offset = 64'd0;");
     v.line("reg [31:0] in_src = 32'd0;");
     v.line("wire [NS-1:0] in_ready;");
-    if !plan.lean {
+    if plan.trace_regs() {
         v.line("wire [2:0] phase;");
     }
     if plan.tree() {
@@ -142,7 +142,7 @@ pub(crate) fn testbench(plan: &Plan) -> String {
     v.line("wire [63:0] out_index;");
     let words: Vec<String> = (0..n).map(|w| format!("out_data_{w}")).collect();
     v.line(format!("wire [63:0] {};", words.join(", ")));
-    if !plan.lean {
+    if plan.trace_regs() {
         v.line("wire [15:0] busy_mix, busy_subkey, busy_key_schedule, busy_first_subkey;");
     }
     v.line("");
@@ -152,7 +152,7 @@ pub(crate) fn testbench(plan: &Plan) -> String {
     let conns: Vec<String> = (0..n)
         .map(|w| format!(".out_data_{w}(out_data_{w})"))
         .collect();
-    if plan.lean {
+    if !plan.trace_regs() {
         // no phase or busy_* ports: only the trace reads them
         v.line(".in_data(in_data), .in_type(in_type), .in_ready(in_ready), .out_valid(out_valid),");
         tree_ports(&mut v, plan);
@@ -272,7 +272,7 @@ pub(crate) fn testbench(plan: &Plan) -> String {
     );
     v.line("");
     // A lean core lacks the trace-only registers (the phase, the busy counts).
-    let omitted = if plan.lean {
+    let omitted = if !plan.trace_regs() {
         crate::lean_omitted(plan.slots as usize)
     } else {
         Vec::new()
