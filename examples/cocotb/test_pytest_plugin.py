@@ -2,7 +2,8 @@
 (a core built for 128 output bits) and runs this file's async test inside Icarus, where the
 checker compares every cycle of a personalized MAC.
 
-    pytest -p cocotb_tools._pytest.plugin examples/cocotb/test_pytest_plugin.py
+    pytest -p cocotb_tools._pytest.plugin --cocotb-simulator icarus \
+        examples/cocotb/test_pytest_plugin.py
 
 (cocotb 2.1's plugin is experimental and lives in ``cocotb_tools._pytest``; cocotb 1.9 has
 none: there, see test_with_runner.py. Without the plugin this file is skipped.)

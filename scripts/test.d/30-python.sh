@@ -67,5 +67,6 @@ suite "$VENV/bin/python" "${PYTEST[@]}" "$T" examples/cocotb/test_with_runner.py
 suite "$VENV2/bin/python" "${PYTEST[@]}" "$T/test_cocotb.py" "$T/test_cocotb_options.py" \
     examples/cocotb/test_with_runner.py
 suite "$VENV2/bin/python" "${PYTEST[@]}" -p cocotb_tools._pytest.plugin \
+    --cocotb-simulator icarus --cocotb-build-dir "$CARGO_TARGET_DIR/cocotb-plugin" \
     examples/cocotb/test_pytest_plugin.py
 exit "$status"

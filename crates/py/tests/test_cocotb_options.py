@@ -99,9 +99,9 @@ def test_more_messages_than_streams_are_queued(tmp_path):
 
 
 def test_set_changes_the_schedule(tmp_path):
-    changed = skeinhw.Schedule.preset(SCHEDULE).with_set(["first_subkey_cycle=true"])
-    assert changed.name == f"{SCHEDULE}+first_subkey_cycle=true"
-    code, out, err = run(tmp_path, "--schedule", SCHEDULE, "--set", "first_subkey_cycle=true",
+    changed = skeinhw.Schedule.preset(SCHEDULE).with_set(["first_subkey_cycle=false"])
+    assert changed.name == f"{SCHEDULE}+first_subkey_cycle=false"
+    code, out, err = run(tmp_path, "--schedule", SCHEDULE, "--set", "first_subkey_cycle=false",
                          *hex_args([b"abc"]))
     assert code == 0, out + err
     cycles = sum(1 for _ in skeinhw.simulate(changed, [b"abc"]))

@@ -172,6 +172,21 @@ def _verilator_for(version: Tuple[int, ...]) -> None:
                          "icarus, or cocotb 1.9 (pip install 'cocotb>=1.9,<2')")
 
 
+def _ghdl_for(version: Tuple[int, ...]) -> None:
+    """cocotb 2 cannot stop GHDL 2.0 (Debian 12's) at the end of the test: the run never ends."""
+    if version < (2, 0):
+        return
+    try:
+        out = subprocess.run(["ghdl", "--version"], capture_output=True, text=True).stdout
+        found = tuple(int(x) for x in out.split()[1].split(".")[:2])
+    except (OSError, IndexError, ValueError):
+        return
+    if found < (3, 0):
+        raise UsageError(f"--simulator ghdl: cocotb {'.'.join(map(str, version))} does not stop "
+                         f"GHDL {out.split()[1]} when the test ends (the run hangs): use cocotb "
+                         "1.9 with this GHDL (pip install 'cocotb>=1.9,<2')")
+
+
 def _sources(args: argparse.Namespace, work: Path, schedule: "skeinhw.Schedule",
              options: Dict[str, Any], vhdl: bool) -> List[Path]:
     """The sources to simulate: --rtl-dir's, or the generated design built for the options."""
@@ -240,6 +255,8 @@ def _run(args: argparse.Namespace) -> int:
     version = _cocotb()
     if args.simulator == "verilator":
         _verilator_for(version)
+    if vhdl:
+        _ghdl_for(version)
 
     work = Path(args.build_dir) if args.build_dir else Path(tempfile.mkdtemp(prefix="skeinhw-cocotb-"))
     work.mkdir(parents=True, exist_ok=True)
