@@ -10,6 +10,7 @@ none: there, see test_with_runner.py. Without the plugin this file is skipped.)
 """
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,9 @@ import pytest
 import skeinhw
 
 pytest.importorskip("cocotb_tools._pytest.hdl")
+if "cocotb_tools._pytest.plugin" not in sys.modules:
+    pytest.skip("cocotb's pytest plugin is not loaded (-p cocotb_tools._pytest.plugin)",
+                allow_module_level=True)
 if shutil.which("iverilog") is None:
     pytest.skip("Icarus Verilog is not installed", allow_module_level=True)
 
@@ -26,8 +30,9 @@ MESSAGES = [bytes(range(150))]
 
 
 @pytest.fixture(name="skeinhw_core")
-def skeinhw_core_fixture(hdl, tmp_path_factory):
+def skeinhw_core_fixture(request, tmp_path_factory):
     """The generated core, built by cocotb's runner for this file's tests."""
+    hdl = request.getfixturevalue("hdl")
     rtl = Path(tmp_path_factory.mktemp("rtl"))
     skeinhw.generate_verilog(SCHEDULE, rtl, digest_bits=OPTIONS["digest_bits"])
     hdl.toplevel = "skeinhw"

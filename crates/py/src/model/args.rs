@@ -127,4 +127,3 @@ pub(crate) fn run_args(
         digest_bits,
     })
 }
-

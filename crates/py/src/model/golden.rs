@@ -47,7 +47,10 @@ pub(crate) fn skein_golden(
 
 /// Shabal takes none of Skein's parameters, and only its own digest length; the refusal names
 /// the options given.
-pub(crate) fn shabal_args(s: &skeinhw_sched::shabal::ShabalSchedule, args: &RunArgs) -> PyResult<()> {
+pub(crate) fn shabal_args(
+    s: &skeinhw_sched::shabal::ShabalSchedule,
+    args: &RunArgs,
+) -> PyResult<()> {
     let given: Vec<&str> = [
         ("key", !args.key.is_empty()),
         ("pers", args.pers.is_some()),
@@ -111,4 +114,3 @@ pub(crate) fn golden_frames(
         }
     }
 }
-

@@ -322,4 +322,3 @@ fn bits_of(v: &Bound<'_, PyAny>) -> PyResult<Bits> {
         v.get_type().name()?
     )))
 }
-

@@ -1,9 +1,9 @@
 //! The golden model for Python: schedules of either algorithm ([`schedule`]), the arguments of
 //! a run ([`args`]), the golden simulator in its thread ([`golden`]; more messages than streams
-//! go back to back: [`queue`]), the cycle-accurate
-//! simulator as a lazy iterator of cycle records ([`records`], never the whole run in memory),
-//! the Verilog generator and its input blocks ([`verilog`]), and the live diff the cocotb
-//! checker feeds one clock edge at a time ([`live`]).
+//! go back to back: [`queue`]), the cycle-accurate simulator as a lazy iterator of cycle records
+//! ([`records`], never the whole run in memory), the Verilog generator and the blocks its port
+//! takes ([`verilog`]), and the live diff the cocotb checker feeds one clock edge at a time
+//! ([`live`]).
 
 mod args;
 mod golden;

@@ -293,4 +293,3 @@ pub(crate) fn _bench_rust_simulate(
     })
     .map_err(value_error)
 }
-

@@ -19,9 +19,7 @@ use crate::hash::value_error;
 /// What a Skein core is built for: `digest_bits` (default the state size) and `tree`.
 fn features(s: &skeinhw_sched::Schedule, args: &RunArgs) -> Features {
     Features {
-        out_bits: args
-            .digest_bits
-            .unwrap_or(u64::from(s.words()) * 64),
+        out_bits: args.digest_bits.unwrap_or(u64::from(s.words()) * 64),
         tree: args.tree,
     }
 }
@@ -82,7 +80,6 @@ pub fn generate_verilog(
 /// One input block: (stream, key, first, last, bitpad, bytes, data).
 type InputBlock = (u32, bool, bool, bool, bool, u32, Py<PyAny>);
 
-
 /// The blocks the generated design's input port takes for `messages`, in order: tuples
 /// `(stream, key, first, last, bitpad, bytes, data)` with `data` the packed block as an int
 /// (byte i at bits 8i+7..8i), from the generator's own stimulus code.
@@ -134,11 +131,10 @@ pub fn input_blocks(
     Ok(out)
 }
 
-
 /// The names of [`host_blocks`]' fields, in the order of the input file's line.
 const HOST_FIELDS: [&str; 12] = [
-    "stream", "key", "first", "last", "bitpad", "bytes", "type", "level", "root", "offset",
-    "src", "data",
+    "stream", "key", "first", "last", "bitpad", "bytes", "type", "level", "root", "offset", "src",
+    "data",
 ];
 
 /// Every block the host sends the generated core for `messages`, in each stream's order, as
