@@ -34,9 +34,21 @@ pub(crate) fn skein_jobs(
         .collect()
 }
 
-/// The Skein golden run of `messages`, simulated in its thread: one stream each, or with more
-/// messages than streams message i on stream i mod S, back to back ([`simulate_queued`]).
+/// The Skein golden run of `messages` (one stream each, as [`skeinhw.simulate`](super::records)
+/// and the events number them), simulated in its thread.
 pub(crate) fn skein_golden(
+    s: &skeinhw_sched::Schedule,
+    messages: Vec<Vec<u8>>,
+    bits: Vec<u64>,
+    args: &RunArgs,
+) -> PyResult<Golden> {
+    Golden::simulate(s.clone(), skein_jobs(s, messages, bits, args)).map_err(value_error)
+}
+
+/// The Skein golden run of `messages` as the hardware takes them: message i on stream i mod S,
+/// a stream's messages back to back ([`simulate_queued`]; with at most S messages the run of
+/// [`skein_golden`]).
+pub(crate) fn skein_golden_queued(
     s: &skeinhw_sched::Schedule,
     messages: Vec<Vec<u8>>,
     bits: Vec<u64>,
@@ -100,7 +112,8 @@ pub(crate) fn shabal_golden(
     ShabalGolden::simulate(s.clone(), jobs).map_err(value_error)
 }
 
-/// Runs the golden simulator in its thread; frames arrive as they are asked for.
+/// Runs the golden simulator in its thread, messages queued as the hardware takes them; frames
+/// arrive as they are asked for.
 pub(crate) fn golden_frames(
     schedule: &AnySchedule,
     messages: Vec<Vec<u8>>,
@@ -108,7 +121,9 @@ pub(crate) fn golden_frames(
     args: &RunArgs,
 ) -> PyResult<GoldenFrames> {
     match schedule {
-        AnySchedule::Skein(s) => skein_golden(s, messages, bits, args).map(Golden::into_frames),
+        AnySchedule::Skein(s) => {
+            skein_golden_queued(s, messages, bits, args).map(Golden::into_frames)
+        }
         AnySchedule::Shabal(s) => {
             shabal_golden(s, messages, bits, args).map(ShabalGolden::into_frames)
         }
