@@ -8,7 +8,6 @@ Needs the skeinhw package and cocotb 1.9 or 2.x in the Python environment (READM
 """
 
 import argparse
-import os
 import sys
 import tempfile
 from pathlib import Path

@@ -16,10 +16,6 @@ from ._compat import sim_time_ns
 
 Messages = Union[bytes, Sequence[bytes]]
 
-# The Skein options of a run, as skeinhw.simulate takes them (the golden model and the port
-# must be told the same).
-OPTIONS = ("key", "pers", "public_key", "key_id", "nonce", "tree", "bits", "digest_bits")
-
 
 class GoldenMismatch(AssertionError):
     """The DUT diverged from the golden model (or nothing could be compared)."""
