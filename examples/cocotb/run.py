@@ -3,21 +3,25 @@
 
     python examples/cocotb/run.py [--schedule ath-1r] [--simulator icarus]
 
-Needs the skeinhw package and cocotb 1.9 in the Python environment (README.md).
+Needs the skeinhw package and cocotb 1.9 or 2.x in the Python environment (README.md; cocotb
+2 needs Verilator 5.036 or newer).
 """
 
 import argparse
-import os
 import sys
 import tempfile
 from pathlib import Path
 
 import skeinhw
 
+import cocotb
+
 try:
+    from cocotb_tools.runner import get_runner  # cocotb 2
+except ImportError:
     from cocotb.runner import get_runner  # cocotb 1.9
-except ImportError:  # cocotb 2
-    from cocotb_tools.runner import get_runner
+
+COCOTB2 = int(cocotb.__version__.split(".")[0]) >= 2
 
 
 def main() -> int:
@@ -30,8 +34,9 @@ def main() -> int:
     schedule = skeinhw.Schedule.preset(args.schedule)
     skeinhw.generate_verilog(schedule, work / "rtl")
     runner = get_runner(args.simulator)
+    sources = [str(work / "rtl" / "skeinhw.v")]
     runner.build(
-        verilog_sources=[str(work / "rtl" / "skeinhw.v")],
+        **({"sources": sources} if COCOTB2 else {"verilog_sources": sources}),
         hdl_toplevel="skeinhw",
         build_dir=str(work / "build"),
         build_args=["-Wno-fatal"] if args.simulator == "verilator" else [],
@@ -46,7 +51,7 @@ def main() -> int:
         results_xml=str(work / "results.xml"),
         extra_env={"SKEINHW_SCHEDULE": args.schedule, "PYTHONPATH": str(here)},
     )
-    # cocotb 1.9 writes a JUnit file; a failed test shows as a <failure> in it.
+    # cocotb writes a JUnit file; a failed test shows as a <failure> in it.
     text = Path(results).read_text(encoding="utf-8")
     failed = "<failure" in text or "<error" in text
     print("FAIL" if failed else "PASS", f"({results})")

@@ -18,11 +18,14 @@ from cocotb.triggers import FallingEdge
 import skeinhw
 from skeinhw.cocotb import GoldenChecker, drive_messages
 
-# What to hash, one run after another: a plain hash and a MAC (a design with several blocks in
-# flight takes one message per stream in each run: pass a list as long as its streams).
+# What to hash, one run after another: a plain hash, a MAC, and a personalized MAC with a nonce
+# (a design with several blocks in flight takes any number of messages per run: message i on
+# stream i mod S, a stream's messages back to back). The output length is the core's
+# (SKEINHW_DIGEST_BITS, default the state size: skeinhw.generate_verilog(..., digest_bits=N)).
 CASES = [
-    (b"The quick brown fox jumps over the lazy dog", b""),
-    (bytes(range(200)), bytes(range(32))),
+    (b"The quick brown fox jumps over the lazy dog", {}),
+    (bytes(range(200)), {"key": bytes(range(32))}),
+    (b"abc" * 30, {"key": b"k", "pers": b"20081031 me@example.org", "nonce": bytes(16)}),
 ]
 
 
@@ -32,14 +35,16 @@ async def golden_model_checks_every_cycle(dut):
     schedule = skeinhw.Schedule.preset(os.environ.get("SKEINHW_SCHEDULE", "ath-1r"))
     # map=None: the generated Verilog names its registers like the golden trace.
     map_file = os.environ.get("SKEINHW_MAP") or None
-    bits = schedule.size
-    for run, (message, key) in enumerate(CASES):
-        checker = GoldenChecker(dut, schedule, [message], key=key, map=map_file)
+    size = schedule.size
+    digest_bits = int(os.environ.get("SKEINHW_DIGEST_BITS") or size)
+    for run, (message, options) in enumerate(CASES):
+        options = dict(options, digest_bits=digest_bits)
+        checker = GoldenChecker(dut, schedule, [message], map=map_file, **options)
         task = cocotb.start_soon(checker.run())
         # The first run starts the clock; each run resets the core first.
-        digests = await drive_messages(dut, schedule, [message], key=key, start_clock=run == 0)
+        digests = await drive_messages(dut, schedule, [message], start_clock=run == 0, **options)
         await task  # raises at the first divergence, with the diff's report
         await FallingEdge(dut.clk)  # out of the read-only phase the checker ended in
         dut._log.info("compared %s", checker.compared)
-        expected = getattr(skeinhw, f"skein{bits}")(message, digest_bits=bits, key=key)
+        expected = getattr(skeinhw, f"skein{size}")(message, **options)
         assert digests[0] == expected.digest(), "digest differs from the library's"

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# The Python package skeinhw (crates/py): builds it into the virtual environment target/venv
-# with maturin and runs its pytest suite (hashing against the vectors and pyskein 1.0, the
-# golden model, and the cocotb checker on the generated Verilog in Icarus, by cycle and by event,
-# and on an independent core in Icarus (Verilog) and GHDL (VHDL)).
+# The Python package skeinhw (crates/py): builds its abi3 wheel once (maturin build --release)
+# and installs it into two virtual environments, target/venv with cocotb 1.9 and
+# target/venv-cocotb2 with cocotb 2.1 (no Rust there: the wheel installs as a user's would).
+# cocotb 1.9 runs the whole pytest suite (hashing against the vectors and pyskein 1.0, the
+# golden model, and the cocotb checker on the generated Verilog in Icarus, by cycle and by
+# event, with every Skein option, and on an independent core in Icarus (Verilog) and GHDL
+# (VHDL)); cocotb 2.1 runs the cocotb tests again (Icarus and GHDL: cocotb 2 needs Verilator
+# 5.036, Debian 12 has 5.006), and both run the examples through cocotb's runner (and 2.1's
+# pytest plugin).
 # Installs what is missing: Debian's python3-venv/python3-dev/gcc (pyskein builds from source), ghdl
-# and the simulators (scripts/install-deps.sh); from PyPI maturin, pytest, cocotb 1.9, pyskein.
+# and the simulators (scripts/install-deps.sh); from PyPI maturin, pytest, cocotb, pyskein.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 VENV="$ROOT/target/venv"
+VENV2="$ROOT/target/venv-cocotb2"
 PY=/usr/bin/python3
 command -v "$PY" >/dev/null 2>&1 || PY=python3
 
@@ -29,21 +35,38 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 bash scripts/install-deps.sh
 
-if [ ! -x "$VENV/bin/python" ]; then
-    "$PY" -m venv "$VENV"
-fi
-# cocotb 1.9 is the line that runs on Debian 12's Icarus 11 and Verilator 5.006.
-"$VENV/bin/python" -m pip install -q --disable-pip-version-check \
-    "maturin>=1.5,<2" "pytest>=7" "cocotb>=1.9,<2" "pyskein==1.0"
+PIP=(-m pip install -q --disable-pip-version-check)
+for v in "$VENV" "$VENV2"; do
+    [ -x "$v/bin/python" ] || "$PY" -m venv "$v"
+done
+# cocotb 1.9 is the line that runs on Debian 12's Verilator 5.006 too.
+"$VENV/bin/python" "${PIP[@]}" "maturin>=1.5,<2" "pytest>=7" "cocotb>=1.9,<2" "pyskein==1.0"
+"$VENV2/bin/python" "${PIP[@]}" "pytest>=7" "cocotb>=2.1,<2.2"
 
-VIRTUAL_ENV="$VENV" "$VENV/bin/maturin" develop -q -m crates/py/Cargo.toml
+# One build for both: the abi3 wheel.
+WHEELS="$CARGO_TARGET_DIR/wheels"
+rm -f "$WHEELS"/skeinhw-*.whl
+"$VENV/bin/maturin" build --release -q -m crates/py/Cargo.toml -i "$VENV/bin/python" -o "$WHEELS"
+for v in "$VENV" "$VENV2"; do
+    "$v/bin/python" "${PIP[@]}" --force-reinstall --no-deps "$WHEELS"/skeinhw-*.whl
+done
 
-set +e
-"$VENV/bin/python" -m pytest -q -p no:cacheprovider crates/py/tests
-status=$?
-set -e
-if [ "$status" -eq 5 ]; then
-    echo "error: pytest collected no tests" >&2
-    exit 1
-fi
+status=0
+suite() {
+    local code=0
+    echo "== $*" >&2
+    "$@" || code=$?
+    if [ "$code" -eq 5 ]; then
+        echo "error: pytest collected no tests" >&2
+    fi
+    [ "$code" -eq 0 ] || status=1
+}
+T=crates/py/tests
+PYTEST=(-m pytest -q -p no:cacheprovider)
+suite "$VENV/bin/python" "${PYTEST[@]}" "$T" examples/cocotb/test_with_runner.py
+suite "$VENV2/bin/python" "${PYTEST[@]}" "$T/test_cocotb.py" "$T/test_cocotb_options.py" \
+    examples/cocotb/test_with_runner.py
+suite "$VENV2/bin/python" "${PYTEST[@]}" -p cocotb_tools._pytest.plugin \
+    --cocotb-simulator icarus --cocotb-build-dir "$CARGO_TARGET_DIR/cocotb-plugin" \
+    examples/cocotb/test_pytest_plugin.py
 exit "$status"

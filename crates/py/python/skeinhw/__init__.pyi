@@ -111,6 +111,7 @@ class Schedule:
     @staticmethod
     def presets() -> List["Schedule"]: ...
     def replace(self, **fields: object) -> "Schedule": ...
+    def with_set(self, settings: Sequence[str]) -> "Schedule": ...
     def to_json(self) -> str: ...
     @property
     def name(self) -> str: ...
@@ -190,8 +191,26 @@ def events(
     tweak_ring: str = ...,
 ) -> List[Event]: ...
 def generate_verilog(
-    schedule: Union[Schedule, str], dir: Union[str, os.PathLike], *, force: bool = ...
+    schedule: Union[Schedule, str],
+    dir: Union[str, os.PathLike],
+    *,
+    force: bool = ...,
+    digest_bits: Optional[int] = ...,
+    tree: Optional[Tree] = ...,
 ) -> List[pathlib.Path]: ...
+def host_blocks(
+    schedule: Union[Schedule, str],
+    messages: Messages,
+    *,
+    key: Optional[Buffer] = ...,
+    pers: Optional[Buffer] = ...,
+    public_key: Optional[Buffer] = ...,
+    key_id: Optional[Buffer] = ...,
+    nonce: Optional[Buffer] = ...,
+    tree: Optional[Tree] = ...,
+    bits: Union[None, int, Sequence[int]] = ...,
+    digest_bits: Optional[int] = ...,
+) -> List[Dict[str, int]]: ...
 def input_blocks(
     schedule: Union[Schedule, str],
     messages: Messages,
@@ -207,7 +226,13 @@ class LiveDiff:
         messages: Messages,
         *,
         key: Optional[Buffer] = ...,
+        pers: Optional[Buffer] = ...,
+        public_key: Optional[Buffer] = ...,
+        key_id: Optional[Buffer] = ...,
+        nonce: Optional[Buffer] = ...,
+        tree: Optional[Tree] = ...,
         bits: Union[None, int, Sequence[int]] = ...,
+        digest_bits: Optional[int] = ...,
         map: Optional[str] = ...,
         map_name: str = ...,
         context: int = ...,
