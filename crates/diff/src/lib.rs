@@ -5,6 +5,7 @@
 pub mod cycle;
 pub mod discover;
 pub mod discover_shabal;
+pub(crate) mod engine;
 mod error;
 pub mod event;
 pub mod frame;
@@ -12,6 +13,7 @@ pub mod golden;
 pub mod live;
 pub mod live_event;
 pub mod map;
+pub mod options;
 pub mod report;
 pub mod shabal_event;
 mod vcd;

@@ -23,6 +23,8 @@ use serde::Deserialize;
 use crate::error::DiffError;
 use crate::wave::Probe;
 
+mod part;
+pub use part::Part;
 mod validate;
 pub use validate::*;
 

@@ -259,7 +259,6 @@ pub fn validate_shabal_events(
     out_words: usize,
     partial: bool,
 ) -> Result<Vec<String>, DiffError> {
-    use crate::shabal_event::Part;
     let refuse =
         |field: &str, why: String| Err(DiffError::Invalid(format!("map field '{field}': {why}")));
     if map.digest_serial.is_some() {

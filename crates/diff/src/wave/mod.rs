@@ -10,6 +10,7 @@ use wellen::LoadOptions;
 use wellen::stream::{self};
 
 use crate::error::DiffError;
+pub use crate::options::WaveOptions;
 
 mod precheck;
 use precheck::*;
@@ -127,16 +128,6 @@ impl Probe {
             };
         }
     }
-}
-
-/// How to read the waveform.
-#[derive(Clone, Debug, Default)]
-pub struct WaveOptions {
-    /// Clock signal name (after prefix stripping).
-    pub clock: String,
-    /// A prefix removed from every signal name of the file before matching (Verilator adds
-    /// `TOP.`).
-    pub strip_prefix: Option<String>,
 }
 
 /// What reading a waveform found.
