@@ -4,7 +4,10 @@
 
 pub mod cycle;
 pub mod discover;
-pub mod discover_shabal;
+/// `skeinhw map` for Shabal (the search itself is in [`discover`], shared with Skein).
+pub mod discover_shabal {
+    pub use crate::discover::shabal::discover_shabal;
+}
 pub(crate) mod engine;
 mod error;
 pub mod event;

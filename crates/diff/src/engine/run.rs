@@ -121,6 +121,25 @@ impl Engine {
             .check_compared(views, self.compared_edges, self.edges)
     }
 
+    /// The digest port showed `got` at (`edge`, `time`) where `expected` (the first digest of
+    /// `stream` not yet seen) was due.
+    pub(crate) fn wrong_digest(
+        &mut self,
+        (stream, expected): (u32, Vec<u64>),
+        (edge, time): (u64, u64),
+        got: Vec<Bits>,
+        what: &str,
+    ) {
+        self.digest_fault = Some(DigestFault {
+            stream,
+            edge,
+            time,
+            expected,
+            got: Some(got),
+            what: what.into(),
+        });
+    }
+
     /// At the end: `missing` (stream, its first digest not seen, what) is a fault unless an
     /// earlier one was found.
     pub(crate) fn digest_missing(&mut self, missing: Option<(u32, Vec<u64>, String)>) {

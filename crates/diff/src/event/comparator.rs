@@ -4,7 +4,7 @@
 use super::{EventLayout, Expected, StreamEvents};
 use crate::engine::matcher::{is_one, known};
 use crate::engine::queue::{FamilyIndex, Gap};
-use crate::engine::run::{DigestFault, Engine};
+use crate::engine::run::Engine;
 use crate::wave::Bits;
 
 /// The event comparison, fed edge by edge (see the module documentation).
@@ -79,15 +79,13 @@ impl EventComparator {
             match hit {
                 Some(k) => self.ex.streams.get_mut(&k).expect("stream").next_digest += 1,
                 None => {
-                    let (stream, expected) = self.first_missing_digest();
-                    self.engine.digest_fault = Some(DigestFault {
-                        stream,
-                        edge,
-                        time,
-                        expected,
-                        got: Some(ws.iter().map(|&(_, p)| samples[p].clone()).collect()),
-                        what: "a digest block that is none of the expected ones".into(),
-                    });
+                    let missing = self.first_missing_digest();
+                    self.engine.wrong_digest(
+                        missing,
+                        (edge, time),
+                        ws.iter().map(|&(_, p)| samples[p].clone()).collect(),
+                        "a digest block that is none of the expected ones",
+                    );
                 }
             }
         }
@@ -104,15 +102,13 @@ impl EventComparator {
             match hit {
                 Some(k) => self.ex.streams.get_mut(&k).expect("stream").next_word += 1,
                 None => {
-                    let (stream, expected) = self.first_missing_word();
-                    self.engine.digest_fault = Some(DigestFault {
-                        stream,
-                        edge,
-                        time,
-                        expected,
-                        got: Some(vec![samples[data].clone()]),
-                        what: "a digest word that is not the expected one".into(),
-                    });
+                    let missing = self.first_missing_word();
+                    self.engine.wrong_digest(
+                        missing,
+                        (edge, time),
+                        vec![samples[data].clone()],
+                        "a digest word that is not the expected one",
+                    );
                 }
             }
         }

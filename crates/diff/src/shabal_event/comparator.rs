@@ -9,7 +9,7 @@ use skeinhw_sched::shabal::sim::ShabalPhase;
 use super::{Layout, Part, ShabalExpected, StreamEvents, View};
 use crate::engine::matcher::{self, is_one, known};
 use crate::engine::queue::{FamilyIndex, Gap};
-use crate::engine::run::{DigestFault, Engine, Taken, divergence, hex};
+use crate::engine::run::{Engine, Taken, divergence, hex};
 use crate::error::DiffError;
 use crate::report::{DiffReport, Divergence, FieldDiff};
 use crate::wave::Bits;
@@ -81,15 +81,13 @@ impl ShabalEventComparator {
                 self.last_digest = got;
             }
             None => {
-                let (stream, expected) = self.first_missing_digest();
-                self.engine.digest_fault = Some(DigestFault {
-                    stream,
-                    edge,
-                    time,
-                    expected,
-                    got: Some(ws.iter().map(|&(_, p)| samples[p].clone()).collect()),
-                    what: "a digest that is none of the expected ones".into(),
-                });
+                let missing = self.first_missing_digest();
+                self.engine.wrong_digest(
+                    missing,
+                    (edge, time),
+                    ws.iter().map(|&(_, p)| samples[p].clone()).collect(),
+                    "a digest that is none of the expected ones",
+                );
             }
         }
     }

@@ -14,18 +14,19 @@
 //! signal high at those edges and at as few others as possible. When the state appears at
 //! golden cycle + a constant, that constant is `reset_cycles` (cycle alignment fits).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 
 use skeinhw_sched::shabal::sim::{ShabalCycleRecord, ShabalTraceHeader};
 use skeinhw_shabal::constants::ITERATIONS;
 use skeinhw_trace::names;
 
-use crate::discover::{
-    DiscoverOptions, Discovery, Found, Track, common_scope, find_clock, high_edges, relative, rises,
-};
+use super::scope::write_scoped;
+use super::search::{Place, Table, Tag, search};
+use super::signals::{Signals, reset_cycles};
+use super::{DiscoverOptions, Discovery, Found};
 use crate::error::DiffError;
-use crate::shabal_event::Part;
+use crate::map::Part;
 
 /// What a golden word is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -41,34 +42,25 @@ enum Role {
 /// (role, part (0 A, 1 B, 2 C; 0 for the digest), word).
 type Key = (Role, u8, u8);
 
-#[derive(Clone, Copy, Debug)]
-struct Tag {
-    key: Key,
-    record: u32,
-}
-
 /// Small values (counters, flags) are left out: any register could hold them.
 fn distinctive(v: u32) -> bool {
     (v >> 12) != 0 && (!v >> 12) != 0
 }
 
-struct Table {
-    /// Value -> range of `tags` (one allocation for all, not one per value).
-    index: HashMap<u32, (u32, u32)>,
-    tags: Vec<Tag>,
-    /// Distinct values of each key.
-    expected: BTreeMap<Key, u32>,
+/// The golden words, indexed by value.
+struct ShabalTable {
+    table: Table<u32, Key>,
     out_words: usize,
     cycles: u64,
 }
 
-impl Table {
+impl ShabalTable {
     fn build<E: std::fmt::Display>(
         header: &ShabalTraceHeader,
         golden: impl Iterator<Item = Result<ShabalCycleRecord, E>>,
-    ) -> Result<Table, DiffError> {
+    ) -> Result<ShabalTable, DiffError> {
         let out_words = header.output_words();
-        let mut raw: Vec<(u32, Tag)> = Vec::new();
+        let mut raw: Vec<(u32, Tag<Key>)> = Vec::new();
         let mut cycles = 0u64;
         for (i, r) in golden.enumerate() {
             let r = r.map_err(|e| DiffError::Invalid(format!("golden trace: {e}")))?;
@@ -103,59 +95,12 @@ impl Table {
                 }
             }
         }
-        // One tag per (value, key): the first record that holds it.
-        raw.sort_unstable_by_key(|(v, t)| (*v, t.key, t.record));
-        raw.dedup_by(|b, a| a.0 == b.0 && a.1.key == b.1.key);
-        let mut index: HashMap<u32, (u32, u32)> = HashMap::new();
-        let mut expected: BTreeMap<Key, u32> = BTreeMap::new();
-        let mut tags = Vec::with_capacity(raw.len());
-        for (v, t) in raw {
-            *expected.entry(t.key).or_default() += 1;
-            let at = tags.len() as u32;
-            index.entry(v).or_insert((at, at)).1 = at + 1;
-            tags.push(t);
-        }
-        Ok(Table {
-            index,
-            tags,
-            expected,
+        Ok(ShabalTable {
+            table: Table::new(raw),
             out_words,
             cycles,
         })
     }
-}
-
-/// A 32-bit slice of a signal, read in the trace's byte order or byte-swapped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-struct Place {
-    signal: u32,
-    offset: u32,
-    swapped: bool,
-}
-
-#[derive(Default)]
-struct Candidate {
-    last: Option<u32>,
-    /// (value, key) pairs taken, so repeats count once.
-    taken: HashSet<(u32, Key)>,
-    votes: HashMap<Key, u32>,
-    /// (time, tag) of each first take, up to `KEPT_HITS`.
-    hits: Vec<(u64, Tag)>,
-}
-
-const KEPT_HITS: usize = 1 << 14;
-const SAMPLE_FIRST: u64 = 512;
-const SAMPLE_EVERY: u64 = 64;
-
-fn slice32(words: &[u64], offset: u32) -> u32 {
-    let (i, b) = ((offset / 64) as usize, offset % 64);
-    let lo = words.get(i).copied().unwrap_or(0) >> b;
-    let v = if b <= 32 {
-        lo
-    } else {
-        lo | (words.get(i + 1).copied().unwrap_or(0) << (64 - b))
-    };
-    v as u32
 }
 
 /// Searches `wave` for the golden Shabal run's words (see the module documentation).
@@ -165,121 +110,13 @@ pub fn discover_shabal<E: std::fmt::Display>(
     wave: &Path,
     options: &DiscoverOptions,
 ) -> Result<Discovery, DiffError> {
-    let table = Table::build(header, golden)?;
-    let file = wave.display().to_string();
-    if !wave.exists() {
-        return Err(DiffError::Io {
-            file,
-            message: "no such file".into(),
-        });
-    }
-    // Our own reader for a VCD (wellen for an FST or a header it leaves alone).
-    let scan = crate::wave::Scan::open(wave, &file)?;
-    // Every name of every signal (a port and the net it drives share one signal).
-    let mut aliases: HashMap<usize, Vec<String>> = HashMap::new();
-    let mut refs = Vec::new();
-    let mut tracks: Vec<Track> = Vec::new();
-    let mut track_of: HashMap<usize, u32> = HashMap::new();
-    for var in scan.vars() {
-        let width = var.width;
-        // A function's or task's variables (Icarus dumps them) are scratch copies, not places.
-        if (width != 1 && width < 32) || var.in_function {
-            continue;
-        }
-        let net = var.net;
-        let full = var.name.clone();
-        let name = match options.strip_prefix.as_deref() {
-            Some(p) => full.strip_prefix(p).unwrap_or(&full).to_string(),
-            None => full,
-        };
-        let r = var.key;
-        aliases.entry(r.index()).or_default().push(name);
-        let t = *track_of.entry(r.index()).or_insert_with(|| {
-            refs.push(r);
-            tracks.push(Track {
-                width,
-                net: true,
-                ..Track::default()
-            });
-            (tracks.len() - 1) as u32
-        });
-        tracks[t as usize].net &= net;
-    }
-    for names in aliases.values_mut() {
-        names.sort_by_key(|n| (n.matches('.').count(), n.clone()));
-    }
-    let mut candidates: HashMap<Place, Candidate> = HashMap::new();
-    let mut offsets: Vec<u32> = Vec::new();
-    scan.stream(&file, &refs, |time, signal, value| {
-        let Some(&t) = track_of.get(&signal.index()) else {
-            return Ok::<(), DiffError>(());
-        };
-        let track = &mut tracks[t as usize];
-        track.changes += 1;
-        let known = value.is_some();
-        let words = value.unwrap_or(&[]);
-        if track.width == 1 {
-            if known {
-                let bit = words[0] & 1 == 1;
-                if track.bits.last().map(|b| b.1) != Some(bit) {
-                    track.bits.push((time, bit));
-                }
-            }
-            return Ok(());
-        }
-        if !known {
-            return Ok(());
-        }
-        let last = track.width - 32;
-        offsets.clear();
-        if track.changes <= SAMPLE_FIRST || track.changes.is_multiple_of(SAMPLE_EVERY) {
-            offsets.extend(0..=last);
-        } else {
-            offsets.extend((0..=last).step_by(32));
-            if !last.is_multiple_of(32) {
-                offsets.push(last);
-            }
-            offsets.extend(track.odd_offsets.iter().copied());
-        }
-        for (&offset, swapped) in offsets.iter().flat_map(|o| [(o, false), (o, true)]) {
-            let raw = slice32(words, offset);
-            let v = if swapped { raw.swap_bytes() } else { raw };
-            let Some(&(from, to)) = table.index.get(&v) else {
-                continue;
-            };
-            let tags = &table.tags[from as usize..to as usize];
-            if !offset.is_multiple_of(32) && offset != last && !track.odd_offsets.contains(&offset)
-            {
-                track.odd_offsets.push(offset);
-            }
-            let c = candidates
-                .entry(Place {
-                    signal: t,
-                    offset,
-                    swapped,
-                })
-                .or_default();
-            if c.last == Some(v) {
-                continue;
-            }
-            c.last = Some(v);
-            for tag in tags {
-                if !c.taken.insert((v, tag.key)) {
-                    continue;
-                }
-                *c.votes.entry(tag.key).or_default() += 1;
-                if c.hits.len() < KEPT_HITS {
-                    c.hits.push((time, *tag));
-                }
-            }
-        }
-        Ok(())
-    })?;
-    let name_of = |t: u32| -> &str { &aliases[&refs[t as usize].index()][0] };
-
-    let clock = find_clock(&tracks, &aliases, &refs, options.clock.as_deref(), &file)?;
-    let rises: Vec<u64> = rises(&tracks[clock as usize].bits).collect();
-    let edge_of = |time: u64| rises.partition_point(|&r| r < time) as u64;
+    let table = ShabalTable::build(header, golden)?;
+    let (file, scan, mut signals) = Signals::open(wave, 32, options.strip_prefix.as_deref())?;
+    let candidates = search(&mut signals, scan, &file, &table.table, |_, _, _, _| {})?;
+    let clock = signals.clock(options.clock.as_deref(), &file)?;
+    let (tracks, rises) = (&signals.tracks, &clock.rises);
+    let name_of = |t: u32| signals.name(t);
+    let edge_of = |time: u64| clock.edge_of(time);
 
     // Each (field, place) a place voted for, best first; each field and place taken once.
     struct Pair {
@@ -308,7 +145,7 @@ pub fn discover_shabal<E: std::fmt::Display>(
                 .filter(|(_, t)| t.key == key)
                 .map(|(time, _)| u128::from(*time))
                 .sum();
-            let need = table.expected.get(&key).copied().unwrap_or(0);
+            let need = table.table.expected.get(&key).copied().unwrap_or(0);
             // A state word: most of its round states; a digest word: the word itself.
             if !digest && votes * 2 <= need {
                 continue;
@@ -374,7 +211,7 @@ pub fn discover_shabal<E: std::fmt::Display>(
         if place.swapped {
             d.byteswap.insert(field.clone());
         }
-        let expected = table.expected.get(&key).copied().unwrap_or(0);
+        let expected = table.table.expected.get(&key).copied().unwrap_or(0);
         d.found.push(Found {
             field: field.clone(),
             probe: probe_text(place),
@@ -412,56 +249,22 @@ pub fn discover_shabal<E: std::fmt::Display>(
         })
         .collect();
     if !digest_edges.is_empty() {
-        let valid = (0..tracks.len() as u32)
-            .filter(|&t| t != clock && tracks[t as usize].width == 1)
-            .filter_map(|t| {
-                let high = high_edges(&tracks[t as usize].bits, &rises);
-                digest_edges
-                    .iter()
-                    .all(|e| high.binary_search(e).is_ok())
-                    .then_some((high.len(), t))
-            })
-            .min()
-            .map(|(_, t)| t);
-        match valid {
-            Some(v) => {
-                full.insert(names::OUT_VALID.to_string(), name_of(v).to_string());
-            }
-            None => {
-                full.retain(|f, _| !f.starts_with("out_data_"));
-                d.found.retain(|f| !f.field.starts_with("out_data_"));
-                d.notes.push(
-                    "a register holds the digest words, but no 1-bit signal marks when: not mapped"
-                        .into(),
-                );
-            }
-        }
+        d.mark_digest(
+            &mut full,
+            signals.valid_bit(&clock, &digest_edges).map(name_of),
+        );
     }
 
     // Cycle alignment fits when the state shows up at golden cycle + a constant.
-    let mut shifts: HashMap<i64, u32> = HashMap::new();
-    let mut total = 0u32;
-    for (&(part, word, digest), (place, _)) in &best {
-        if digest {
-            continue;
-        }
-        for (time, tag) in &candidates[place].hits {
-            if tag.key == (Role::State, part, word) {
-                *shifts
-                    .entry(edge_of(*time) as i64 - i64::from(tag.record))
-                    .or_default() += 1;
-                total += 1;
-            }
-        }
-    }
-    if let Some((&shift, &n)) = shifts
-        .iter()
-        .max_by_key(|(s, n)| (**n, std::cmp::Reverse(**s)))
-        && shift >= 0
-        && u64::from(n) * 10 >= u64::from(total) * 9
-    {
-        d.reset_cycles = Some(shift as u64);
-    }
+    d.reset_cycles = reset_cycles(best.iter().filter(|(k, _)| !k.2).flat_map(
+        |(&(part, word, _), (place, _))| {
+            candidates[place]
+                .hits
+                .iter()
+                .filter(move |(_, tag)| tag.key == (Role::State, part, word))
+                .map(|(time, tag)| edge_of(*time) as i64 - i64::from(tag.record))
+        },
+    ));
 
     let state_fields: Vec<&str> = full
         .keys()
@@ -515,50 +318,12 @@ pub fn discover_shabal<E: std::fmt::Display>(
              golden cycles, {} rising edges of {}): is it the same message and schedule?",
             table.cycles,
             rises.len(),
-            name_of(clock)
+            name_of(clock.track)
         )));
     }
 
-    // The scope: where the state lives (else every field), widened to hold the clock and the
-    // digest too; each signal by its name inside it.
-    let signal_of = |probe: &str| probe.split('[').next().unwrap_or(probe).to_string();
-    let state: Vec<String> = full
-        .iter()
-        .filter(|(f, _)| Part::field(f).is_some())
-        .map(|(_, p)| signal_of(p))
-        .collect();
-    let signals: Vec<String> = if state.is_empty() {
-        full.values().map(|p| signal_of(p)).collect()
-    } else {
-        state
-    };
-    let mut scope = common_scope(signals.iter().map(String::as_str));
-    let track_by_name: HashMap<&str, u32> =
-        (0..tracks.len() as u32).map(|t| (name_of(t), t)).collect();
-    let in_scope = |scope: &str, name: &str| -> String {
-        let inside = |n: &&String| scope.is_empty() || n.starts_with(&format!("{scope}."));
-        track_by_name
-            .get(name)
-            .and_then(|&t| aliases[&refs[t as usize].index()].iter().find(inside))
-            .cloned()
-            .unwrap_or_else(|| name.to_string())
-    };
-    let rename = |scope: &str, probe: &str| -> String {
-        let name = signal_of(probe);
-        format!("{}{}", in_scope(scope, &name), &probe[name.len()..])
-    };
-    let mut all: Vec<String> = full.values().map(|p| rename(&scope, p)).collect();
-    all.push(in_scope(&scope, name_of(clock)));
-    let outside = |n: &String| !scope.is_empty() && !n.starts_with(&format!("{scope}."));
-    if all.iter().any(outside) {
-        let names: Vec<String> = all.iter().map(|p| signal_of(p)).collect();
-        scope = common_scope(names.iter().map(|n| n.as_str()));
-    }
-    d.clock = in_scope(&scope, name_of(clock));
-    d.fields = full
-        .iter()
-        .map(|(k, v)| (k.clone(), relative(&scope, &rename(&scope, v))))
-        .collect();
-    d.scope = scope;
+    write_scoped(&mut d, &signals, &clock, &full, |f| {
+        Part::field(f).is_some()
+    });
     Ok(d)
 }
