@@ -119,6 +119,29 @@ impl<W: Word + Ord, K: Copy + Ord> Table<W, K> {
         }
     }
 
+    /// The table of a golden run's records, and the records read: `words(r, add)` adds each
+    /// (key, value) record `r` holds; values `distinctive` refuses (small numbers any
+    /// register could hold) are left out.
+    pub(crate) fn from_records<R, E: std::fmt::Display>(
+        golden: impl Iterator<Item = Result<R, E>>,
+        distinctive: fn(W) -> bool,
+        mut words: impl FnMut(&R, &mut dyn FnMut(K, W)),
+    ) -> Result<(Table<W, K>, u64), DiffError> {
+        let mut raw: Vec<(W, Tag<K>)> = Vec::new();
+        let mut cycles = 0u64;
+        for (i, r) in golden.enumerate() {
+            let r = r.map_err(|e| DiffError::Invalid(format!("golden trace: {e}")))?;
+            cycles += 1;
+            let record = u32::try_from(i).unwrap_or(u32::MAX);
+            words(&r, &mut |key, v| {
+                if distinctive(v) {
+                    raw.push((v, Tag { key, record }));
+                }
+            });
+        }
+        Ok((Table::new(raw), cycles))
+    }
+
     /// The tags of `v` and the index of the first.
     fn lookup(&self, v: W) -> Option<(u32, &[Tag<K>])> {
         self.index

@@ -22,7 +22,7 @@ use skeinhw_shabal::constants::ITERATIONS;
 use skeinhw_trace::names;
 
 use super::scope::write_scoped;
-use super::search::{Place, Table, Tag, search};
+use super::search::{Place, Table, search};
 use super::signals::{Signals, reset_cycles};
 use super::{DiscoverOptions, Discovery, Found};
 use crate::error::DiffError;
@@ -60,23 +60,9 @@ impl ShabalTable {
         golden: impl Iterator<Item = Result<ShabalCycleRecord, E>>,
     ) -> Result<ShabalTable, DiffError> {
         let out_words = header.output_words();
-        let mut raw: Vec<(u32, Tag<Key>)> = Vec::new();
-        let mut cycles = 0u64;
-        for (i, r) in golden.enumerate() {
-            let r = r.map_err(|e| DiffError::Invalid(format!("golden trace: {e}")))?;
-            cycles += 1;
-            let record = u32::try_from(i).unwrap_or(u32::MAX);
-            let mut push = |role: Role, part: usize, word: usize, v: u32| {
-                if distinctive(v) {
-                    raw.push((
-                        v,
-                        Tag {
-                            key: (role, part as u8, word as u8),
-                            record,
-                        },
-                    ));
-                }
-            };
+        let (table, cycles) = Table::from_records(golden, distinctive, |r, add| {
+            let mut push =
+                |role, part: usize, word: usize, v| add((role, part as u8, word as u8), v);
             if r.valid {
                 let parts: [&[u32]; 3] = [&r.state.a, &r.state.b, &r.state.c];
                 let end = r.iteration as usize == ITERATIONS;
@@ -94,9 +80,9 @@ impl ShabalTable {
                     push(Role::Digest, 0, w, v);
                 }
             }
-        }
+        })?;
         Ok(ShabalTable {
-            table: Table::new(raw),
+            table,
             out_words,
             cycles,
         })

@@ -12,7 +12,7 @@ use std::path::Path;
 use skeinhw_sched::sim::{OwnedCycleRecord, TraceHeader};
 use skeinhw_skein::threefish::{KeySchedule, decrypt, inject_subkey, round};
 
-use super::search::{Candidates, Place, Table, Tag, search};
+use super::search::{Candidates, Place, Table, search};
 use super::signals::{Clock, Signals};
 use super::{DiscoverOptions, Discovery};
 use crate::error::DiffError;
@@ -103,26 +103,12 @@ impl SkeinTable {
         let nw = header.words;
         let rounds = header.schedule.rounds();
         let subkeys = header.schedule.subkeys();
-        let mut raw: Vec<(u64, Tag<FieldKey>)> = Vec::new();
         let mut previous: Vec<Vec<u64>> = Vec::new();
         let mut seen_blocks = std::collections::HashSet::new();
-        let mut cycles = 0u64;
         let mut positions = Vec::new();
-        for (i, r) in golden.enumerate() {
-            let r = r.map_err(|e| DiffError::Invalid(format!("golden trace: {e}")))?;
-            cycles += 1;
-            let record = u32::try_from(i).unwrap_or(u32::MAX);
-            let mut push = |role: Role, slot: usize, word: usize, v: u64| {
-                if distinctive(v) {
-                    raw.push((
-                        v,
-                        Tag {
-                            key: (role, slot as u8, word as u8),
-                            record,
-                        },
-                    ));
-                }
-            };
+        let (table, cycles) = Table::from_records(golden, distinctive, |r, add| {
+            let mut push =
+                |role, slot: usize, word: usize, v| add((role, slot as u8, word as u8), v);
             previous.resize(r.slots.len(), Vec::new());
             for (s, slot) in r.slots.iter().enumerate() {
                 if !slot.valid {
@@ -173,9 +159,9 @@ impl SkeinTable {
                     push(Role::Digest, 0, w, *v);
                 }
             }
-        }
+        })?;
         Ok(SkeinTable {
-            table: Table::new(raw),
+            table,
             words: nw,
             cycles,
             positions,
