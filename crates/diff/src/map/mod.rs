@@ -26,7 +26,7 @@ use crate::wave::Probe;
 mod part;
 pub use part::Part;
 mod validate;
-pub use validate::*;
+pub use validate::{Alignment, Layout, slot_field, validate, validate_shabal_events};
 
 /// How a design stores the extended key or tweak words across the subkeys of a block.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]

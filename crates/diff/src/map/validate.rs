@@ -1,7 +1,7 @@
 //! The one check of a map for each alignment: every field one the alignment and the schedule can
 //! use, every register mapped whole unless `--partial`.
 
-use super::*;
+use super::{Part, Ring, SignalMap};
 use crate::error::DiffError;
 use std::collections::BTreeMap;
 
@@ -37,7 +37,7 @@ pub fn slot_field(name: &str) -> Option<(usize, &str, usize)> {
 
 /// The event-alignment registers of a slot and the words each must have to be whole (the
 /// key's parity word and t2 may be left out of a fixed ring: designs compute them).
-pub(super) fn event_registers(
+fn event_registers(
     words: usize,
     key_ring: Ring,
     tweak_ring: Ring,
@@ -367,7 +367,7 @@ pub fn validate_shabal_events(
 
 /// A `byteswap` field given as a slice must be one word of the algorithm (`bits` wide): the
 /// bytes swapped back are that word's.
-pub(super) fn byteswap_width(map: &SignalMap, bits: u32, what: &str) -> Result<(), DiffError> {
+fn byteswap_width(map: &SignalMap, bits: u32, what: &str) -> Result<(), DiffError> {
     match map
         .fields
         .iter()
@@ -383,6 +383,6 @@ pub(super) fn byteswap_width(map: &SignalMap, bits: u32, what: &str) -> Result<(
     }
 }
 
-pub(super) fn names_out(w: usize) -> String {
+fn names_out(w: usize) -> String {
     format!("out_data_{w}")
 }

@@ -115,11 +115,10 @@ pub(crate) fn read_header(input: &mut impl BufRead) -> Option<Header> {
 
 /// Scope types whose variables are scratch copies (wellen's Function, Task, VhdlFunction,
 /// VhdlProcedure).
-pub(super) const FUNCTION_SCOPES: &[&[u8]] =
-    &[b"task", b"function", b"vhdl_procedure", b"vhdl_function"];
+const FUNCTION_SCOPES: &[&[u8]] = &[b"task", b"function", b"vhdl_procedure", b"vhdl_function"];
 
 /// The scope types wellen knows, less its array scopes (whose variables it renames).
-pub(super) const SCOPE_TYPES: &[&[u8]] = &[
+const SCOPE_TYPES: &[&[u8]] = &[
     b"module",
     b"task",
     b"function",
@@ -147,7 +146,7 @@ pub(super) const SCOPE_TYPES: &[&[u8]] = &[
 ];
 
 /// wellen's bit-vector variable types.
-pub(super) const BIT_TYPES: [&[u8]; 23] = [
+const BIT_TYPES: [&[u8]; 23] = [
     b"wire",
     b"reg",
     b"parameter",
@@ -173,7 +172,7 @@ pub(super) const BIT_TYPES: [&[u8]; 23] = [
     b"byte",
 ];
 
-pub(super) fn var_kind(tpe: &[u8]) -> Option<Kind> {
+fn var_kind(tpe: &[u8]) -> Option<Kind> {
     match tpe {
         b"string" | b"real" | b"real_parameter" | b"realtime" | b"shortreal" => {
             Some(Kind::RealOrString)
@@ -185,7 +184,7 @@ pub(super) fn var_kind(tpe: &[u8]) -> Option<Kind> {
     }
 }
 
-pub(super) fn timescale_ok(body: &[u8]) -> bool {
+fn timescale_ok(body: &[u8]) -> bool {
     let t = tokens(body);
     let factor = match t.as_slice() {
         [one] => {
@@ -202,7 +201,7 @@ pub(super) fn timescale_ok(body: &[u8]) -> bool {
 
 /// `$var TYPE SIZE ID NAME [INDEX] $end`, named as wellen names it; `None` for names wellen
 /// would split into array scopes or otherwise rewrite.
-pub(super) fn parse_var(body: &[u8], scopes: &[String]) -> Option<Var> {
+fn parse_var(body: &[u8], scopes: &[String]) -> Option<Var> {
     let t = tokens(body);
     if t.len() < 4 {
         return None;
@@ -269,7 +268,7 @@ pub(super) fn plain_name(raw: &[u8], width: u32) -> Option<&[u8]> {
     Some(name)
 }
 
-pub(super) fn tokens(body: &[u8]) -> Vec<&[u8]> {
+fn tokens(body: &[u8]) -> Vec<&[u8]> {
     body.split(|c| matches!(c, b' ' | b'\t' | b'\n'))
         .filter(|t| !t.is_empty())
         .collect()
@@ -297,7 +296,7 @@ pub(crate) fn id_to_int(id: &[u8]) -> Option<u64> {
 }
 
 /// Header bytes one at a time (the header is small), counting lines.
-pub(super) struct ByteReader<'a, R> {
+struct ByteReader<'a, R> {
     input: &'a mut R,
     newlines: u64,
 }

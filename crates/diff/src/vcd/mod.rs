@@ -18,9 +18,10 @@ use std::collections::HashMap;
 use std::io::Read;
 
 mod header;
-pub(crate) use header::*;
+pub(crate) use header::{Header, Kind, id_to_int, read_header};
 mod values;
-pub(crate) use values::*;
+pub(crate) use values::decode;
+use values::scan_binary;
 
 /// Where each watched id's changes go: a dense table indexed by the id number (ids are small
 /// numbers in every simulator's output), a hash map only for ids spread too far apart.
@@ -331,6 +332,8 @@ fn lossy(b: &[u8], max: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::header::plain_name;
+    use super::values::pack64;
     use super::*;
     use crate::wave::Bits;
 

@@ -1,19 +1,19 @@
 //! Decoding a vector's digits into words: eight digits at a time (SWAR), straight into [`Bits`].
 
-use super::*;
+use super::lossy;
 use crate::wave::Bits;
 
 /// The eight bytes of `v` (big-endian load: the first character most significant) that are
 /// not `0` or `1`, as a non-zero byte each.
 #[inline]
-pub(super) fn non_binary(v: u64) -> u64 {
+fn non_binary(v: u64) -> u64 {
     (v & 0xfefe_fefe_fefe_fefe) ^ 0x3030_3030_3030_3030
 }
 
 /// The low bits of eight `0`/`1` characters (big-endian load) as a byte, the first character
 /// the most significant bit.
 #[inline]
-pub(super) fn gather8(v: u64) -> u64 {
+fn gather8(v: u64) -> u64 {
     // Bit 8j goes to bit 56 + j; the other partial products land below bit 56 (no carries).
     (v & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
@@ -51,7 +51,7 @@ pub(super) fn scan_binary(buf: &[u8], start: usize) -> (usize, Option<u64>) {
 
 /// The nine VCD bit states as wellen reads them (`None`: not a state), lower case as
 /// wellen's `Bit::as_ascii` prints them.
-pub(super) const STATE: [u8; 256] = {
+const STATE: [u8; 256] = {
     let mut t = [0u8; 256];
     let pairs: [(u8, u8); 15] = [
         (b'0', b'0'),

@@ -13,15 +13,14 @@ use crate::error::DiffError;
 pub use crate::options::WaveOptions;
 
 mod precheck;
-use precheck::*;
+use precheck::{check_vcd_times, precheck};
 mod sampler;
-use sampler::*;
+use sampler::{stream_edges, stream_vcd};
 mod contain;
-use contain::*;
-mod wellen_values;
-use wellen_values::*;
+use contain::{contain, one_line};
 mod scan;
-pub(crate) use scan::*;
+mod wellen_values;
+pub(crate) use scan::{Scan, SignalKey};
 
 /// A value read from the waveform: the bits of a signal slice, least significant word first,
 /// or the first X/Z (or other non-binary) state seen in it.
@@ -251,6 +250,7 @@ where
 
 #[cfg(test)]
 mod tests {
+    use super::sampler::{slice, slice_into};
     use super::*;
 
     #[test]

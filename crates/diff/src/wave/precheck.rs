@@ -107,7 +107,7 @@ pub(super) fn check_vcd_times(input: &mut impl BufRead) -> Result<(), String> {
 /// by what the block's bytes can hold: geometry and hierarchy (their unpacked length and the
 /// geometry's signal count), the header's signal counts, the blackout count, and a value-change
 /// block's time table (found by `fuzz/`'s `wave` target: 6 GB and 6 PB from 700-byte files).
-pub(super) fn check_fst_sizes(
+fn check_fst_sizes(
     input: &mut (impl Read + Seek),
     block: u8,
     at: u64,
@@ -198,7 +198,7 @@ pub(super) fn check_fst_sizes(
 }
 
 /// An FST variable-length integer (LEB128, at most 64 bits).
-pub(super) fn read_varint(input: &mut impl Read) -> Result<u64, String> {
+fn read_varint(input: &mut impl Read) -> Result<u64, String> {
     let mut value = 0u64;
     for shift in (0..64).step_by(7) {
         let mut b = [0u8; 1];
@@ -214,16 +214,16 @@ pub(super) fn read_varint(input: &mut impl Read) -> Result<u64, String> {
 }
 
 /// The block types of FST (fst-reader's `BlockType`): a VCD never starts with one of these bytes.
-pub(super) fn is_fst_block_type(b: u8) -> bool {
+fn is_fst_block_type(b: u8) -> bool {
     matches!(b, 0..=8 | 254 | 255)
 }
 
 /// The most a compressed FST block can expand: zlib's limit is about 1032 to 1, LZ4's 255.
-pub(super) const MAX_EXPANSION: u64 = 1100;
+const MAX_EXPANSION: u64 = 1100;
 
 /// Walks the FST blocks as the format detection does (type byte, big-endian length that counts
 /// itself) and refuses a length that does not move forward, which would make it loop.
-pub(super) fn check_fst_blocks(input: &mut (impl Read + Seek), len: u64) -> Result<(), String> {
+fn check_fst_blocks(input: &mut (impl Read + Seek), len: u64) -> Result<(), String> {
     let mut at = 0u64;
     while at < len {
         input.seek(SeekFrom::Start(at)).map_err(|e| e.to_string())?;

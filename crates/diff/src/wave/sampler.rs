@@ -1,7 +1,9 @@
 //! Sampling the probes at each rising clock edge, from our VCD reader or wellen's stream: the
 //! watched signals, their current values, and the samples handed to the caller.
 
-use super::*;
+use super::contain::{contain, one_line, quiet};
+use super::wellen_values::{decode_into, near_names, signal_names};
+use super::{Bits, MAX_SIGNAL_WIDTH, Probe, WaveOptions, WaveStats};
 use crate::error::DiffError;
 use crate::vcd;
 use std::collections::HashMap;
@@ -14,13 +16,13 @@ pub(super) type Names = HashMap<String, (usize, u32)>;
 
 /// The watched signals: `keys[0]` is the clock, `slots[p]` the position in `keys` of probe
 /// `p`'s signal (several probes may share one signal).
-pub(super) struct Watch {
+struct Watch {
     keys: Vec<usize>,
     slots: Vec<usize>,
 }
 
 /// Finds the clock and every probe's signal by name, checking widths and slices.
-pub(super) fn watch(
+fn watch(
     names: &Names,
     file: &str,
     options: &WaveOptions,
@@ -77,7 +79,7 @@ pub(super) fn watch(
 }
 
 /// Why a [`Sampler`] refused a change.
-pub(super) enum Refused {
+enum Refused {
     /// The callback asked for no more edges.
     Stop,
     /// A time stamp before the step's.
@@ -87,7 +89,7 @@ pub(super) enum Refused {
 /// Turns value changes into one sample per rising clock edge, shared by both readers so that
 /// they sample alike: a time step ends when a change of a later time arrives (or the file
 /// ends); a rising edge in it is sampled then, after all of its changes.
-pub(super) struct Sampler<'p, F> {
+struct Sampler<'p, F> {
     probes: &'p [Probe],
     slots: Vec<usize>,
     /// The current value of each watched signal (the clock first), updated in place.
@@ -355,13 +357,7 @@ pub(super) fn stream_edges<R: BufRead + Seek>(
 
 /// Samples the probes whose signal is `dirty` (the others keep their sample of an earlier
 /// edge, which is still their value).
-pub(super) fn emit(
-    probes: &[Probe],
-    slots: &[usize],
-    current: &[Bits],
-    dirty: &[bool],
-    out: &mut [Bits],
-) {
+fn emit(probes: &[Probe], slots: &[usize], current: &[Bits], dirty: &[bool], out: &mut [Bits]) {
     for ((p, &slot), o) in probes.iter().zip(slots).zip(out.iter_mut()) {
         if !dirty[slot] {
             continue;

@@ -1,6 +1,8 @@
 //! A waveform opened for `skeinhw map`'s search: every variable, then every value change.
 
-use super::*;
+use super::Bits;
+use super::precheck::precheck;
+use super::wellen_values::decode_words;
 use crate::error::DiffError;
 use crate::vcd;
 use std::fs::File;

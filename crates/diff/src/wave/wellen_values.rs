@@ -1,6 +1,7 @@
 //! Values and names as wellen gives them, decoded into our words.
 
-use super::*;
+use super::sampler::Names;
+use super::{Bits, MAX_SIGNAL_WIDTH};
 use std::collections::HashMap;
 use wellen::SignalValueRef;
 
