@@ -8,6 +8,7 @@ pub mod discover;
 pub mod discover_shabal {
     pub use crate::discover::shabal::discover_shabal;
 }
+mod bits;
 pub(crate) mod engine;
 mod error;
 pub mod event;

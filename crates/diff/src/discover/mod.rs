@@ -9,7 +9,7 @@
 //! map field gets the slice with the best votes, the clock is the 1-bit signal with the most
 //! regular rising edges ([`signals`]), and the map is written relative to the scope where the
 //! state lives ([`scope`]). Skein ([`discover`], 64-bit words) and Shabal
-//! ([`crate::discover_shabal`], 32-bit words) differ in their golden words and in how a field
+//! (`discover_shabal`, 32-bit words) differ in their golden words and in how a field
 //! is chosen from the votes.
 
 use std::collections::{BTreeMap, BTreeSet};

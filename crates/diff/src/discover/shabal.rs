@@ -3,7 +3,7 @@
 //! run's values, as [`crate::discover`] does for Skein's 64-bit words.
 //!
 //! The golden words are each cycle's A, B and C (the golden schedule's registers), the state
-//! after each round (the events [`crate::shabal_event`] compares, whatever the design's
+//! after each round (the events `shabal_event` compares, whatever the design's
 //! unfolding) and the digest words. Every value change of every signal of 32 bits or more is
 //! cut into 32-bit slices and looked up in both byte orders (a core unaware of Shabal's
 //! little-endian words holds them byte-swapped; such a field is written with

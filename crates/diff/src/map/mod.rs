@@ -24,8 +24,9 @@ use crate::error::DiffError;
 use crate::wave::Probe;
 
 mod part;
-pub use part::Part;
 mod validate;
+
+pub use part::Part;
 pub use validate::{Alignment, Layout, slot_field, validate, validate_shabal_events};
 
 /// How a design stores the extended key or tweak words across the subkeys of a block.

@@ -1,9 +1,10 @@
 //! The one check of a map for each alignment: every field one the alignment and the schedule can
 //! use, every register mapped whole unless `--partial`.
 
+use std::collections::BTreeMap;
+
 use super::{Part, Ring, SignalMap};
 use crate::error::DiffError;
-use std::collections::BTreeMap;
 
 /// Which comparison a map is checked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,8 +18,9 @@ use std::collections::HashMap;
 use std::io::Read;
 
 mod header;
-pub(crate) use header::{Header, Kind, id_to_int, read_header};
 mod values;
+
+pub(crate) use header::{Header, Kind, id_to_int, read_header};
 pub(crate) use values::decode;
 use values::scan_binary;
 
@@ -335,7 +336,7 @@ mod tests {
     use super::header::plain_name;
     use super::values::pack64;
     use super::*;
-    use crate::wave::Bits;
+    use crate::bits::Bits;
 
     #[test]
     fn pack64_reads_digits_most_significant_first() {

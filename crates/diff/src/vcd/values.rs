@@ -1,7 +1,7 @@
 //! Decoding a vector's digits into words: eight digits at a time (SWAR), straight into [`Bits`].
 
 use super::lossy;
-use crate::wave::Bits;
+use crate::bits::Bits;
 
 /// The eight bytes of `v` (big-endian load: the first character most significant) that are
 /// not `0` or `1`, as a non-zero byte each.

@@ -1,15 +1,17 @@
 //! Sampling the probes at each rising clock edge, from our VCD reader or wellen's stream: the
 //! watched signals, their current values, and the samples handed to the caller.
 
+use std::collections::HashMap;
+use std::io::{BufRead, Seek};
+
+use wellen::SignalRef;
+use wellen::stream::{self, Filter};
+
 use super::contain::{contain, one_line, quiet};
 use super::wellen_values::{decode_into, near_names, signal_names};
 use super::{Bits, MAX_SIGNAL_WIDTH, Probe, WaveOptions, WaveStats};
 use crate::error::DiffError;
 use crate::vcd;
-use std::collections::HashMap;
-use std::io::{BufRead, Seek};
-use wellen::SignalRef;
-use wellen::stream::{self, Filter};
 
 /// A name's signal key (wellen's signal index, or the VCD id number) and declared width.
 pub(super) type Names = HashMap<String, (usize, u32)>;

@@ -1,15 +1,17 @@
 //! A waveform opened for `skeinhw map`'s search: every variable, then every value change.
 
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+
+use wellen::stream::{self, Filter};
+use wellen::{LoadOptions, ScopeType, SignalRef, VarType};
+
 use super::Bits;
 use super::precheck::precheck;
 use super::wellen_values::decode_words;
 use crate::error::DiffError;
 use crate::vcd;
-use std::fs::File;
-use std::io::BufReader;
-use std::path::Path;
-use wellen::stream::{self, Filter};
-use wellen::{LoadOptions, ScopeType, SignalRef, VarType};
 
 /// A signal of a waveform as `skeinhw map` keys it: the VCD id number with our reader,
 /// wellen's signal index with wellen. Variables that are one signal share it.

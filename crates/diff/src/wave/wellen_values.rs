@@ -1,9 +1,11 @@
 //! Values and names as wellen gives them, decoded into our words.
 
+use std::collections::HashMap;
+
+use wellen::SignalValueRef;
+
 use super::sampler::Names;
 use super::{Bits, MAX_SIGNAL_WIDTH};
-use std::collections::HashMap;
-use wellen::SignalValueRef;
 
 /// Decodes a value change into `b`, reusing its buffer.
 pub(super) fn decode_into(v: SignalValueRef<'_>, b: &mut Bits) -> Result<(), String> {
