@@ -11,41 +11,9 @@ use skeinhw_trace::names::{self, Signal};
 use crate::error::DiffError;
 use crate::frame::Frame;
 use crate::map::{self, Alignment, Layout, SignalMap};
+pub use crate::options::CycleOptions;
 use crate::report::{ContextRow, DiffReport, Divergence, FieldDiff, Verdict};
-use crate::wave::{Bits, Probe, WaveOptions, sample_rising_edges};
-
-/// How to line the two up.
-#[derive(Clone, Debug)]
-pub struct CycleOptions {
-    /// The waveform's clock and prefix handling.
-    pub wave: WaveOptions,
-    /// RTL edges before the golden trace's first cycle (reset).
-    pub reset_cycles: u64,
-    /// Further RTL edges to skip (may be negative: golden cycles to skip).
-    pub offset: i64,
-    /// Cycles of context shown before and after the divergence.
-    pub context: usize,
-    /// Accept RTL edges after the golden trace's last cycle (a test bench that runs on).
-    pub allow_trailing: bool,
-    /// Accept a map that covers only some words of a register (the verdict names the rest).
-    pub partial: bool,
-}
-
-impl Default for CycleOptions {
-    fn default() -> Self {
-        CycleOptions {
-            wave: WaveOptions {
-                clock: names::CLK.to_string(),
-                strip_prefix: None,
-            },
-            reset_cycles: 0,
-            offset: 0,
-            context: 3,
-            allow_trailing: false,
-            partial: false,
-        }
-    }
-}
+use crate::wave::{Bits, Probe, sample_rising_edges};
 
 /// One compared field: where its golden value is, and which golden 1-bit signal must be set
 /// for it to matter.

@@ -200,6 +200,15 @@ fn header_error(file: &str, e: TraceError) -> DiffError {
     }
 }
 
+/// A trace reader's records, each error naming `file`.
+fn named_errors<T, E: std::fmt::Display>(
+    reader: impl Iterator<Item = Result<T, E>> + Send + 'static,
+    file: &str,
+) -> Box<dyn Iterator<Item = Result<T, String>> + Send> {
+    let file = file.to_string();
+    Box::new(reader.map(move |r| r.map_err(|e| format!("{file}: {e}"))))
+}
+
 /// The one header field the algorithm is told by; serde skips the rest without building it.
 #[derive(Deserialize)]
 struct AlgorithmOf {
@@ -224,12 +233,9 @@ impl Golden {
         file: &str,
     ) -> Result<Golden, DiffError> {
         let reader = JsonlReader::new(input).map_err(|e| header_error(file, e))?;
-        let header = reader.header().clone();
-        let file = file.to_string();
-        let records = reader.map(move |r| r.map_err(|e| format!("{file}: {e}")));
         Ok(Golden {
-            header,
-            records: Box::new(records),
+            header: reader.header().clone(),
+            records: named_errors(reader, file),
         })
     }
 
@@ -283,12 +289,9 @@ impl ShabalGolden {
         file: &str,
     ) -> Result<ShabalGolden, DiffError> {
         let reader = ShabalJsonlReader::new(input).map_err(|e| header_error(file, e))?;
-        let header = reader.header().clone();
-        let file = file.to_string();
-        let records = reader.map(move |r| r.map_err(|e| format!("{file}: {e}")));
         Ok(ShabalGolden {
-            header,
-            records: Box::new(records),
+            header: reader.header().clone(),
+            records: named_errors(reader, file),
         })
     }
 

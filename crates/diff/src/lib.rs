@@ -4,7 +4,12 @@
 
 pub mod cycle;
 pub mod discover;
-pub mod discover_shabal;
+/// `skeinhw map` for Shabal (the search itself is in [`discover`], shared with Skein).
+pub mod discover_shabal {
+    pub use crate::discover::shabal::discover_shabal;
+}
+mod bits;
+pub(crate) mod engine;
 mod error;
 pub mod event;
 pub mod frame;
@@ -12,6 +17,7 @@ pub mod golden;
 pub mod live;
 pub mod live_event;
 pub mod map;
+pub mod options;
 pub mod report;
 pub mod shabal_event;
 mod vcd;

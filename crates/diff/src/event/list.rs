@@ -3,6 +3,7 @@
 //! the comparator matches, never a second computation of them.
 
 use super::{BlockInfo, EventComparator, Expected, Family, Kind};
+use crate::engine::queue::{Event, FamilyIndex};
 
 /// One architectural event a golden run expects (see the module documentation of
 /// [`crate::event`]).
@@ -37,9 +38,9 @@ impl Expected {
     pub fn events(&self) -> Vec<GoldenEvent> {
         let mut out = Vec::new();
         for (&stream, st) in &self.streams {
-            let mut all: Vec<(Family, &super::Event)> = Family::ALL
+            let mut all: Vec<(Family, &Event<Kind>)> = Family::ALL
                 .iter()
-                .flat_map(|&f| st.events[f.index()].iter().map(move |e| (f, e)))
+                .flat_map(|&f| st.queue.events(f.index()).iter().map(move |e| (f, e)))
                 .collect();
             all.sort_by_key(|(f, e)| (e.block, e.kind.order(), *f));
             out.extend(all.into_iter().map(|(f, e)| GoldenEvent {
@@ -72,7 +73,7 @@ impl EventComparator {
     /// The mapped digest port has shown every expected digest (or a wrong one): later edges
     /// cannot change the verdict, so a live caller may stop. False without a digest port.
     pub fn digests_settled(&self) -> bool {
-        if self.digest_fault.is_some() {
+        if self.engine.digest_fault.is_some() {
             return true;
         }
         let streams = self.ex.streams.values();

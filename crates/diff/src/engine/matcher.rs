@@ -3,8 +3,8 @@
 //! values only, a held value counted once), and which expected event a new value is (the
 //! nearest one at or after the next expected of its family, over every stream). What a match
 //! or a miss then means (Threefish's runs of equal events, where a gap is kept) and the report
-//! stay with each family: [`crate::event`] and [`crate::shabal_event`], the implementations of
-//! [`EventSource`].
+//! stay with each family: `event` and `shabal_event`, through the
+//! [`EventSource`] that the engine's queues implement.
 
 use std::collections::{BTreeMap, HashMap};
 

@@ -1,0 +1,47 @@
+//! The options of a diff, shared by both alignments and both algorithms: the lowest module of
+//! the crate (it depends on nothing here), so that every comparison can take them.
+
+use skeinhw_trace::names;
+
+/// How to read the waveform.
+#[derive(Clone, Debug, Default)]
+pub struct WaveOptions {
+    /// Clock signal name (after prefix stripping).
+    pub clock: String,
+    /// A prefix removed from every signal name of the file before matching (Verilator adds
+    /// `TOP.`).
+    pub strip_prefix: Option<String>,
+}
+
+/// How to line the two up.
+#[derive(Clone, Debug)]
+pub struct CycleOptions {
+    /// The waveform's clock and prefix handling.
+    pub wave: WaveOptions,
+    /// RTL edges before the golden trace's first cycle (reset).
+    pub reset_cycles: u64,
+    /// Further RTL edges to skip (may be negative: golden cycles to skip).
+    pub offset: i64,
+    /// Cycles of context shown before and after the divergence.
+    pub context: usize,
+    /// Accept RTL edges after the golden trace's last cycle (a test bench that runs on).
+    pub allow_trailing: bool,
+    /// Accept a map that covers only some words of a register (the verdict names the rest).
+    pub partial: bool,
+}
+
+impl Default for CycleOptions {
+    fn default() -> Self {
+        CycleOptions {
+            wave: WaveOptions {
+                clock: names::CLK.to_string(),
+                strip_prefix: None,
+            },
+            reset_cycles: 0,
+            offset: 0,
+            context: 3,
+            allow_trailing: false,
+            partial: false,
+        }
+    }
+}
