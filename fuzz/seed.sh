@@ -37,6 +37,11 @@ for name in ath-8r ath-8r-2fp long-iter-256 shabal-unfold-2; do
         head -n 6 | tr '\n' ' ')
     { echo "skeinhw.clk $names"; head -n 400 "$tmp/$name.vcd"; } > "$corpus/wave/$name.vcd"
 done
+# Headers that were crashes: a huge `slots` (issue 16), a huge `in_ready` (issue 33); and a
+# trace with the field at 0 (raw blocks model no feed) next to the seeds above, which carry 1.
+cp "$repo"/crates/cli/tests/data/malformed/*.jsonl "$corpus/golden_jsonl/"
+sed '1s/,"in_ready":[0-9]*}$/}/' "$corpus/golden_jsonl/ath-8r.jsonl" | sed 's/,"in_ready":\[[a-z,]*\]//' \
+    > "$corpus/golden_jsonl/ath-8r-no-in-ready.jsonl"
 { echo "t.clk t.cnt t.wide[127:64] t.wide[3:0]"; cat "$repo/crates/diff/tests/data/icarus/counter.vcd"; } \
     > "$corpus/wave/counter.vcd"
 { echo "t.clk t.cnt t.wide[127:64] t.wide[3:0]"; cat "$repo/crates/diff/tests/data/icarus/counter.fst.bin"; } \

@@ -118,6 +118,22 @@ fn golden_header_that_disagrees_with_its_schedule() {
     refused(&out, &header, "slots = 99999999999");
 }
 
+/// Issue 33, item 13: the header's `in_ready` sized the signal list before any record was read
+/// (18.7 GB); it must be 0 or the run's streams.
+#[test]
+fn golden_header_with_a_huge_in_ready() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = golden(dir.path(), "vcd");
+    let header = data("inready-huge.jsonl");
+    let out = bounded(&[
+        "diff".as_ref(),
+        vcd.as_os_str(),
+        "--golden".as_ref(),
+        header.as_os_str(),
+    ]);
+    refused(&out, &header, "in_ready = 333333331");
+}
+
 #[test]
 fn a_vcd_cut_in_a_value_line_is_truncated_not_divergent() {
     let dir = tempfile::tempdir().unwrap();

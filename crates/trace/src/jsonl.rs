@@ -303,6 +303,25 @@ impl<R: BufRead> JsonlReader<R> {
             header.slots,
             header.schedule.blocks_in_flight() as usize,
         )?;
+        // `in_ready` sizes every record's bits and the signal list: it is 0 (no feed modelled)
+        // or the design's streams, as the simulator writes it (issue 33: a huge one allocated
+        // gigabytes before any record was read). A record line of that many bits must also fit.
+        let streams = header.streams.max(header.slots);
+        if header.in_ready != 0
+            && (header.in_ready != streams || header.in_ready as u64 > MAX_LINE_BYTES / 5)
+        {
+            return Err(TraceError::Jsonl {
+                line: 1,
+                message: format!(
+                    "in_ready = {}, but a run of {} stream(s) on the schedule '{}' ({} slot(s)) \
+                     has 0 or {streams}",
+                    header.in_ready,
+                    header.streams,
+                    header.schedule.name(),
+                    header.slots
+                ),
+            });
+        }
         Ok(JsonlReader {
             input,
             header,
