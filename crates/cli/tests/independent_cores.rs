@@ -225,10 +225,6 @@ fn the_hand_written_map_of_the_before_injection_core_passes() {
 }
 
 #[test]
-#[ignore = "issue 33: the state register's 0 after reset is taken as a later block's input \
-            (message block 0 of the empty message, the output block otherwise): DIVERGENT, \
-            config block 0, before subkey 0: never seen in slot0_state_before_*, on all four \
-            messages"]
 fn the_before_injection_core_passes_by_state_and_rings() {
     hand_written_map_passes(Core::Before, false, &[]);
 }
@@ -334,25 +330,21 @@ fn before_core_rotation_mutant() {
 }
 
 #[test]
-#[ignore = "issue 33: the state register's 0 after reset is taken as the output block's input"]
 fn before_core_permutation_mutant() {
     mutant_is_caught(Core::Before, BEFORE_MUTANTS[1]);
 }
 
 #[test]
-#[ignore = "issue 33: the state register's 0 after reset is taken as the output block's input"]
 fn before_core_first_flag_mutant() {
     mutant_is_caught(Core::Before, BEFORE_MUTANTS[2]);
 }
 
 #[test]
-#[ignore = "issue 33: the state register's 0 after reset is taken as the output block's input"]
 fn before_core_subkey_index_mutant() {
     mutant_is_caught(Core::Before, BEFORE_MUTANTS[3]);
 }
 
 #[test]
-#[ignore = "issue 33: the state register's 0 after reset is taken as the output block's input"]
 fn before_core_feed_forward_mutant() {
     mutant_is_caught(Core::Before, BEFORE_MUTANTS[4]);
 }
@@ -467,9 +459,8 @@ fn wrong_maps_never_pass(core: Core, wrong: Vec<(&str, Value)>) {
     );
 }
 
-// The before-injection core's state register diverges today for another reason (its 0 after
-// reset, see above), so these maps fail today whatever their fault; the ring faults are also
-// tried with the rings alone (below), where only the ring can be what fails.
+// The ring faults are also tried with the rings alone (below), where only the ring can be what
+// fails.
 #[test]
 fn wrong_maps_of_the_before_injection_core_never_pass() {
     let good = base_map(Core::Before);
@@ -512,8 +503,6 @@ fn wrong_maps_of_the_before_injection_core_never_pass() {
 /// Ring word i read one word off is, at subkey s, the ring at subkey s+1; a ring declared fixed
 /// holds the fixed words only at subkey 0.
 #[test]
-#[ignore = "issue 33: each is IDENTICAL, exit 0: one word off \"111 of 111 expected events \
-            matched\" (subkey 0 no longer expected), declared fixed \"60 of 60\""]
 fn wrong_ring_maps_of_the_before_injection_core_never_pass() {
     let rings = only(&base_map(Core::Before), |k| !k.starts_with("slot0_state"));
     wrong_maps_never_pass(

@@ -47,6 +47,19 @@ pub(crate) struct Engine {
     pub(crate) last_time: u64,
     pub(crate) compared_edges: u64,
     pub(crate) digest_fault: Option<DigestFault>,
+    /// Per view: an event of a later block not yet taken (see [`Engine::views_edge`]).
+    pending: Vec<Option<Pending>>,
+}
+
+/// An event a view showed ahead of its stream's current block, held until the view's next
+/// value says whether the design really moved on (issue 33: a register's 0 after reset equals
+/// the Output block's input while the Config and message blocks are still due).
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    stream: u32,
+    j: usize,
+    edge: u64,
+    time: u64,
 }
 
 impl Engine {
@@ -61,6 +74,55 @@ impl Engine {
             last_time: 0,
             compared_edges: 0,
             digest_fault: None,
+            pending: vec![None; views.len()],
+        }
+    }
+
+    /// Takes event `j` of `family` in `stream`'s queue for view `vi` (unless the queue has
+    /// moved past it).
+    #[allow(clippy::too_many_arguments)]
+    fn take<S: StreamQueue>(
+        &mut self,
+        streams: &mut BTreeMap<u32, S>,
+        vi: usize,
+        family: usize,
+        (stream, j): (u32, usize),
+        (edge, time): (u64, u64),
+        runs: bool,
+    ) {
+        let st = streams.get_mut(&stream).expect("stream");
+        if j < st.queue().next(family) {
+            return;
+        }
+        let last = st.queue_mut().take(family, j, edge, time, runs);
+        self.matcher.armed[vi] = Some((stream, last));
+    }
+
+    /// Whether event `j` of `family` lies ahead of its stream's current block: past a block
+    /// none of whose events of the family was seen yet, or more than one block on.
+    fn ahead<S: StreamQueue>(st: &S, family: usize, j: usize) -> bool {
+        let q = st.queue();
+        let evs = q.events(family);
+        let next = q.next(family);
+        let (Some(cur), Some(at)) = (evs.get(next), evs.get(j)) else {
+            return false;
+        };
+        let started = evs.iter().any(|e| e.block == cur.block && e.seen.is_some());
+        at.block > cur.block && (!started || at.block > cur.block + 1)
+    }
+
+    /// Takes the pending events of every view: the waveform ended.
+    pub(crate) fn settle<S: StreamQueue>(
+        &mut self,
+        streams: &mut BTreeMap<u32, S>,
+        views: &[View<S::Family>],
+        runs: bool,
+    ) {
+        for (vi, view) in views.iter().enumerate() {
+            if let Some(p) = self.pending[vi].take() {
+                let family = view.family.index();
+                self.take(streams, vi, family, (p.stream, p.j), (p.edge, p.time), runs);
+            }
         }
     }
 
@@ -86,14 +148,35 @@ impl Engine {
             match self.matcher.see(&*streams, views, vi, samples) {
                 Seen::Nothing => {}
                 Seen::Event(stream, j) => {
-                    let st = streams.get_mut(&stream).expect("stream");
-                    let last = st.queue_mut().take(family, j, edge, time, runs);
-                    self.matcher.armed[vi] = Some((stream, last));
+                    // An event ahead of the current block is taken only once the view's next
+                    // value is no earlier event of the stream: a value seen before its event
+                    // is due (reset, idle) is never a reason to jump ahead.
+                    if let Some(p) = self.pending[vi].take() {
+                        let evs = streams[&p.stream].queue().events(family);
+                        let earlier = stream == p.stream
+                            && streams[&stream].queue().events(family)[j].block < evs[p.j].block;
+                        if !earlier {
+                            self.take(streams, vi, family, (p.stream, p.j), (p.edge, p.time), runs);
+                        }
+                    }
+                    if Self::ahead(&streams[&stream], family, j) {
+                        self.pending[vi] = Some(Pending {
+                            stream,
+                            j,
+                            edge,
+                            time,
+                        });
+                    } else {
+                        self.take(streams, vi, family, (stream, j), (edge, time), runs);
+                    }
                 }
                 Seen::Other {
                     value,
                     first_change,
                 } => {
+                    if let Some(p) = self.pending[vi].take() {
+                        self.take(streams, vi, family, (p.stream, p.j), (p.edge, p.time), runs);
+                    }
                     let armed = if disarm {
                         self.matcher.armed[vi].take()
                     } else {

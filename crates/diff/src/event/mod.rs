@@ -38,6 +38,7 @@ use crate::wave::Probe;
 
 mod comparator;
 mod list;
+mod ring;
 mod verdict;
 pub use comparator::EventComparator;
 pub use list::{GoldenDigest, GoldenEvent};

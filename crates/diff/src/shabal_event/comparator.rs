@@ -145,6 +145,8 @@ impl ShabalEventComparator {
     /// The verdict after the last edge.
     pub(crate) fn finish(mut self, golden_cycles: u64) -> Result<DiffReport, DiffError> {
         self.engine.check_compared(&self.layout.views)?;
+        self.engine
+            .settle(&mut self.ex.streams, &self.layout.views, false);
         if self.layout.digest.is_some() {
             let (stream, expected) = self.first_missing_digest();
             self.engine
