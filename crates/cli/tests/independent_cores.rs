@@ -218,8 +218,6 @@ fn hand_written_map_passes(core: Core, whole: bool, defines: &[&str]) {
 }
 
 #[test]
-#[ignore = "issue 33: the map format has no byteswap for digest_serial (exit 2: unknown field \
-            `byteswap`, expected `data` or `valid`); and see the test below"]
 fn the_hand_written_map_of_the_before_injection_core_passes() {
     hand_written_map_passes(Core::Before, true, &[]);
 }

@@ -39,9 +39,14 @@ fn compared_fields(
         .filter_map(|n| map::slot_field(&format!("{n}_0")).map(|(s, _, _)| s + 1))
         .max()
         .unwrap_or(0);
+    // Skein's state words as the trace names them (0 for Shabal): a `byteswap` field is checked
+    // against the algorithm's word (issue 33: a 64-bit slice was refused as a Shabal word).
+    let words = (0..)
+        .take_while(|w| names.contains(&format!("slot0_state_{w}").as_str()))
+        .count();
     let layout = Layout {
         signals: &names,
-        words: 0,
+        words,
         slots,
     };
     let left_out = map::validate(map, Alignment::Cycle, &layout, partial)?;

@@ -108,8 +108,8 @@ pub fn slice(sig: &str, w: usize) -> String {
 }
 
 /// The hand-written map as the mutant and wrong-map tests use it: for the before-injection
-/// core without its serial digest port (its byte-swapped words are not in the map format yet,
-/// and no mutant acts there first).
+/// core without its serial digest port (no mutant acts there first, and the registers alone
+/// must catch each).
 pub fn base_map(core: Core) -> Value {
     let mut map = read_map(core);
     map.as_object_mut().unwrap().remove("digest_serial");

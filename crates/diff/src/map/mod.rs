@@ -6,7 +6,7 @@
 //! { "clock": "clk", "scope": "tb.dut", "reset_cycles": 2,
 //!   "fields": { "slot0_state_0": "state_q[63:0]", "slot0_round": "rnd",
 //!               "slot0_state_before_0": { "signal": "st[63:0]", "when": "busy" } },
-//!   "digest_serial": { "data": "dout", "valid": "dout_valid" },
+//!   "digest_serial": { "data": "dout", "valid": "dout_valid", "byteswap": true },
 //!   "key_ring": "rotating", "tweak_ring": "rotating" }
 //! ```
 //! `scope` is put in front of every signal name (and the clock's) with a dot. A field is a
@@ -94,6 +94,9 @@ struct QualifiedField {
 struct SerialFile {
     data: String,
     valid: String,
+    /// Each word's eight bytes are in the other order on the port (issue 33).
+    #[serde(default)]
+    byteswap: bool,
 }
 
 #[derive(Deserialize)]
@@ -139,7 +142,8 @@ impl SignalMap {
                 "{e} (expected {{\"clock\": ..., \"scope\": ..., \"reset_cycles\": N, \
                  \"fields\": {{FIELD: \"SIGNAL[hi:lo]\" or {{\"signal\": ..., \"when\": ..., \
                  \"byteswap\": true}}}}, \
-                 \"digest_serial\": {{\"data\": ..., \"valid\": ...}}, \"key_ring\": \
+                 \"digest_serial\": {{\"data\": ..., \"valid\": ..., \"byteswap\": true}}, \
+                 \"key_ring\": \
                  \"fixed\"|\"rotating\", \"tweak_ring\": ...}})"
             ),
         })?;
@@ -191,8 +195,23 @@ impl SignalMap {
             .digest_serial
             .as_ref()
             .map(|d| -> Result<DigestSerial, DiffError> {
+                let mut data = probe("digest_serial.data", &d.data)?;
+                if d.byteswap {
+                    if data.slice.is_some_and(|_| data.width(0) != 64) {
+                        return Err(DiffError::Parse {
+                            file: file.to_string(),
+                            line: 0,
+                            message: format!(
+                                "digest_serial: byteswap swaps the bytes of a 64-bit word, not \
+                                 {} bits",
+                                data.width(0)
+                            ),
+                        });
+                    }
+                    data.byteswap = true;
+                }
                 Ok(DigestSerial {
-                    data: probe("digest_serial.data", &d.data)?,
+                    data,
                     valid: probe("digest_serial.valid", &d.valid)?,
                 })
             })
@@ -300,6 +319,27 @@ impl SignalMap {
 #[cfg(test)]
 mod byteswap_tests {
     use super::*;
+
+    /// Issue 33: a serial digest port may be byte-swapped, as a 64-bit word.
+    #[test]
+    fn digest_serial_takes_byteswap_on_a_64_bit_word() {
+        let map = SignalMap::from_json(
+            r#"{"digest_serial": {"data": "d[63:0]", "valid": "v", "byteswap": true}}"#,
+            "m.json",
+        )
+        .unwrap();
+        assert!(map.digest_serial.unwrap().data.byteswap);
+        let err = SignalMap::from_json(
+            r#"{"digest_serial": {"data": "d[31:0]", "valid": "v", "byteswap": true}}"#,
+            "m.json",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("digest_serial") && err.contains("64-bit"),
+            "{err}"
+        );
+    }
 
     #[test]
     fn byteswap_is_read_and_needs_a_64_bit_slice() {
