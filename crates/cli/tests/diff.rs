@@ -185,3 +185,38 @@ fn bad_input_exits_2_with_one_line() {
         .unwrap();
     assert_ne!(out.status.code(), Some(0));
 }
+
+/// Issue 33: `diff` takes `--config-precomputed` as `map` and `trace` do: the golden computed on
+/// the fly then has no Config block, the same as `--set config_precomputed=true`.
+#[test]
+fn config_precomputed_is_a_diff_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = dir.path().join("pre.vcd");
+    skeinhw()
+        .args([
+            "trace",
+            "--schedule",
+            "ath-8r",
+            "--config-precomputed",
+            "true",
+        ])
+        .args(["--hex", "616263", "-o"])
+        .arg(&vcd)
+        .assert()
+        .success();
+    let diff = |extra: &[&str]| {
+        skeinhw()
+            .arg("diff")
+            .arg(&vcd)
+            .args(["--schedule", "ath-8r", "--hex", "616263"])
+            .args(["--strip-prefix", "skeinhw."])
+            .args(extra)
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(diff(&["--config-precomputed", "true"]), Some(0));
+    assert_eq!(diff(&["--set", "config_precomputed=true"]), Some(0));
+    assert_eq!(diff(&[]), Some(1));
+}

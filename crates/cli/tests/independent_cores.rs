@@ -319,10 +319,6 @@ const BEFORE_MUTANTS: [(&str, &str, &[&str]); 5] = [
 ];
 
 #[test]
-#[ignore = "issue 33: the state register's 0 after reset is taken as the output block's input \
-            (reported at config block 0, before subkey 0); with that fixed (RESET_ONES), the \
-            words shown are the register's first value after the last match (after round 4), \
-            not the one in the event's place (after round 7): all 8 differ, not word 1 alone"]
 fn before_core_rotation_mutant() {
     mutant_is_caught(Core::Before, BEFORE_MUTANTS[0]);
 }
@@ -368,8 +364,6 @@ fn before_core_mutants_are_caught_at_their_event_when_the_state_resets_to_ones()
 // value, word 0.
 
 #[test]
-#[ignore = "issue 33: a design seen to register only after subkey 0 is expected at subkey 1: \
-            reported at after subkey 1 with all 8 words differing, not after subkey 2, word 1"]
 fn unroll_8_core_rotation_mutant() {
     mutant_is_caught(
         Core::U8,
@@ -382,8 +376,6 @@ fn unroll_8_core_rotation_mutant() {
 }
 
 #[test]
-#[ignore = "issue 33: a design seen to register only after subkey 0 is expected at subkey 1: \
-            reported at after subkey 1 with all 8 words differing, not after subkey 2, words 0, 6"]
 fn unroll_8_core_permutation_mutant() {
     mutant_is_caught(
         Core::U8,

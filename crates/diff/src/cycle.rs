@@ -296,6 +296,7 @@ impl CycleComparator {
                 })
                 .collect(),
             context,
+            event: false,
         });
         self.divergent_fields = diffs;
         self.context > 0

@@ -72,6 +72,9 @@ pub struct Divergence {
     pub fields: Vec<FieldDiff>,
     /// A few cycles before and after.
     pub context: Vec<ContextRow>,
+    /// Found by event alignment: `cycle` is the RTL edge, there is no golden cycle to name.
+    #[serde(skip)]
+    pub event: bool,
 }
 
 /// The result of a diff.
@@ -115,11 +118,19 @@ impl fmt::Display for DiffReport {
             writeln!(f, "{line}")?;
         }
         if let Some(d) = &self.first_divergence {
-            writeln!(
-                f,
-                "first divergence at golden cycle {} (RTL edge {}, time {}), phase {}",
-                d.cycle, d.rtl_edge, d.time, d.phase
-            )?;
+            if d.event {
+                writeln!(
+                    f,
+                    "first divergence at RTL edge {} (time {}): {}",
+                    d.rtl_edge, d.time, d.phase
+                )?;
+            } else {
+                writeln!(
+                    f,
+                    "first divergence at golden cycle {} (RTL edge {}, time {}), phase {}",
+                    d.cycle, d.rtl_edge, d.time, d.phase
+                )?;
+            }
             for s in &d.location {
                 writeln!(
                     f,

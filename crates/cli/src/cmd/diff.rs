@@ -49,7 +49,8 @@ Alignment:
                  every block; every message block must show one, and every digest word must
                  leave the design. Config blocks are expected only if the design computes one:
                  a core with a hard-coded IV never does; give the golden schedule
-                 --set config_precomputed=true to leave them out of its trace as well.
+                 --config-precomputed true (or --set config_precomputed=true) to leave
+                 them out of its trace as well.
                  Shabal schedules (shabal-*): the state after each round, seen in
                    a_<i>, b_<i>, c_<i>       A (12 words), B, C (16 words each) after message
                                              block 0..n-1 and final round 0..2 (each part whole
@@ -135,6 +136,10 @@ pub struct OptionalSchedule {
     /// Override any schedule field, e.g. `--set rounds_per_cycle=4` (repeatable).
     #[arg(long = "set", value_name = "FIELD=VALUE")]
     pub set: Vec<String>,
+    /// Override config_precomputed (as `map` and `trace`): true for a core with a hard-coded
+    /// IV, whose trace then has no Config block.
+    #[arg(long, value_name = "BOOL")]
+    pub config_precomputed: Option<bool>,
 }
 
 /// The golden trace the arguments name.
@@ -150,6 +155,7 @@ pub fn golden(args: &DiffArgs) -> Result<AnyGolden> {
     let schedule = ScheduleArgs {
         schedule: name.clone(),
         set: args.schedule.set.clone(),
+        config_precomputed: args.schedule.config_precomputed,
         ..ScheduleArgs::default()
     }
     .build_any(args.message.size)?;

@@ -173,6 +173,9 @@ pub(crate) struct Matcher {
     /// Per view: the stream and event index of its last match (the family decides when to
     /// set and clear it).
     pub(crate) armed: Vec<Option<(u32, usize)>>,
+    /// Per view: the stream and event index of its last match, kept when a value that is no
+    /// event disarms it (the values after it are where the next events were due).
+    pub(crate) last_match: Vec<Option<(u32, usize)>>,
     /// Per view: edges on which it was compared with known values.
     pub(crate) compared: Vec<u64>,
 }
@@ -200,6 +203,7 @@ impl Matcher {
             lookup,
             last: vec![None; n],
             armed: vec![None; n],
+            last_match: vec![None; n],
             compared: vec![0; n],
         }
     }

@@ -25,6 +25,8 @@ pub(crate) struct Taken {
     pub(crate) first_change: bool,
     /// The stream and event of the view's last match, if any.
     pub(crate) armed: Option<(u32, usize)>,
+    /// The same, kept after the first value that was no event.
+    pub(crate) last_match: Option<(u32, usize)>,
 }
 
 /// A digest that differed, or was never seen.
@@ -96,6 +98,7 @@ impl Engine {
         }
         let last = st.queue_mut().take(family, j, edge, time, runs);
         self.matcher.armed[vi] = Some((stream, last));
+        self.matcher.last_match[vi] = Some((stream, last));
     }
 
     /// Whether event `j` of `family` lies ahead of its stream's current block: past a block
@@ -191,6 +194,7 @@ impl Engine {
                             value,
                             first_change,
                             armed,
+                            last_match: self.matcher.last_match[vi],
                         },
                     );
                 }
@@ -267,6 +271,7 @@ pub(crate) fn divergence(
         location: Vec::new(),
         fields,
         context: Vec::new(),
+        event: true,
     }
 }
 

@@ -7,6 +7,10 @@ use crate::engine::queue::{FamilyIndex, Gap};
 use crate::engine::run::Engine;
 use crate::wave::Bits;
 
+/// Values that were no event kept after each match: more than a block's rounds between two
+/// registered events (one round per clock, 80 rounds for Threefish-1024).
+const GAPS_KEPT: usize = 96;
+
 /// The event comparison, fed edge by edge (see the module documentation).
 pub struct EventComparator {
     pub(super) ex: Expected,
@@ -34,8 +38,19 @@ impl EventComparator {
             |streams, t| {
                 let family = views[t.vi].family.index();
                 // Before any match, the value is where the first event was expected.
-                let gap = match t.armed {
-                    Some((stream, j)) => Some((stream, Some(j))),
+                // Every value after a match (up to GAPS_KEPT) is kept: the next event's place
+                // is among them, and the report compares the register there (issue 33).
+                let kept = |stream: &u32, j: usize| {
+                    streams[stream]
+                        .queue
+                        .gaps(family)
+                        .iter()
+                        .filter(|g| g.matched == Some(j))
+                        .count()
+                        < GAPS_KEPT
+                };
+                let gap = match t.armed.or(t.last_match) {
+                    Some((stream, j)) => kept(&stream, j).then_some((stream, Some(j))),
                     None => streams
                         .iter()
                         .find(|(_, st)| {

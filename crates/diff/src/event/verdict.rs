@@ -67,28 +67,41 @@ impl EventComparator {
                         break;
                     }
                 }
-                // A value taken right after a match that was no event: the next event of a
-                // kind on the design's stride should have been there.
-                for gap in st.queue.gaps(f.index()) {
-                    let from = gap.matched.map_or(0, |m| m + 1);
-                    // The value is the next event of the design's stride, faulty; or, if it
-                    // shares more words with the very next event (one the design was not yet
-                    // seen to register, e.g. a faulty feed-forward), that one.
+                // Values taken after a match that were no event: the next event of a kind on
+                // the design's stride should have been among them; or, if one of them shares
+                // more words with a later event of that block (the design registers every
+                // other subkey, or a faulty feed-forward), that one: the value in the event's
+                // place (issue 33).
+                let gaps = st.queue.gaps(f.index());
+                let mut groups: Vec<Option<usize>> = gaps.iter().map(|g| g.matched).collect();
+                groups.dedup();
+                for matched in groups {
+                    let from = matched.map_or(0, |m| m + 1);
                     let equal = |k: usize| {
-                        self.layout.views[gap.view]
-                            .words
-                            .iter()
-                            .zip(&gap.words)
-                            .filter(|(wp, v)| evs[k].words[wp.0] == **v)
-                            .count()
+                        gaps.iter()
+                            .filter(|g| g.matched == matched)
+                            .map(|g| equal_words(&self.layout.views[g.view], &g.words, &evs[k]))
+                            .max()
+                            .unwrap_or(0)
                     };
                     let on_stride = (from..evs.len())
                         .find(|&k| reg.on_stride(evs[k].kind) && block_expected(evs[k].block));
-                    let next = (from < evs.len() && block_expected(evs[from].block))
-                        .then_some(from)
+                    let closest = (from < evs.len() && block_expected(evs[from].block))
+                        .then(|| {
+                            (from..evs.len())
+                                .take_while(|&k| evs[k].block == evs[from].block)
+                                .map(|k| (equal(k), std::cmp::Reverse(k)))
+                                .max()
+                                .map(|(_, k)| k.0)
+                        })
+                        .flatten()
                         .filter(|&k| equal(k) > 0);
-                    let pick = match (on_stride, next) {
-                        (Some(a), Some(b)) if equal(b) > equal(a) => Some(b),
+                    let pick = match (on_stride, closest) {
+                        (Some(a), Some(b))
+                            if equal(b) > equal(a) || (equal(b) == equal(a) && b < a) =>
+                        {
+                            Some(b)
+                        }
                         (Some(a), _) => Some(a),
                         (None, b) => b,
                     };
@@ -203,9 +216,24 @@ impl EventComparator {
                 kind_text(evs[p].kind)
             )
         });
-        // What the register held where the event was expected: the first value after the
-        // previous match that was no event.
-        let after = st.queue.gaps(f.index()).iter().find(|g| g.matched == prev);
+        // What the register held where the event was expected: of the values after the
+        // previous match that were no event, the one closest to it (the first on a tie).
+        let after = st
+            .queue
+            .gaps(f.index())
+            .iter()
+            .filter(|g| g.matched == prev)
+            .fold(
+                None,
+                |best: Option<(usize, &crate::engine::queue::Gap)>, g| {
+                    let n = equal_words(&self.layout.views[g.view], &g.words, e);
+                    match best {
+                        Some((b, _)) if b >= n => best,
+                        _ => Some((n, g)),
+                    }
+                },
+            )
+            .map(|(_, g)| g);
         let view = after
             .map(|a| &self.layout.views[a.view])
             .or_else(|| self.layout.views.iter().find(|v| v.family == f))
@@ -240,6 +268,15 @@ impl EventComparator {
         let at = after.map_or(self.engine.end(), |a| (a.edge, a.time));
         divergence(at, phase, fields)
     }
+}
+
+/// How many of the view's words `value` shares with event `e`.
+fn equal_words(view: &super::View, value: &[u64], e: &crate::engine::queue::Event<Kind>) -> usize {
+    view.words
+        .iter()
+        .zip(value)
+        .filter(|(wp, v)| e.words[wp.0] == **v)
+        .count()
 }
 
 /// The kinds a design was seen to register in one family, and the set closed under their
