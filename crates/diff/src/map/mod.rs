@@ -476,4 +476,34 @@ mod in_ready_tests {
             "{err}"
         );
     }
+
+    /// Issue 33: the key and tweak alone are refused unless `--partial`, which names the state.
+    #[test]
+    fn event_alignment_needs_the_state_beside_the_rings() {
+        let layout = Layout {
+            signals: &[],
+            words: 4,
+            slots: 1,
+        };
+        let fields: Vec<String> = (0..4)
+            .map(|w| format!("\"slot0_key_{w}\": \"k[{}:{}]\"", 64 * w + 63, 64 * w))
+            .chain(
+                (0..2).map(|t| format!("\"slot0_tweak_{t}\": \"t[{}:{}]\"", 64 * t + 63, 64 * t)),
+            )
+            .collect();
+        let rings = SignalMap::from_json(
+            &format!("{{\"fields\": {{{}}}}}", fields.join(", ")),
+            "m.json",
+        )
+        .unwrap();
+        let err = validate(&rings, Alignment::Event, &layout, false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("'slot0_state_0'") && err.contains("--partial"),
+            "{err}"
+        );
+        let left_out = validate(&rings, Alignment::Event, &layout, true).unwrap();
+        assert_eq!(left_out, vec!["slot0_state_*".to_string()]);
+    }
 }

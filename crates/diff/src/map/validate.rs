@@ -211,6 +211,25 @@ pub fn validate(
                     left_out.extend(missing);
                 }
             }
+            // The key and tweak repeat every block's inputs: a map of them alone says nothing
+            // of the state, so it must place the state too (issue 33) or say it is partial.
+            let slots: std::collections::BTreeSet<usize> = mapped.keys().map(|k| k.0).collect();
+            for slot in slots {
+                let state = ["state", "state_before"]
+                    .iter()
+                    .any(|r| mapped.contains_key(&(slot, *r)));
+                if !state {
+                    if !partial {
+                        return refuse(
+                            &format!("slot{slot}_state_0"),
+                            format!(
+                                "not mapped: the map places the key or tweak of slot {slot} but                                  not its state (slot{slot}_state_<w> after injection or                                  slot{slot}_state_before_<w> before it); the rings alone say                                  nothing of the rounds: map the state or give --partial"
+                            ),
+                        );
+                    }
+                    left_out.push(format!("slot{slot}_state_*"));
+                }
+            }
             let has_valid = map.fields.contains_key("out_valid");
             if !out_words.is_empty() || has_valid {
                 if !has_valid {
