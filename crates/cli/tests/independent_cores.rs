@@ -91,9 +91,6 @@ fn map_alone_passes(core: Core) {
 }
 
 #[test]
-#[ignore = "issue 33: map takes st as the after-injection state (slot0_state_*), maps tweak \
-            word 1 byte-swapped and the serial digest to dig/last_q; the diff with that map is \
-            DIVERGENT (config block 0, tweak ring at subkey 0)"]
 fn map_alone_works_on_the_before_injection_core() {
     map_alone_passes(Core::Before);
 }
@@ -105,8 +102,6 @@ fn map_alone_works_on_the_unroll_8_core() {
 
 /// What `map` must find in the before-injection core, as its comment lays it out.
 #[test]
-#[ignore = "issue 33: map writes slot0_state_<w> = st (the state before injection), \
-            slot0_tweak_1 with byteswap, digest_serial = dig[63:0]/last_q"]
 fn map_alone_finds_the_before_injection_cores_registers() {
     if !iverilog() {
         return;

@@ -61,6 +61,8 @@ pub struct Discovery {
     pub found: Vec<Found>,
     /// A serial digest port: (data probe, valid signal), relative to the scope.
     pub digest_serial: Option<(String, String)>,
+    /// The serial port carries each word byte-swapped (`"byteswap": true`).
+    pub digest_serial_byteswap: bool,
     /// RTL edges before golden cycle 0 when the state appears cycle for cycle as in the
     /// golden schedule (cycle alignment fits); `None` otherwise (use event alignment).
     pub reset_cycles: Option<u64>,
@@ -96,7 +98,11 @@ impl Discovery {
         if let Some((data, valid)) = &self.digest_serial {
             map.insert(
                 "digest_serial".into(),
-                serde_json::json!({ "data": data, "valid": valid }),
+                if self.digest_serial_byteswap {
+                    serde_json::json!({ "data": data, "valid": valid, "byteswap": true })
+                } else {
+                    serde_json::json!({ "data": data, "valid": valid })
+                },
             );
         }
         if self.key_ring_rotating {

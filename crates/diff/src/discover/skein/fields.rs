@@ -52,10 +52,31 @@ impl Search {
         let mut serial: Option<Place> = None;
         let mut key_rings: BTreeSet<(u32, bool)> = BTreeSet::new();
         let mut tweak_rings: BTreeSet<(u32, bool)> = BTreeSet::new();
+        // A register that matched the golden schedule's state but, at the subkey boundaries,
+        // holds the state before injection and never the state after: the before-injection
+        // register of another design (issue 33); named so, and no cycle alignment from it.
+        let before_register = |key: &FieldKey, place: &Place| {
+            let votes = |r: Role| {
+                candidates[place]
+                    .votes
+                    .get(&(r, 0, key.2))
+                    .copied()
+                    .unwrap_or(0)
+            };
+            key.0 == Role::State
+                && key.1 == 0
+                && votes(Role::BeforeSubkey) >= 2
+                // (A block whose subkey words are 0, the Config block's zero key, adds nothing:
+                // there the two are equal, hence a margin, not none.)
+                && votes(Role::AfterSubkey) * 2 < votes(Role::BeforeSubkey)
+        };
         for (key, (_, place, votes)) in &best {
             let (role, slot, word) = *key;
             let c = &candidates[place];
             let field = match role {
+                Role::State if before_register(key, place) => {
+                    names::slot(0, &format!("state_before_{word}"))
+                }
                 Role::State | Role::AfterSubkey
                     if best
                         .get(&(Role::BeforeSubkey, 0, word))
@@ -214,18 +235,19 @@ impl Search {
         if !parallel.is_empty() {
             d.mark_digest(&mut full, valid_of(&parallel).map(name_of));
         }
-        if let Some(serial) = serial.filter(|s| {
-            if s.swapped {
-                d.notes.push(format!(
-                    "{}: carries the digest byte-swapped one word at a time (a serial digest \
-                     cannot be marked so; not written)",
-                    probe_text(s)
-                ));
-            }
-            !s.swapped
-        }) {
+        if let Some(serial) = serial {
             match valid_of(&[serial]) {
-                Some(v) => d.digest_serial = Some((probe_text(&serial), name_of(v).to_string())),
+                Some(v) => {
+                    d.digest_serial = Some((probe_text(&serial), name_of(v).to_string()));
+                    if serial.swapped {
+                        d.digest_serial_byteswap = true;
+                        d.notes.push(format!(
+                            "digest_serial: {} carries the digest words byte-swapped (written \
+                             with \"byteswap\": true)",
+                            probe_text(&serial)
+                        ));
+                    }
+                }
                 None => d.notes.push(format!(
                     "{}: carries the digest one word at a time, but no valid bit was found",
                     probe_text(&serial)
@@ -312,15 +334,17 @@ impl Search {
         }
 
         // Cycle alignment fits when the state shows up at golden cycle + a constant.
-        d.reset_cycles = reset_cycles(best.iter().filter(|(k, _)| k.0 == Role::State).flat_map(
-            |(key, (_, place, _))| {
-                candidates[place]
-                    .hits
-                    .iter()
-                    .filter(move |(_, tag)| tag.key == *key)
-                    .map(|(time, tag)| edge_of(*time) as i64 - i64::from(tag.record))
-            },
-        ));
+        d.reset_cycles = reset_cycles(
+            best.iter()
+                .filter(|(k, (_, p, _))| k.0 == Role::State && !before_register(k, p))
+                .flat_map(|(key, (_, place, _))| {
+                    candidates[place]
+                        .hits
+                        .iter()
+                        .filter(move |(_, tag)| tag.key == *key)
+                        .map(|(time, tag)| edge_of(*time) as i64 - i64::from(tag.record))
+                }),
+        );
 
         // Kinds, scope, missing fields.
         let has = |p: &str| full.keys().any(|f| f.starts_with(p) || f.contains(p));

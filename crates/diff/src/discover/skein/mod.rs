@@ -296,7 +296,15 @@ fn best_places(s: &Search) -> BTreeMap<FieldKey, (f64, Place, u32)> {
             if votes < 2 && precision < 0.2 {
                 continue;
             }
-            let penalty = if place.swapped { 0.5 } else { 1.0 } * if track.net { 0.5 } else { 1.0 };
+            // A serial port may carry its words byte-swapped (issue 33): there the swapped
+            // place competes with the register that feeds it on equal terms, and the port (a
+            // whole 64-bit signal, later) wins the tie.
+            let swap_penalty = if place.swapped && key.2 != SERIAL {
+                0.5
+            } else {
+                1.0
+            };
+            let penalty = swap_penalty * if track.net { 0.5 } else { 1.0 };
             let (sum, n, time) = timing.get(&key).copied().unwrap_or_default();
             let lateness = (sum as f64 / n.max(1) as f64 - shift as f64).abs();
             pairs.push(Pair {
