@@ -220,3 +220,24 @@ fn config_precomputed_is_a_diff_flag() {
     assert_eq!(diff(&["--set", "config_precomputed=true"]), Some(0));
     assert_eq!(diff(&[]), Some(1));
 }
+
+/// Issue 33: told a wrong `--reset-cycles`, cycle alignment diverges and says which would
+/// match.
+#[test]
+fn cycle_alignment_names_the_reset_cycles_that_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = trace(dir.path(), "ath-8r", "616263", "rtl.vcd");
+    let o = skeinhw()
+        .arg("diff")
+        .arg(&vcd)
+        .args(["--schedule", "ath-8r", "--hex", "616263"])
+        .args(["--strip-prefix", "skeinhw.", "--reset-cycles", "3"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("with --reset-cycles 0 (") && out.contains("IDENTICAL"),
+        "{out}"
+    );
+}

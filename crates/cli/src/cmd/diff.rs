@@ -218,6 +218,32 @@ pub fn job(m: &MessageArgs, schedule: &skeinhw_sched::Schedule) -> Result<OwnedJ
     })
 }
 
+/// RTL edges to try before the golden run's first cycle when cycle alignment diverges.
+const RESET_CYCLES_TRIED: u64 = 32;
+
+/// The `reset_cycles` (up to [`RESET_CYCLES_TRIED`]) with which cycle alignment would be
+/// IDENTICAL, when the one given is not (issue 33): a wrong one diverges within a few cycles,
+/// so each try is short.
+fn matching_reset_cycles(
+    args: &DiffArgs,
+    map: &SignalMap,
+    options: &CycleOptions,
+) -> Result<Option<u64>> {
+    for r in (0..=RESET_CYCLES_TRIED).filter(|&r| r != options.reset_cycles) {
+        let golden = golden(args)?.into_frames();
+        let tried = CycleOptions {
+            reset_cycles: r,
+            ..options.clone()
+        };
+        // A try that cannot compare (every edge skipped) is no match, not an error.
+        let report = compare_cycles(&golden.signals, golden.frames, &args.wave, map, &tried);
+        if report.is_ok_and(|r| r.verdict == skeinhw_diff::Verdict::Identical) {
+            return Ok(Some(r));
+        }
+    }
+    Ok(None)
+}
+
 /// Runs `skeinhw diff`.
 pub fn run(args: DiffArgs) -> Result<Status> {
     let golden = golden(&args)?;
@@ -251,7 +277,19 @@ pub fn run(args: DiffArgs) -> Result<Status> {
             let golden = golden.into_frames();
             let map = map_file.unwrap_or_else(|| identity(&golden.signals));
             let options = with(&map)?;
-            compare_cycles(&golden.signals, golden.frames, &args.wave, &map, &options)?
+            let mut report =
+                compare_cycles(&golden.signals, golden.frames, &args.wave, &map, &options)?;
+            if report.verdict == skeinhw_diff::Verdict::Divergent
+                && options.offset == 0
+                && let Some(r) = matching_reset_cycles(&args, &map, &options)?
+            {
+                report.summary.push_str(&format!(
+                    "; with --reset-cycles {r} (the RTL's first cycle of the golden run at \
+                     edge {r}, not {}) the run is IDENTICAL",
+                    options.reset_cycles
+                ));
+            }
+            report
         }
         (Align::Event, AnyGolden::Skein(golden)) => {
             // Without a map: the generated Verilog's registers that event alignment compares.
