@@ -40,6 +40,18 @@ fn outcome(c: &mut Command) -> Outcome {
 
 /// `skeinhw diff VCD --align ALIGN --map MAP` against the core's golden schedule.
 pub fn diff(core: Core, vcd: &Path, hex: &str, map: &Path, align: &str) -> Outcome {
+    diff_with(core, vcd, hex, map, align, &[])
+}
+
+/// [`diff`] with `extra` arguments (`--partial`).
+pub fn diff_with(
+    core: Core,
+    vcd: &Path,
+    hex: &str,
+    map: &Path,
+    align: &str,
+    extra: &[&str],
+) -> Outcome {
     let (preset, set, _) = core.schedule();
     outcome(
         skeinhw()
@@ -48,7 +60,8 @@ pub fn diff(core: Core, vcd: &Path, hex: &str, map: &Path, align: &str) -> Outco
             .args(["--schedule", preset])
             .args(set)
             .args(["--hex", hex, "--align", align, "--map"])
-            .arg(map),
+            .arg(map)
+            .args(extra),
     )
 }
 

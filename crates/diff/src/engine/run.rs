@@ -59,6 +59,7 @@ pub(crate) struct Engine {
 #[derive(Clone, Copy, Debug)]
 struct Pending {
     stream: u32,
+    family: usize,
     j: usize,
     edge: u64,
     time: u64,
@@ -92,6 +93,19 @@ impl Engine {
         (edge, time): (u64, u64),
         runs: bool,
     ) {
+        // Events of the stream held by other views (a pipeline shows one stream's events in
+        // several slots) come first: a later event of theirs confirms them.
+        let mut earlier: Vec<(usize, usize)> = (0..self.pending.len())
+            .filter_map(|w| {
+                let p = self.pending[w]?;
+                (w != vi && p.stream == stream && p.family == family && p.j < j).then_some((p.j, w))
+            })
+            .collect();
+        earlier.sort_unstable();
+        for (_, w) in earlier {
+            let p = self.pending[w].take().expect("held");
+            self.take(streams, w, family, (p.stream, p.j), (p.edge, p.time), runs);
+        }
         let st = streams.get_mut(&stream).expect("stream");
         if j < st.queue().next(family) {
             return;
@@ -101,20 +115,37 @@ impl Engine {
         self.matcher.last_match[vi] = Some((stream, last));
     }
 
-    /// Whether event `j` of `family` lies ahead of its stream's current block: past a block
-    /// none of whose events of the family was seen yet, or more than one block on.
+    /// Whether event `j` of `family` lies in a later block than its stream's current one (that
+    /// of the next event expected).
     fn ahead<S: StreamQueue>(st: &S, family: usize, j: usize) -> bool {
         let q = st.queue();
         let evs = q.events(family);
-        let next = q.next(family);
-        let (Some(cur), Some(at)) = (evs.get(next), evs.get(j)) else {
+        let (Some(cur), Some(at)) = (evs.get(q.next(family)), evs.get(j)) else {
             return false;
         };
-        let started = evs.iter().any(|e| e.block == cur.block && e.seen.is_some());
-        at.block > cur.block && (!started || at.block > cur.block + 1)
+        at.block > cur.block
     }
 
-    /// Takes the pending events of every view: the waveform ended.
+    /// Whether the stream may leave its current block (that of its next expected event of
+    /// `family`) for a value that is no event: none of the block's events was seen (a design
+    /// without that block), or at most its last one is still unseen (the feed-forward, which
+    /// not every design registers). A block with more of its events due is not left.
+    fn may_leave<S: StreamQueue>(st: &S, family: usize) -> bool {
+        let q = st.queue();
+        let evs = q.events(family);
+        let Some(cur) = evs.get(q.next(family)) else {
+            return true;
+        };
+        let in_block = || (0..evs.len()).filter(|&k| evs[k].block == cur.block);
+        let last = in_block().max().unwrap_or(0);
+        match in_block().filter(|&k| evs[k].seen.is_some()).max() {
+            None => true,
+            Some(seen) => seen + 1 >= last,
+        }
+    }
+
+    /// Takes the pending events of every view whose stream may leave its current block: the
+    /// waveform ended.
     pub(crate) fn settle<S: StreamQueue>(
         &mut self,
         streams: &mut BTreeMap<u32, S>,
@@ -122,8 +153,10 @@ impl Engine {
         runs: bool,
     ) {
         for (vi, view) in views.iter().enumerate() {
-            if let Some(p) = self.pending[vi].take() {
-                let family = view.family.index();
+            let family = view.family.index();
+            if let Some(p) = self.pending[vi].take()
+                && Self::may_leave(&streams[&p.stream], family)
+            {
                 self.take(streams, vi, family, (p.stream, p.j), (p.edge, p.time), runs);
             }
         }
@@ -148,12 +181,15 @@ impl Engine {
         self.compared_edges += 1;
         for vi in 0..views.len() {
             let family = views[vi].family.index();
-            match self.matcher.see(&*streams, views, vi, samples) {
+            let seen = self.matcher.see(&*streams, views, vi, samples);
+            match seen {
                 Seen::Nothing => {}
                 Seen::Event(stream, j) => {
-                    // An event ahead of the current block is taken only once the view's next
-                    // value is no earlier event of the stream: a value seen before its event
-                    // is due (reset, idle) is never a reason to jump ahead.
+                    // An event of a later block is held: taken once the view's next value is
+                    // an event that is not of an earlier block of the stream, or is no event
+                    // while the stream may leave its current block (see `Other`). A value seen before
+                    // its event is due (reset, idle, a round's word equal to a later one) is
+                    // never a reason to jump ahead.
                     if let Some(p) = self.pending[vi].take() {
                         let evs = streams[&p.stream].queue().events(family);
                         let earlier = stream == p.stream
@@ -165,6 +201,7 @@ impl Engine {
                     if Self::ahead(&streams[&stream], family, j) {
                         self.pending[vi] = Some(Pending {
                             stream,
+                            family,
                             j,
                             edge,
                             time,
@@ -177,7 +214,12 @@ impl Engine {
                     value,
                     first_change,
                 } => {
-                    if let Some(p) = self.pending[vi].take() {
+                    // No event follows the held one: taken if its stream may leave its current
+                    // block (a design without that block, its first value faulty), else a
+                    // value that only happened to equal a later event.
+                    if let Some(p) = self.pending[vi].take()
+                        && Self::may_leave(&streams[&p.stream], family)
+                    {
                         self.take(streams, vi, family, (p.stream, p.j), (p.edge, p.time), runs);
                     }
                     let armed = if disarm {
