@@ -5,7 +5,8 @@ use super::*;
 /// Arguments of `hash`.
 #[derive(Args, Debug)]
 pub struct HashArgs {
-    /// Files to hash; none or `-` reads standard input. Any name the system allows.
+    /// Files to hash (with --check: the lists to verify); none or `-` reads standard input.
+    /// Any name the system allows.
     #[arg(value_name = "FILE")]
     pub files: Vec<OsString>,
     #[command(flatten)]
@@ -14,10 +15,11 @@ pub struct HashArgs {
     /// shabal-384, shabal-512.
     #[arg(long, default_value = "skein", value_parser = parse_alg)]
     pub alg: Alg,
-    /// Verify the digests listed in FILE (`-` for standard input), GNU or --tag lines, as
-    /// `b2sum -c` does. Exit 1 if any digest differs or any listed file cannot be read.
-    #[arg(short = 'c', long, value_name = "FILE", conflicts_with = "hex")]
-    pub check: Option<OsString>,
+    /// Read digests from the FILEs (none or `-`: standard input), GNU or --tag lines, and
+    /// verify them, as `b2sum -c` does. Exit 1 if any digest differs or any listed file
+    /// cannot be read.
+    #[arg(short = 'c', long, conflicts_with = "hex")]
+    pub check: bool,
     /// --check: print nothing for files that verify.
     #[arg(long, overrides_with_all = ["status", "warn"])]
     pub quiet: bool,

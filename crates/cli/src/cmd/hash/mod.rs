@@ -1,5 +1,5 @@
 //! `skeinhw hash`: Skein digests of files, standard input or a hex message, printed like
-//! `b2sum` (`<hex digest>  <name>`), with `--check` to verify such a list.
+//! `b2sum` (`<hex digest>  <name>`), with `-c/--check` to verify such lists.
 //!
 //! Names are bytes (any name the system allows), escaped as coreutils does
 //! (`skeinhw_sumfile`); `--tag`, `-z`, and `--check` with `--quiet`, `--status`, `--strict`,
@@ -93,8 +93,8 @@ pub fn run(args: HashArgs) -> Result<Status> {
         ("--warn", args.warn),
         ("--ignore-missing", args.ignore_missing),
     ];
-    if let (None, Some((opt, _))) = (&args.check, check_only.iter().find(|(_, on)| *on)) {
-        bail!("{opt} is meaningful only when verifying digests (--check LIST)");
+    if let (false, Some((opt, _))) = (args.check, check_only.iter().find(|(_, on)| *on)) {
+        bail!("{opt} is meaningful only when verifying digests (-c/--check)");
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.map_or(0, |j| j as usize))
@@ -105,15 +105,7 @@ pub fn run(args: HashArgs) -> Result<Status> {
         backend,
         map: !args.no_mmap,
     };
-    if let Some(list) = &args.check {
-        if let Some(first) = args.files.first() {
-            bail!(
-                "--check {}: the files to verify come from the list; '{}' given as well \
-                 (hash files without --check)",
-                Path::new(list).display(),
-                Path::new(first).display()
-            );
-        }
+    if args.check {
         let options = check::Options {
             quiet: args.quiet,
             status: args.status,
@@ -122,7 +114,7 @@ pub fn run(args: HashArgs) -> Result<Status> {
             ignore_missing: args.ignore_missing,
             json: args.json,
         };
-        return check::run(&setup, list, &options, &trees);
+        return check::run(&setup, &args.files, &options, &trees);
     }
     let style = if args.json {
         Style::Json
