@@ -413,7 +413,7 @@ fn check_is_a_flag_and_operands_are_lists_as_in_b2sum() {
         return;
     }
     // (arguments, whether `list` is also standard input)
-    let forms: [(&[&str], bool); 20] = [
+    let forms: [(&[&str], bool); 22] = [
         // The rows of the table.
         (&["-c", "--status", "list"], false),
         (&["-c", "--quiet", "list"], false),
@@ -438,6 +438,21 @@ fn check_is_a_flag_and_operands_are_lists_as_in_b2sum() {
         (&["-c", "nosuch", "list"], false),
         (&["-c", "list", "nosuch", "--quiet"], false),
         (&["-c", "--", "list", "list2"], false),
+        // Flags given twice, as getopt allows.
+        (&["-c", "--quiet", "list", "-c", "--quiet"], false),
+        (
+            &[
+                "--strict",
+                "-c",
+                "list",
+                "--strict",
+                "-w",
+                "-w",
+                "--ignore-missing",
+                "--ignore-missing",
+            ],
+            false,
+        ),
     ];
     let scenarios = [
         "good",
@@ -461,5 +476,5 @@ fn check_is_a_flag_and_operands_are_lists_as_in_b2sum() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 140);
+    assert_eq!(compared, 154);
 }

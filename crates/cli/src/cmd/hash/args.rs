@@ -18,22 +18,22 @@ pub struct HashArgs {
     /// Read digests from the FILEs (none or `-`: standard input), GNU or --tag lines, and
     /// verify them, as `b2sum -c` does. Exit 1 if any digest differs or any listed file
     /// cannot be read.
-    #[arg(short = 'c', long, conflicts_with = "hex")]
+    #[arg(short = 'c', long, conflicts_with = "hex", overrides_with = "check")]
     pub check: bool,
     /// --check: print nothing for files that verify.
-    #[arg(long, overrides_with_all = ["status", "warn"])]
+    #[arg(long, overrides_with_all = ["quiet", "status", "warn"])]
     pub quiet: bool,
     /// --check: print nothing; the exit status tells.
-    #[arg(long, overrides_with_all = ["quiet", "warn"])]
+    #[arg(long, overrides_with_all = ["quiet", "status", "warn"])]
     pub status: bool,
     /// --check: exit 1 if any line of the list is improperly formatted.
-    #[arg(long)]
+    #[arg(long, overrides_with = "strict")]
     pub strict: bool,
     /// --check: warn about each improperly formatted line.
-    #[arg(short = 'w', long, overrides_with_all = ["quiet", "status"])]
+    #[arg(short = 'w', long, overrides_with_all = ["quiet", "status", "warn"])]
     pub warn: bool,
     /// --check: a listed file that does not exist is neither reported nor a failure.
-    #[arg(long)]
+    #[arg(long, overrides_with = "ignore_missing")]
     pub ignore_missing: bool,
     /// BSD-style lines: `SKEIN-512-512 (FILE) = <hex>` (SKEIN-<size>-<out bits>,
     /// SHABAL-<out bits>); --check reads them back.
