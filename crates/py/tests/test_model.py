@@ -147,7 +147,7 @@ def test_simulate_errors(kwargs, exc, message):
 
 def test_generate_verilog_keeps_files(tmp_path):
     paths = skeinhw.generate_verilog("ath-1r", tmp_path / "rtl")
-    assert {p.name for p in paths} == {"skeinhw.v", "skeinhw_tb.v", "signal_map.json", "schedule.json"}
+    assert {p.name for p in paths} == {"skeinhw.v", "skeinhw_tb.v", "signal_map.json", "schedule.json", "core.json"}
     assert "module skeinhw (" in (tmp_path / "rtl" / "skeinhw.v").read_text()
     (tmp_path / "rtl" / "skeinhw.v").write_text("mine")
     with pytest.raises(ValueError, match="exists"):

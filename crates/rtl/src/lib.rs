@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 mod compare;
+mod core_file;
 mod design;
 mod emit;
 mod error;
@@ -19,6 +20,7 @@ use skeinhw_trace::names::{self, Signal};
 pub use compare::{
     ResetDiff, compare_reset, compare_vcd, compare_vcd_except, reset_expected, with_idle_cycles,
 };
+pub use core_file::{CORE_FILE, CoreInfo};
 pub use design::{Features, MAX_CORE_OUT_BITS};
 pub use error::RtlError;
 pub use run::{
@@ -60,6 +62,8 @@ pub struct Design {
     pub signal_map: String,
     /// Streams (independent messages) the design holds at once: its blocks in flight.
     pub streams: u32,
+    /// `core.json`: lean or full, the output length and the tree it was built for.
+    pub core: CoreInfo,
 }
 
 /// Generates the design of `schedule`. Schedules with features the generator does not build
@@ -129,6 +133,7 @@ pub fn generate_core(
             signal_map(words, slots)
         },
         streams: plan.streams,
+        core: CoreInfo::new(options.lean, features.out_bits, features.tree),
     })
 }
 
@@ -222,12 +227,13 @@ pub fn write_dir(dir: &Path, files: &[(&str, String)], force: bool) -> Result<()
 
 impl Design {
     /// The files of the design: (name, text).
-    pub fn files(&self) -> [(&'static str, String); 4] {
+    pub fn files(&self) -> [(&'static str, String); 5] {
         [
             (DESIGN_FILE, self.verilog.clone()),
             (TESTBENCH_FILE, self.testbench.clone()),
             (MAP_FILE, self.signal_map.clone()),
             (SCHEDULE_FILE, self.schedule.to_json_pretty()),
+            (CORE_FILE, self.core.to_json_pretty()),
         ]
     }
 
@@ -264,7 +270,7 @@ impl AnyDesign {
     }
 
     /// The files of the design: (name, text).
-    pub fn files(&self) -> [(&'static str, String); 4] {
+    pub fn files(&self) -> [(&'static str, String); 5] {
         match self {
             AnyDesign::Skein(d) => d.files(),
             AnyDesign::Shabal(d) => d.files(),

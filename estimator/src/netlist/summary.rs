@@ -35,6 +35,10 @@ pub struct NetlistSummary {
     pub preset: String,
     /// FNV-1a (64-bit) of the Verilog synthesized, hex.
     pub verilog_fnv1a64: String,
+    /// Verilog shown to make the same netlist as the one synthesized (the generator emitting
+    /// only live logic changed the text, not the hardware): accepted as current too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equivalent_verilog: Option<EquivalentVerilog>,
     /// `yosys -V`.
     pub yosys: String,
     /// The Yosys script (file names replaced by `<verilog>` and `<json>`).
@@ -122,6 +126,15 @@ pub fn recorded_script() -> String {
     yosys::script(&[PathBuf::from("<verilog>")], TOP, Path::new("<json>"))
 }
 
+/// Verilog other than the synthesized text that makes the same netlist, and the evidence.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EquivalentVerilog {
+    /// FNV-1a (64-bit) of that Verilog, hex.
+    pub fnv1a64: String,
+    /// How it was shown to be the same hardware.
+    pub evidence: String,
+}
+
 impl NetlistSummary {
     /// Summarizes the netlist `json` synthesized from `verilog` for `preset`, analysed with
     /// the built-in constants in the ISE 13 flow.
@@ -139,6 +152,7 @@ impl NetlistSummary {
         Ok(NetlistSummary {
             preset: preset.to_owned(),
             verilog_fnv1a64: format!("{:016x}", fnv1a64(&text)),
+            equivalent_verilog: None,
             yosys: yosys::version().unwrap_or_else(|| "unknown".into()),
             script: recorded_script(),
             yosys_seconds: (yosys_seconds * 10.0).round() / 10.0,
@@ -180,6 +194,15 @@ impl NetlistSummary {
     pub fn is_current(&self) -> Result<bool, EstimatorError> {
         let path = verilog_path(&self.preset);
         let text = std::fs::read(&path).map_err(|e| EstimatorError::io(&path, e))?;
-        Ok(format!("{:016x}", fnv1a64(&text)) == self.verilog_fnv1a64)
+        Ok(self.is_of(&format!("{:016x}", fnv1a64(&text))))
+    }
+
+    /// Whether Verilog of FNV-1a hash `hash` is the one synthesized or its equivalent.
+    pub fn is_of(&self, hash: &str) -> bool {
+        hash == self.verilog_fnv1a64
+            || self
+                .equivalent_verilog
+                .as_ref()
+                .is_some_and(|e| e.fnv1a64 == hash)
     }
 }

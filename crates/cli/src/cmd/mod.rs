@@ -1,8 +1,10 @@
 //! One module per subcommand.
 
+pub mod completions;
 pub mod diff;
 pub mod estimate;
 pub mod hash;
+pub mod man;
 pub mod map;
 pub mod rtl;
 pub mod schedules;

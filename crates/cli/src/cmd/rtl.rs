@@ -4,13 +4,15 @@
 //! cycle (exit 1 and a report on divergence).
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use skeinhw_diff::DiffReport;
 use skeinhw_outfile::OutFile;
-use skeinhw_rtl::{AnyDesign, Features, Message, ResetDiff, RunLimits, RunOutput, Simulator};
+use skeinhw_rtl::{
+    AnyDesign, CoreInfo, Features, Message, ResetDiff, RunLimits, RunOutput, Simulator,
+};
 use skeinhw_sched::shabal::ShabalSchedule;
 use skeinhw_sched::shabal::sim::{ShabalJob, ShabalMemorySink};
 use skeinhw_sched::sim::{Job, MemorySink, simulate_streams};
@@ -183,7 +185,10 @@ fn simulate_design(
         .transpose()?;
     let work = tempfile::tempdir().context("cannot create a temporary directory")?;
     let src = match &args.rtl_dir {
-        Some(dir) => dir.clone(),
+        Some(dir) => {
+            check_rtl_dir(dir, &design)?;
+            dir.clone()
+        }
         None => {
             let dir = work.path().join("rtl");
             std::fs::create_dir(&dir)?;
@@ -214,6 +219,52 @@ fn simulate_design(
         output,
         simulator,
     })
+}
+
+/// Refuses a `--rtl-dir` built for another schedule or core than the command asks for
+/// (issue 33, item 14), naming the difference: its `schedule.json` and `core.json` against
+/// those of `design`, the design the command would generate. A directory without `core.json`
+/// (generated before it existed) is checked on its schedule alone.
+fn check_rtl_dir(dir: &Path, design: &AnyDesign) -> Result<()> {
+    let files = design.files();
+    let wanted = |name: &str| {
+        files
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, text)| text.clone())
+            .expect("a design has every file")
+    };
+    let schedule_path = dir.join(skeinhw_rtl::SCHEDULE_FILE);
+    let text = std::fs::read_to_string(&schedule_path)
+        .with_context(|| format!("--rtl-dir {}: cannot read", schedule_path.display()))?;
+    let held: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("--rtl-dir {}: not a schedule", schedule_path.display()))?;
+    let asked: serde_json::Value =
+        serde_json::from_str(&wanted(skeinhw_rtl::SCHEDULE_FILE)).expect("our own JSON");
+    if held != asked {
+        bail!(
+            "--rtl-dir {}: its schedule.json is not the schedule {} that the command simulates \
+             (give that schedule's file with --schedule, or regenerate the directory with \
+             `skeinhw rtl`)",
+            dir.display(),
+            design.name()
+        );
+    }
+    let Some(held) = CoreInfo::read_dir(dir)? else {
+        return Ok(());
+    };
+    let asked: CoreInfo =
+        serde_json::from_str(&wanted(skeinhw_rtl::CORE_FILE)).expect("our own JSON");
+    let differences = held.differences(&asked);
+    if !differences.is_empty() {
+        bail!(
+            "--rtl-dir {}: the directory was generated for another core ({}): give `sim` the \
+             options it was generated with, or regenerate it with `skeinhw rtl`",
+            dir.display(),
+            differences.join("; ")
+        );
+    }
+    Ok(())
 }
 
 /// The test bench's limits for a golden run of `golden_cycles`: stop a hung design

@@ -37,8 +37,8 @@ fn design(schedule: &AnySchedule, args: &RunArgs) -> PyResult<AnyDesign> {
     }
 }
 
-/// Writes the generated Verilog of `schedule` (design, test bench, signal map, schedule) into
-/// `dir` (created if missing) and returns the paths. Existing files are kept unless `force`.
+/// Writes the generated Verilog of `schedule` (design, test bench, signal map, schedule,
+/// `core.json`) into `dir` (created if missing) and returns the paths. Existing files are kept unless `force`.
 /// A Skein core is built for `digest_bits` output bits (default the state size) and `tree`
 /// (Yl, Yf, Ym), as `skeinhw rtl --out-bits N --tree Yl,Yf,Ym`.
 #[pyfunction]

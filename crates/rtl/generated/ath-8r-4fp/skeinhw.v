@@ -403,56 +403,6 @@ module skeinhw (
     endfunction
     /* verilator lint_on UNUSEDSIGNAL */
 
-    // The pipeline register a block is in during its cycle e (the simulator's Datapath::slot).
-    function [7:0] slot_of;
-        input [7:0] e;
-        begin
-            case (e)
-                8'd0: slot_of = 8'd0;
-                8'd1: slot_of = 8'd1;
-                8'd2: slot_of = 8'd2;
-                8'd3: slot_of = 8'd3;
-                8'd4: slot_of = 8'd0;
-                8'd5: slot_of = 8'd1;
-                8'd6: slot_of = 8'd2;
-                8'd7: slot_of = 8'd3;
-                8'd8: slot_of = 8'd0;
-                8'd9: slot_of = 8'd1;
-                8'd10: slot_of = 8'd2;
-                8'd11: slot_of = 8'd3;
-                8'd12: slot_of = 8'd0;
-                8'd13: slot_of = 8'd1;
-                8'd14: slot_of = 8'd2;
-                8'd15: slot_of = 8'd3;
-                8'd16: slot_of = 8'd0;
-                8'd17: slot_of = 8'd1;
-                8'd18: slot_of = 8'd2;
-                8'd19: slot_of = 8'd3;
-                8'd20: slot_of = 8'd0;
-                8'd21: slot_of = 8'd1;
-                8'd22: slot_of = 8'd2;
-                8'd23: slot_of = 8'd3;
-                8'd24: slot_of = 8'd0;
-                8'd25: slot_of = 8'd1;
-                8'd26: slot_of = 8'd2;
-                8'd27: slot_of = 8'd3;
-                8'd28: slot_of = 8'd0;
-                8'd29: slot_of = 8'd1;
-                8'd30: slot_of = 8'd2;
-                8'd31: slot_of = 8'd3;
-                8'd32: slot_of = 8'd0;
-                8'd33: slot_of = 8'd1;
-                8'd34: slot_of = 8'd2;
-                8'd35: slot_of = 8'd3;
-                8'd36: slot_of = 8'd0;
-                8'd37: slot_of = 8'd1;
-                8'd38: slot_of = 8'd2;
-                8'd39: slot_of = 8'd3;
-                default: slot_of = 8'd0;
-            endcase
-        end
-    endfunction
-
     // ---- pipeline registers: the trace's slot<i>_* names, plus the cycle count and the plaintext
     /* verilator lint_off UNUSEDSIGNAL */ // some trace registers are only observed in the VCD
     reg slot0_valid;

@@ -85,6 +85,7 @@ module skeinhw (
     // Key injection: adds the words of subkey sk selected by mask (Skein 1.3, 3.3.2). Subkey word i
     // is k[(s+i) mod (Nw+1)], plus t[s mod 3] (i = Nw-3), t[(s+1) mod 3] (i = Nw-2), s (i = Nw-1).
     // ky = {k_Nw, ..., k_0}, tw = {t2, t1, t0}.
+    /* verilator lint_off UNUSEDSIGNAL */ // only the cases of the subkeys called
     function [255:0] add_subkey;
         input [255:0] x;
         input [319:0] ky;
@@ -100,114 +101,6 @@ module skeinhw (
                     k[128 +: 64] = ky[128 +: 64] + tw[64 +: 64]; // SUBKEY s=0 i=2
                     k[192 +: 64] = ky[192 +: 64]; // SUBKEY s=0 i=3
                 end
-                5'd1: begin
-                    k[0 +: 64] = ky[64 +: 64]; // SUBKEY s=1 i=0
-                    k[64 +: 64] = ky[128 +: 64] + tw[64 +: 64]; // SUBKEY s=1 i=1
-                    k[128 +: 64] = ky[192 +: 64] + tw[128 +: 64]; // SUBKEY s=1 i=2
-                    k[192 +: 64] = ky[256 +: 64] + 64'd1; // SUBKEY s=1 i=3
-                end
-                5'd2: begin
-                    k[0 +: 64] = ky[128 +: 64]; // SUBKEY s=2 i=0
-                    k[64 +: 64] = ky[192 +: 64] + tw[128 +: 64]; // SUBKEY s=2 i=1
-                    k[128 +: 64] = ky[256 +: 64] + tw[0 +: 64]; // SUBKEY s=2 i=2
-                    k[192 +: 64] = ky[0 +: 64] + 64'd2; // SUBKEY s=2 i=3
-                end
-                5'd3: begin
-                    k[0 +: 64] = ky[192 +: 64]; // SUBKEY s=3 i=0
-                    k[64 +: 64] = ky[256 +: 64] + tw[0 +: 64]; // SUBKEY s=3 i=1
-                    k[128 +: 64] = ky[0 +: 64] + tw[64 +: 64]; // SUBKEY s=3 i=2
-                    k[192 +: 64] = ky[64 +: 64] + 64'd3; // SUBKEY s=3 i=3
-                end
-                5'd4: begin
-                    k[0 +: 64] = ky[256 +: 64]; // SUBKEY s=4 i=0
-                    k[64 +: 64] = ky[0 +: 64] + tw[64 +: 64]; // SUBKEY s=4 i=1
-                    k[128 +: 64] = ky[64 +: 64] + tw[128 +: 64]; // SUBKEY s=4 i=2
-                    k[192 +: 64] = ky[128 +: 64] + 64'd4; // SUBKEY s=4 i=3
-                end
-                5'd5: begin
-                    k[0 +: 64] = ky[0 +: 64]; // SUBKEY s=5 i=0
-                    k[64 +: 64] = ky[64 +: 64] + tw[128 +: 64]; // SUBKEY s=5 i=1
-                    k[128 +: 64] = ky[128 +: 64] + tw[0 +: 64]; // SUBKEY s=5 i=2
-                    k[192 +: 64] = ky[192 +: 64] + 64'd5; // SUBKEY s=5 i=3
-                end
-                5'd6: begin
-                    k[0 +: 64] = ky[64 +: 64]; // SUBKEY s=6 i=0
-                    k[64 +: 64] = ky[128 +: 64] + tw[0 +: 64]; // SUBKEY s=6 i=1
-                    k[128 +: 64] = ky[192 +: 64] + tw[64 +: 64]; // SUBKEY s=6 i=2
-                    k[192 +: 64] = ky[256 +: 64] + 64'd6; // SUBKEY s=6 i=3
-                end
-                5'd7: begin
-                    k[0 +: 64] = ky[128 +: 64]; // SUBKEY s=7 i=0
-                    k[64 +: 64] = ky[192 +: 64] + tw[64 +: 64]; // SUBKEY s=7 i=1
-                    k[128 +: 64] = ky[256 +: 64] + tw[128 +: 64]; // SUBKEY s=7 i=2
-                    k[192 +: 64] = ky[0 +: 64] + 64'd7; // SUBKEY s=7 i=3
-                end
-                5'd8: begin
-                    k[0 +: 64] = ky[192 +: 64]; // SUBKEY s=8 i=0
-                    k[64 +: 64] = ky[256 +: 64] + tw[128 +: 64]; // SUBKEY s=8 i=1
-                    k[128 +: 64] = ky[0 +: 64] + tw[0 +: 64]; // SUBKEY s=8 i=2
-                    k[192 +: 64] = ky[64 +: 64] + 64'd8; // SUBKEY s=8 i=3
-                end
-                5'd9: begin
-                    k[0 +: 64] = ky[256 +: 64]; // SUBKEY s=9 i=0
-                    k[64 +: 64] = ky[0 +: 64] + tw[0 +: 64]; // SUBKEY s=9 i=1
-                    k[128 +: 64] = ky[64 +: 64] + tw[64 +: 64]; // SUBKEY s=9 i=2
-                    k[192 +: 64] = ky[128 +: 64] + 64'd9; // SUBKEY s=9 i=3
-                end
-                5'd10: begin
-                    k[0 +: 64] = ky[0 +: 64]; // SUBKEY s=10 i=0
-                    k[64 +: 64] = ky[64 +: 64] + tw[64 +: 64]; // SUBKEY s=10 i=1
-                    k[128 +: 64] = ky[128 +: 64] + tw[128 +: 64]; // SUBKEY s=10 i=2
-                    k[192 +: 64] = ky[192 +: 64] + 64'd10; // SUBKEY s=10 i=3
-                end
-                5'd11: begin
-                    k[0 +: 64] = ky[64 +: 64]; // SUBKEY s=11 i=0
-                    k[64 +: 64] = ky[128 +: 64] + tw[128 +: 64]; // SUBKEY s=11 i=1
-                    k[128 +: 64] = ky[192 +: 64] + tw[0 +: 64]; // SUBKEY s=11 i=2
-                    k[192 +: 64] = ky[256 +: 64] + 64'd11; // SUBKEY s=11 i=3
-                end
-                5'd12: begin
-                    k[0 +: 64] = ky[128 +: 64]; // SUBKEY s=12 i=0
-                    k[64 +: 64] = ky[192 +: 64] + tw[0 +: 64]; // SUBKEY s=12 i=1
-                    k[128 +: 64] = ky[256 +: 64] + tw[64 +: 64]; // SUBKEY s=12 i=2
-                    k[192 +: 64] = ky[0 +: 64] + 64'd12; // SUBKEY s=12 i=3
-                end
-                5'd13: begin
-                    k[0 +: 64] = ky[192 +: 64]; // SUBKEY s=13 i=0
-                    k[64 +: 64] = ky[256 +: 64] + tw[64 +: 64]; // SUBKEY s=13 i=1
-                    k[128 +: 64] = ky[0 +: 64] + tw[128 +: 64]; // SUBKEY s=13 i=2
-                    k[192 +: 64] = ky[64 +: 64] + 64'd13; // SUBKEY s=13 i=3
-                end
-                5'd14: begin
-                    k[0 +: 64] = ky[256 +: 64]; // SUBKEY s=14 i=0
-                    k[64 +: 64] = ky[0 +: 64] + tw[128 +: 64]; // SUBKEY s=14 i=1
-                    k[128 +: 64] = ky[64 +: 64] + tw[0 +: 64]; // SUBKEY s=14 i=2
-                    k[192 +: 64] = ky[128 +: 64] + 64'd14; // SUBKEY s=14 i=3
-                end
-                5'd15: begin
-                    k[0 +: 64] = ky[0 +: 64]; // SUBKEY s=15 i=0
-                    k[64 +: 64] = ky[64 +: 64] + tw[0 +: 64]; // SUBKEY s=15 i=1
-                    k[128 +: 64] = ky[128 +: 64] + tw[64 +: 64]; // SUBKEY s=15 i=2
-                    k[192 +: 64] = ky[192 +: 64] + 64'd15; // SUBKEY s=15 i=3
-                end
-                5'd16: begin
-                    k[0 +: 64] = ky[64 +: 64]; // SUBKEY s=16 i=0
-                    k[64 +: 64] = ky[128 +: 64] + tw[64 +: 64]; // SUBKEY s=16 i=1
-                    k[128 +: 64] = ky[192 +: 64] + tw[128 +: 64]; // SUBKEY s=16 i=2
-                    k[192 +: 64] = ky[256 +: 64] + 64'd16; // SUBKEY s=16 i=3
-                end
-                5'd17: begin
-                    k[0 +: 64] = ky[128 +: 64]; // SUBKEY s=17 i=0
-                    k[64 +: 64] = ky[192 +: 64] + tw[128 +: 64]; // SUBKEY s=17 i=1
-                    k[128 +: 64] = ky[256 +: 64] + tw[0 +: 64]; // SUBKEY s=17 i=2
-                    k[192 +: 64] = ky[0 +: 64] + 64'd17; // SUBKEY s=17 i=3
-                end
-                5'd18: begin
-                    k[0 +: 64] = ky[192 +: 64]; // SUBKEY s=18 i=0
-                    k[64 +: 64] = ky[256 +: 64] + tw[0 +: 64]; // SUBKEY s=18 i=1
-                    k[128 +: 64] = ky[0 +: 64] + tw[64 +: 64]; // SUBKEY s=18 i=2
-                    k[192 +: 64] = ky[64 +: 64] + 64'd18; // SUBKEY s=18 i=3
-                end
                 default: k = {256{1'b0}};
             endcase
             add_subkey = x;
@@ -217,6 +110,7 @@ module skeinhw (
             if (mask[3]) add_subkey[192 +: 64] = x[192 +: 64] + k[192 +: 64];
         end
     endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
 
     // Subkey sk's words (as add_subkey), for the shared subkey adders to pick from.
     function [255:0] subkey_words;

@@ -1,5 +1,6 @@
 //! The Verilog functions of the datapath: rotl, the MIX layer of the baseline round, the
-//! permutation, the key injection's (from [`key`]), the tweak words and `slot_of`.
+//! permutation, the key injection's (from [`key`]), the tweak words and `slot_of`: each only
+//! where the module calls it.
 
 use skeinhw_skein::constants::{permutation, rotation};
 use skeinhw_skein::tweak::{BIT_PAD_BIT, TREE_LEVEL_SHIFT};
@@ -45,7 +46,7 @@ pub(crate) fn functions(v: &mut Emitter, plan: &Plan) {
     v.line("");
     key::functions(v, plan);
     tweak_words(v, plan.tree());
-    if plan.slots > 1 {
+    if plan.decodes_slot() {
         v.line("// The pipeline register a block is in during its cycle e (the simulator's Datapath::slot).");
         v.open("function [7:0] slot_of;");
         v.line(format!("input [{}:0] e;", ELAPSED_BITS - 1));

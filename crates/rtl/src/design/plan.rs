@@ -213,6 +213,12 @@ impl Plan {
         }
     }
 
+    /// Whether some slot's blocks go on to different slots, so that [`moves_to`](Self::moves_to)
+    /// decodes their cycle with `slot_of` (declared only then).
+    pub(crate) fn decodes_slot(&self) -> bool {
+        self.slots > 1 && (0..self.slots as usize).any(|i| self.dp.successors(i).len() > 1)
+    }
+
     /// Bits that tell the streams apart: a block's stream is always below `streams`, so the
     /// controller compares these rather than all 32 bits of the trace's stream field.
     pub(crate) fn stream_bits(&self) -> u32 {

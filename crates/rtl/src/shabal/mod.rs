@@ -22,7 +22,10 @@ use skeinhw_shabal::constants::BLOCK_BYTES;
 pub use compare::{compare_vcd, reset_expected, with_idle_cycles};
 
 use crate::stimulus::{InBlock, block_line};
-use crate::{DESIGN_FILE, MAP_FILE, Message, RtlError, RunOutput, SCHEDULE_FILE, TESTBENCH_FILE};
+use crate::{
+    CORE_FILE, CoreInfo, DESIGN_FILE, MAP_FILE, Message, RtlError, RunOutput, SCHEDULE_FILE,
+    TESTBENCH_FILE,
+};
 
 /// A generated Shabal core: the Verilog of the design and its test bench, and the signal map.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,13 +59,19 @@ pub fn signal_map(out_words: usize) -> String {
 
 impl ShabalDesign {
     /// The files of the design: (name, text).
-    pub fn files(&self) -> [(&'static str, String); 4] {
+    pub fn files(&self) -> [(&'static str, String); 5] {
         [
             (DESIGN_FILE, self.verilog.clone()),
             (TESTBENCH_FILE, self.testbench.clone()),
             (MAP_FILE, self.signal_map.clone()),
             (SCHEDULE_FILE, self.schedule.to_json_pretty()),
+            (CORE_FILE, self.core().to_json_pretty()),
         ]
+    }
+
+    /// `core.json`: a Shabal core is always full, of its schedule's output length, no tree.
+    pub fn core(&self) -> CoreInfo {
+        CoreInfo::new(false, self.schedule.output_bits().into(), None)
     }
 
     /// Writes the files into `dir`, which must exist.

@@ -3,7 +3,7 @@
 //! the same closing warnings and the same exit statuses.
 
 use std::borrow::Cow;
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -46,22 +46,63 @@ enum Outcome {
     Skipped,
 }
 
-/// Runs `hash --check LIST`; with `--tree`, each file through the parallel tree as `hash`
-/// hashes it (`trees`).
-pub(crate) fn run(setup: &Setup, list: &OsStr, opts: &Options, trees: &TreeRun) -> Result<Status> {
-    let shown = Path::new(list).display();
+/// Runs `hash --check [LIST]...` as coreutils does: each list in turn (none: standard input),
+/// each with its own closing warnings; a list that cannot be opened is reported and the next
+/// one checked. Exit 1 if any list failed. With `--tree`, each file goes through the parallel
+/// tree as `hash` hashes it (`trees`).
+pub(crate) fn run(
+    setup: &Setup,
+    lists: &[OsString],
+    opts: &Options,
+    trees: &TreeRun,
+) -> Result<Status> {
     if setup.out_bits() > MAX_LIST_OUT_BITS {
         bail!(
             "--out-bits {}: --check lists hold digests of at most {MAX_LIST_OUT_BITS} bits",
             setup.out_bits()
         );
     }
-    let mut reader: Box<dyn BufRead> = if list == "-" {
+    let stdin = [OsString::from("-")];
+    let lists = if lists.is_empty() { &stdin[..] } else { lists };
+    let mut status = 0;
+    for list in lists {
+        let one = match open_list(list) {
+            Ok(reader) => check_list(setup, list, reader, opts, trees)?,
+            Err(e) => {
+                eprintln!("skeinhw: {}", crate::one_line(&e));
+                1
+            }
+        };
+        status = status.max(one);
+    }
+    Ok(status)
+}
+
+/// A list to read: standard input for `-`.
+fn open_list(list: &OsStr) -> Result<Box<dyn BufRead>> {
+    Ok(if list == "-" {
         Box::new(BufReader::new(io::stdin()))
     } else {
+        let shown = Path::new(list).display();
         Box::new(BufReader::new(
             File::open(list).with_context(|| format!("{shown}: cannot open"))?,
         ))
+    })
+}
+
+/// Checks one list (`list` names it in messages) and prints its closing warnings.
+fn check_list(
+    setup: &Setup,
+    list: &OsStr,
+    mut reader: Box<dyn BufRead>,
+    opts: &Options,
+    trees: &TreeRun,
+) -> Result<Status> {
+    // Standard input is named as coreutils names it.
+    let shown = if list == "-" {
+        Cow::Borrowed("'standard input'")
+    } else {
+        Path::new(list).to_string_lossy()
     };
     let (mut failed, mut unreadable, mut malformed, mut proper, mut verified) = (0, 0, 0, 0, 0);
     let mut out = io::stdout().lock();

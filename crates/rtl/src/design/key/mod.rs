@@ -5,42 +5,101 @@
 
 mod rotation;
 
-use skeinhw_sched::sim::{AdderPool, MicroOp, PoolOp, Unit};
+use std::collections::BTreeSet;
+
+use skeinhw_sched::sim::{AdderPool, Layer, MicroOp, PoolOp, Unit};
 
 use crate::emit::{Emitter, dec};
 
 use super::plan::{KeyForm, Plan, SUBKEY_BITS, single_source, subkey_sources_n};
 
-use rotation::rotated_key;
+use rotation::{Reader, rotated_key};
 pub(crate) use rotation::{Rotation, issue_readers, key_rotation, steps_of, words_in_order};
 
-/// The key injection functions the core's stages call: `add_subkey` always (a shared
-/// datapath's load bank adds subkey 0 with it), then those of the core's [`KeyForm`] and, where
-/// slot 0 has one, of the rotating key register.
+/// The key injection functions the core's stages call, each declared only where some stage
+/// calls it (see [`Calls`]), in this order: `add_subkey` (a shared datapath's load bank adds
+/// subkey 0 with it), those of the core's [`KeyForm`], and those of the rotating key register.
 pub(crate) fn functions(v: &mut Emitter, plan: &Plan) {
-    add_subkey(v, plan);
-    match (plan.pool.is_some(), plan.key_form()) {
-        (true, KeyForm::Sums) => subkey_words(v, plan),
-        (true, KeyForm::Selected) => subkey_words_selected(v, plan),
-        (false, KeyForm::Sums) => {}
-        (false, KeyForm::Selected) => add_subkey_selected(v, plan),
+    let calls = calls(plan);
+    if !calls.add_subkey.is_empty() {
+        add_subkey(v, plan, &calls.add_subkey);
     }
-    match (key_rotation(plan, 0).is_some(), plan.pool.is_some()) {
-        (true, false) => rotated_subkey_function(v, plan, true),
-        (true, true) => rotated_subkey_function(v, plan, false),
-        (false, _) => {}
+    let called = |f: &str| calls.names.contains(f);
+    if called("subkey_words") {
+        subkey_words(v, plan);
+    }
+    if called("subkey_words_sel") {
+        subkey_words_selected(v, plan);
+    }
+    if called("add_subkey_sel") {
+        add_subkey_selected(v, plan);
+    }
+    if called("add_subkey_rot") {
+        rotated_subkey_function(v, plan, true);
+    }
+    if called("subkey_words_rot") {
+        rotated_subkey_function(v, plan, false);
     }
 }
 
-/// `add_subkey`: every subkey's words as sums, selected on `sk`, added under `mask`.
-fn add_subkey(v: &mut Emitter, plan: &Plan) {
+/// The key injection functions the stages call and the subkeys `add_subkey` is called with,
+/// found by the choices the call sites make ([`injection_function`], [`pool_subkey_function`],
+/// a load bank's subkey 0), so that the module declares only live logic: a function or a
+/// subkey case no stage calls makes no hardware, but a reader (or a mutation test) would see it.
+#[derive(Default)]
+struct Calls {
+    names: BTreeSet<&'static str>,
+    add_subkey: BTreeSet<usize>,
+}
+
+fn calls(plan: &Plan) -> Calls {
+    let mut c = Calls::default();
+    for j in 0..plan.slots {
+        let rot = key_rotation(plan, j);
+        match &plan.pool {
+            Some(pool) => {
+                let stage = &pool.stages[j as usize];
+                if stage.load {
+                    c.names.insert("add_subkey");
+                    c.add_subkey.insert(0);
+                }
+                // the layers `pool::stage` makes subkey words for
+                let adds = |l: &Layer| l.units.iter().any(|u| matches!(u, Unit::Add(_)));
+                if stage.layers.iter().any(adds) {
+                    c.names.insert(pool_subkey_function(plan, rot.as_ref()));
+                }
+            }
+            None => {
+                for u in &plan.placement.stage_units[j as usize] {
+                    if let Unit::Add(a) = u {
+                        let f = injection_function(plan, *a, rot.as_ref());
+                        c.names.insert(f);
+                        if f == "add_subkey" {
+                            let uses = injection_uses(plan, j, *a);
+                            c.add_subkey.extend(uses.into_iter().map(|(_, s)| s));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    c
+}
+
+/// `add_subkey`: the words of each subkey in `subkeys` (those it is called with) as sums,
+/// selected on `sk`, added under `mask`.
+fn add_subkey(v: &mut Emitter, plan: &Plan, subkeys: &BTreeSet<usize>) {
     let n = plan.words as usize;
     let nbits = plan.nbits();
-    let subkeys = plan.schedule.subkeys() as usize;
     let kybits = plan.kybits();
     v.line("// Key injection: adds the words of subkey sk selected by mask (Skein 1.3, 3.3.2). Subkey word i");
     v.line("// is k[(s+i) mod (Nw+1)], plus t[s mod 3] (i = Nw-3), t[(s+1) mod 3] (i = Nw-2), s (i = Nw-1).");
     v.line("// ky = {k_Nw, ..., k_0}, tw = {t2, t1, t0}.");
+    // Called with some subkeys only (a load bank's subkey 0), it reads only some key and tweak words.
+    let some = subkeys.len() < plan.schedule.subkeys() as usize;
+    if some {
+        v.line("/* verilator lint_off UNUSEDSIGNAL */ // only the cases of the subkeys called");
+    }
     v.open(format!("function [{}:0] add_subkey;", nbits - 1));
     v.line(format!("input [{}:0] x;", nbits - 1));
     v.line(format!("input [{}:0] ky;", kybits - 1));
@@ -50,7 +109,7 @@ fn add_subkey(v: &mut Emitter, plan: &Plan) {
     v.line(format!("reg [{}:0] k;", nbits - 1));
     v.open("begin");
     v.open("case (sk)");
-    for s in 0..subkeys {
+    for &s in subkeys {
         v.open(format!("{}: begin", dec(SUBKEY_BITS, s as u64)));
         for i in 0..n {
             let expr = subkey_sum(plan, s, i);
@@ -72,6 +131,9 @@ fn add_subkey(v: &mut Emitter, plan: &Plan) {
     }
     v.close("end");
     v.close("endfunction");
+    if some {
+        v.line("/* verilator lint_on UNUSEDSIGNAL */");
+    }
     v.line("");
 }
 
@@ -208,18 +270,41 @@ fn select_subkey_word_from(v: &mut Emitter, plan: &Plan, i: usize, fixed: Option
     sum
 }
 
-/// The call that adds slot `j`'s key injection `a` to `n<j>_st`: the function of the core's
-/// [`KeyForm`] (`add_subkey_rot` where the injection reads the rotating key `rot`) on the key
-/// and tweak it reads ([`injection_source`]).
+/// The injection `a` of `rot` that reads the rotating key register, if it does.
+fn rotating_reader(a: u32, rot: Option<&Rotation>) -> Option<(&Rotation, &Reader)> {
+    rot.and_then(|r| Some((r, r.readers.iter().find(|x| x.unit == Some(a))?)))
+}
+
+/// The function key injection `a` calls: `add_subkey_rot` where it reads the rotating key
+/// `rot`, else the core's [`KeyForm`]'s.
+fn injection_function(plan: &Plan, a: u32, rot: Option<&Rotation>) -> &'static str {
+    match (rotating_reader(a, rot), plan.key_form()) {
+        (Some(_), _) => "add_subkey_rot",
+        (None, KeyForm::Selected) => "add_subkey_sel",
+        (None, KeyForm::Sums) => "add_subkey",
+    }
+}
+
+/// The call that adds slot `j`'s key injection `a` to `n<j>_st`: its [`injection_function`]
+/// on the key and tweak it reads ([`injection_source`], or the rotating key `rot`).
 pub(crate) fn injection_call(plan: &Plan, j: u32, a: u32, rot: Option<&Rotation>) -> String {
     let (ky, tw) = injection_source(plan, j, a);
-    let reader = rot.and_then(|r| Some((r, r.readers.iter().find(|x| x.unit == Some(a))?)));
-    let (ky, f) = match (reader, plan.key_form()) {
-        (Some((r, reader)), _) => (rotated_key(plan, j, r, reader), "add_subkey_rot"),
-        (None, KeyForm::Selected) => (ky, "add_subkey_sel"),
-        (None, KeyForm::Sums) => (ky, "add_subkey"),
+    let ky = match rotating_reader(a, rot) {
+        Some((r, reader)) => rotated_key(plan, j, r, reader),
+        None => ky,
     };
+    let f = injection_function(plan, a, rot);
     format!("n{j}_st = {f}(n{j}_st, {ky}, {tw}, c{j}_k{a}_sk, c{j}_k{a}_mask);")
+}
+
+/// The function that makes a shared slot's subkey words: `subkey_words_rot` where the slot has
+/// the rotating key `rot`, else the core's [`KeyForm`]'s.
+fn pool_subkey_function(plan: &Plan, rot: Option<&Rotation>) -> &'static str {
+    match (rot, plan.key_form()) {
+        (Some(_), _) => "subkey_words_rot",
+        (None, KeyForm::Selected) => "subkey_words_sel",
+        (None, KeyForm::Sums) => "subkey_words",
+    }
 }
 
 /// The call that makes layer `l`'s subkey words in a shared slot `j`, `p<j>_l<l>_k`: the
@@ -233,14 +318,11 @@ pub(crate) fn pool_subkey_call(
     rot: Option<&Rotation>,
 ) -> String {
     let (ky, tw) = pool_injection_source(plan, pool, j, l);
-    let (words, ky) = match (rot, plan.key_form()) {
-        (Some(_), _) => (
-            "subkey_words_rot",
-            format!("r{j}_ky[{}:0]", plan.nbits() - 1),
-        ),
-        (None, KeyForm::Selected) => ("subkey_words_sel", ky),
-        (None, KeyForm::Sums) => ("subkey_words", ky),
+    let ky = match rot {
+        Some(_) => format!("r{j}_ky[{}:0]", plan.nbits() - 1),
+        None => ky,
     };
+    let words = pool_subkey_function(plan, rot);
     format!("p{j}_l{l}_k = {words}({ky}, {tw}, c{j}_l{l}_sk);")
 }
 

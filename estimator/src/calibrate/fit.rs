@@ -1,0 +1,274 @@
+//! The fit: a deterministic coordinate search of the `[timing]` and `[area]` constants.
+
+use super::*;
+
+/// A fitted constant: where the search starts and the range it keeps to.
+#[derive(Clone, Copy, Debug)]
+pub struct FitParam {
+    /// Constant name.
+    pub name: &'static str,
+    /// Starting value.
+    pub initial: f64,
+    /// Lower bound.
+    pub min: f64,
+    /// Upper bound.
+    pub max: f64,
+}
+
+/// The fitted constants, with their starting values and physical ranges.
+pub const FIT_PARAMS: [FitParam; 10] = [
+    FitParam {
+        name: "chained_adder_fraction",
+        initial: 0.25,
+        min: 0.1,
+        max: 1.0,
+    },
+    FitParam {
+        name: "net_ise9_ns",
+        initial: 1.0,
+        min: 0.05,
+        max: 3.0,
+    },
+    FitParam {
+        name: "net_ise13_ns",
+        initial: 0.2,
+        min: 0.02,
+        max: 3.0,
+    },
+    FitParam {
+        name: "net_size_exponent",
+        initial: 0.2,
+        min: 0.0,
+        max: 1.0,
+    },
+    FitParam {
+        name: "lut_overhead",
+        initial: 1.1,
+        min: 0.5,
+        max: 2.5,
+    },
+    FitParam {
+        name: "control_luts_ubi",
+        initial: 500.0,
+        min: 0.0,
+        max: 4000.0,
+    },
+    FitParam {
+        name: "control_luts_hash",
+        initial: 200.0,
+        min: 0.0,
+        max: 4000.0,
+    },
+    FitParam {
+        name: "control_ffs_ubi",
+        initial: 64.0,
+        min: 0.0,
+        max: 500.0,
+    },
+    FitParam {
+        name: "ff_pairing",
+        initial: 0.5,
+        min: 0.0,
+        max: 1.0,
+    },
+    FitParam {
+        name: "slice_packing",
+        initial: 0.9,
+        min: 0.3,
+        max: 1.0,
+    },
+];
+
+/// Weight of the shown (non-goal) metrics in the fit objective.
+const SHOWN_WEIGHT: f64 = 0.25;
+
+/// The fit objective: squared log errors over the fit rows.
+pub fn objective(constants: &Constants, rows: &[(SeedRow, Schedule, Options)]) -> f64 {
+    let mut sum = 0.0;
+    for (row, schedule, options) in rows {
+        let e = estimate(schedule, *options, constants, None);
+        for c in comparisons(row, &e) {
+            let w = if c.goal { 1.0 } else { SHOWN_WEIGHT };
+            let l = (c.model.max(1e-9) / c.paper).ln();
+            sum += w * l * l;
+        }
+    }
+    sum
+}
+
+/// The Skein fit rows with their schedules.
+pub fn fit_rows() -> Vec<(SeedRow, Schedule, Options)> {
+    seed_rows()
+        .into_iter()
+        .filter(|r| r.role == "fit")
+        .filter_map(|r| match row_model(&r) {
+            RowModel::Modelled {
+                schedule, options, ..
+            } => Some((r, *schedule, options)),
+            RowModel::Shabal(_) | RowModel::NotModelled(_) => None,
+        })
+        .collect()
+}
+
+/// Whether the calibration goals hold: fit rows within 15% MAPE for area and for period,
+/// no fit row worse than 30%, own validation rows within 25% MAPE.
+pub fn goals_met(report: &Report) -> bool {
+    report.fit.area <= 15.0
+        && report.fit.period <= 15.0
+        && report.fit.worst <= 30.0
+        && report.validation.area <= 25.0
+        && report.validation.period <= 25.0
+}
+
+/// Fits the [`FIT_PARAMS`] of `base` (whose fixed constants are kept) and rounds them to 4
+/// significant digits. Deterministic: same inputs, same constants.
+pub fn fit(base: &Constants) -> Constants {
+    let rows = fit_rows();
+    let mut c = base.clone();
+    for p in FIT_PARAMS {
+        *c.get_mut(p.name).expect("fitted constant exists") = p.initial;
+    }
+    let mut steps: Vec<f64> = FIT_PARAMS.iter().map(|p| (p.max - p.min) / 8.0).collect();
+    let mut best = objective(&c, &rows);
+    for _round in 0..400 {
+        let mut improved = false;
+        for (i, p) in FIT_PARAMS.iter().enumerate() {
+            for dir in [1.0, -1.0] {
+                let old = c.get(p.name).expect("exists");
+                let new = (old + dir * steps[i]).clamp(p.min, p.max);
+                if new == old {
+                    continue;
+                }
+                *c.get_mut(p.name).expect("exists") = new;
+                let value = objective(&c, &rows);
+                if value < best {
+                    best = value;
+                    improved = true;
+                    break;
+                }
+                *c.get_mut(p.name).expect("exists") = old;
+            }
+        }
+        if !improved {
+            for (step, p) in steps.iter_mut().zip(FIT_PARAMS) {
+                *step /= 2.0;
+                if *step < (p.max - p.min) * 1e-6 {
+                    *step = 0.0;
+                }
+            }
+            if steps.iter().all(|s| *s == 0.0) {
+                break;
+            }
+        }
+    }
+    for p in FIT_PARAMS {
+        let v = c.get_mut(p.name).expect("exists");
+        *v = round_sig(*v, 4);
+    }
+    fit_shabal(&mut c);
+    c
+}
+
+/// The Shabal constants, fitted on the Shabal fit rows (after the Skein fit, whose constants
+/// they reuse), with their starting values and ranges.
+pub const SHABAL_FIT_PARAMS: [FitParam; 2] = [
+    FitParam {
+        name: "shabal_control_luts",
+        initial: 500.0,
+        min: 0.0,
+        max: 6000.0,
+    },
+    FitParam {
+        name: "shabal_net_factor",
+        initial: 1.0,
+        min: 0.2,
+        max: 5.0,
+    },
+];
+
+/// The Shabal fit rows (Table I, f = 1, 2, 3, 4) with their schedules.
+pub fn shabal_fit_rows() -> Vec<(SeedRow, ShabalSchedule)> {
+    seed_rows()
+        .into_iter()
+        .filter(|r| r.role == "fit" && r.source.starts_with("shabal"))
+        .filter_map(|r| shabal_sched::preset(&r.design).ok().map(|s| (r, s)))
+        .collect()
+}
+
+fn shabal_objective(c: &Constants, rows: &[(SeedRow, ShabalSchedule)]) -> f64 {
+    let mut sum = 0.0;
+    for (row, s) in rows {
+        let e = shabal::estimate(s, Flow::Ise13, c, None);
+        for cmp in shabal_comparisons(row, &e).iter().filter(|x| x.goal) {
+            let l = (cmp.model.max(1e-9) / cmp.paper).ln();
+            sum += l * l;
+        }
+    }
+    sum
+}
+
+/// Fits [`SHABAL_FIT_PARAMS`] in `c` (coordinate search, as [`fit`]), rounded to 4 digits.
+fn fit_shabal(c: &mut Constants) {
+    let rows = shabal_fit_rows();
+    for p in SHABAL_FIT_PARAMS {
+        *c.get_mut(p.name).expect("fitted constant exists") = p.initial;
+    }
+    let mut steps: Vec<f64> = SHABAL_FIT_PARAMS
+        .iter()
+        .map(|p| (p.max - p.min) / 8.0)
+        .collect();
+    let mut best = shabal_objective(c, &rows);
+    for _round in 0..400 {
+        let mut improved = false;
+        for (i, p) in SHABAL_FIT_PARAMS.iter().enumerate() {
+            for dir in [1.0, -1.0] {
+                let old = c.get(p.name).expect("exists");
+                let new = (old + dir * steps[i]).clamp(p.min, p.max);
+                if new == old {
+                    continue;
+                }
+                *c.get_mut(p.name).expect("exists") = new;
+                let value = shabal_objective(c, &rows);
+                if value < best {
+                    best = value;
+                    improved = true;
+                    break;
+                }
+                *c.get_mut(p.name).expect("exists") = old;
+            }
+        }
+        if !improved {
+            for (step, p) in steps.iter_mut().zip(SHABAL_FIT_PARAMS) {
+                *step /= 2.0;
+                if *step < (p.max - p.min) * 1e-6 {
+                    *step = 0.0;
+                }
+            }
+            if steps.iter().all(|s| *s == 0.0) {
+                break;
+            }
+        }
+    }
+    for p in SHABAL_FIT_PARAMS {
+        let v = c.get_mut(p.name).expect("exists");
+        *v = round_sig(*v, 4);
+    }
+}
+
+/// `x` rounded to `digits` significant digits.
+pub fn round_sig(x: f64, digits: i32) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let scale = 10f64.powi(digits - 1 - x.abs().log10().floor() as i32);
+    (x * scale).round() / scale
+}
+
+/// The fitted constants, one per line, for the calibration output.
+pub fn describe_fitted(c: &Constants) -> String {
+    let mut s = String::new();
+    for p in FIT_PARAMS.iter().chain(&SHABAL_FIT_PARAMS) {
+        let _ = writeln!(s, "  {:<24} = {}", p.name, c.get(p.name).expect("exists"));
+    }
+    s
+}
