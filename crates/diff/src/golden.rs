@@ -209,6 +209,51 @@ fn named_errors<T, E: std::fmt::Display>(
     Box::new(reader.map(move |r| r.map_err(|e| format!("{file}: {e}"))))
 }
 
+/// A JSON-lines trace reader of either algorithm (Skein's or Shabal's): a header, then records.
+trait TraceFile: Iterator<Item = Result<Self::Record, TraceError>> + Sized + Send + 'static {
+    type Input;
+    type Header: Clone;
+    type Record;
+    fn open(input: Self::Input) -> Result<Self, TraceError>;
+    fn header(&self) -> &Self::Header;
+}
+
+impl<R: BufRead + Send + 'static> TraceFile for JsonlReader<R> {
+    type Input = R;
+    type Header = TraceHeader;
+    type Record = OwnedCycleRecord;
+    fn open(input: R) -> Result<Self, TraceError> {
+        JsonlReader::new(input)
+    }
+    fn header(&self) -> &TraceHeader {
+        JsonlReader::header(self)
+    }
+}
+
+impl<R: BufRead + Send + 'static> TraceFile for ShabalJsonlReader<R> {
+    type Input = R;
+    type Header = ShabalTraceHeader;
+    type Record = ShabalCycleRecord;
+    fn open(input: R) -> Result<Self, TraceError> {
+        ShabalJsonlReader::new(input)
+    }
+    fn header(&self) -> &ShabalTraceHeader {
+        ShabalJsonlReader::header(self)
+    }
+}
+
+/// The header and the streamed records of a trace read by `T`; `file` names it in errors.
+type TraceRead<T> = (
+    <T as TraceFile>::Header,
+    Box<dyn Iterator<Item = Result<<T as TraceFile>::Record, String>> + Send>,
+);
+
+/// Opens a trace with `T`, once for both algorithms.
+fn read_trace<T: TraceFile>(input: T::Input, file: &str) -> Result<TraceRead<T>, DiffError> {
+    let reader = T::open(input).map_err(|e| header_error(file, e))?;
+    Ok((reader.header().clone(), named_errors(reader, file)))
+}
+
 /// The one header field the algorithm is told by; serde skips the rest without building it.
 #[derive(Deserialize)]
 struct AlgorithmOf {
@@ -232,11 +277,8 @@ impl Golden {
         input: impl BufRead + Send + 'static,
         file: &str,
     ) -> Result<Golden, DiffError> {
-        let reader = JsonlReader::new(input).map_err(|e| header_error(file, e))?;
-        Ok(Golden {
-            header: reader.header().clone(),
-            records: named_errors(reader, file),
-        })
+        let (header, records) = read_trace::<JsonlReader<_>>(input, file)?;
+        Ok(Golden { header, records })
     }
 
     /// Runs the simulator on `jobs` in a thread; records arrive as the diff asks for them.
@@ -288,11 +330,8 @@ impl ShabalGolden {
         input: impl BufRead + Send + 'static,
         file: &str,
     ) -> Result<ShabalGolden, DiffError> {
-        let reader = ShabalJsonlReader::new(input).map_err(|e| header_error(file, e))?;
-        Ok(ShabalGolden {
-            header: reader.header().clone(),
-            records: named_errors(reader, file),
-        })
+        let (header, records) = read_trace::<ShabalJsonlReader<_>>(input, file)?;
+        Ok(ShabalGolden { header, records })
     }
 
     /// Runs the Shabal simulator on `jobs` in a thread.
