@@ -65,7 +65,7 @@ T=crates/py/tests
 PYTEST=(-m pytest -q -p no:cacheprovider)
 suite "$VENV/bin/python" "${PYTEST[@]}" "$T" examples/cocotb/test_with_runner.py
 suite "$VENV2/bin/python" "${PYTEST[@]}" "$T/test_cocotb.py" "$T/test_cocotb_options.py" \
-    examples/cocotb/test_with_runner.py
+    "$T/test_cocotb_before_core.py" examples/cocotb/test_with_runner.py
 suite "$VENV2/bin/python" "${PYTEST[@]}" -p cocotb_tools._pytest.plugin \
     --cocotb-simulator icarus --cocotb-build-dir "$CARGO_TARGET_DIR/cocotb-plugin" \
     examples/cocotb/test_pytest_plugin.py
