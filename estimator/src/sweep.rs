@@ -296,11 +296,11 @@ pub fn pareto_front(points: &[(f64, f64)]) -> Vec<bool> {
     on
 }
 
-/// CSV columns.
+/// CSV columns (`pareto` stays the last).
 pub const CSV_HEADER: &str = "name,size,style,rounds_per_cycle,functional_stages,\
 structural_stages,round_pipeline,round_datapath,shared_key_schedule_adder,luts,ffs,\
 lut_ff_pairs,slices,period_ns,freq_mhz,cycles_per_block,blocks_in_flight,latency_ns,\
-throughput_mbps,mbps_per_slice,pareto,exceeds_device";
+throughput_mbps,mbps_per_slice,exceeds_device,pareto";
 
 /// The sweep as CSV, one line per point.
 pub fn to_csv(sweep: &Sweep) -> String {
@@ -332,8 +332,8 @@ pub fn to_csv(sweep: &Sweep) -> String {
             e.latency_ns,
             e.throughput_mbps,
             e.mbps_per_slice,
-            p.pareto,
-            p.exceeds_device
+            p.exceeds_device,
+            p.pareto
         );
     }
     s
