@@ -68,7 +68,7 @@ impl Placer {
     }
 
     /// Places a `w` x `h` label for the point at `(x, y)`: right of it, left of it, then
-    /// diagonally and further out; `None` when every spot is taken.
+    /// diagonally, above and below, and further out; `None` when every spot is taken.
     pub fn place(&mut self, (x, y): (f64, f64), w: f64, h: f64) -> Option<Placed> {
         for (i, d) in [5.0, 16.0, 30.0].into_iter().enumerate() {
             let diag = d * 0.7;
@@ -79,6 +79,8 @@ impl Placer {
                 (x + diag, y + diag, false),
                 (x - diag - w, y - diag - h, true),
                 (x - diag - w, y + diag, true),
+                (x - w / 2.0, y - d - h, false),
+                (x - w / 2.0, y + d, false),
             ];
             for (x0, y0, left) in spots {
                 let rect = Rect {

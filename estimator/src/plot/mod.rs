@@ -218,20 +218,21 @@ pub fn svg(sweep: &Sweep, options: &PlotOptions) -> String {
             AREA.y1,
             escape(&format!("{part}: {} slices", number(*slices)))
         );
+        // At the foot of the line: the fronts end at the top right, near the device.
         let text = format!("{part}: {} slices", number(*slices));
         let w = text_px(&text, LABEL_FONT);
         let _ = writeln!(
             s,
             r##"<text x="{:.1}" y="{:.1}" font-size="{LABEL_FONT}" fill="#b00020" text-anchor="end">{}</text>"##,
             px - 4.0,
-            AREA.y0 + 14.0,
+            AREA.y1 - 6.0,
             escape(&text)
         );
         placer.block(Rect {
             x0: px - 6.0 - w,
-            y0: AREA.y0,
+            y0: AREA.y1 - 20.0,
             x1: px + 2.0,
-            y1: AREA.y0 + 18.0,
+            y1: AREA.y1,
         });
     }
 
@@ -371,8 +372,8 @@ pub(crate) fn triangle(x: f64, y: f64, r: f64) -> String {
 fn draw_label(s: &mut String, (px, py): (f64, f64), placed: &Placed, text: &str, colour: &str) {
     let r = placed.rect;
     if placed.leader {
-        let lx = if placed.left { r.x1 } else { r.x0 };
-        let ly = py.clamp(r.y0, r.y1);
+        // To the label's nearest point.
+        let (lx, ly) = (px.clamp(r.x0, r.x1), py.clamp(r.y0, r.y1));
         let _ = writeln!(
             s,
             r#"<line x1="{px:.1}" y1="{py:.1}" x2="{lx:.1}" y2="{ly:.1}" stroke="{colour}" stroke-width="0.6" opacity="0.7"/>"#
