@@ -158,6 +158,127 @@ fn point_title(p: &SweepPoint) -> String {
     escape(&t)
 }
 
+/// The plot being drawn: its text, its axes and the labels' placer.
+struct Drawing {
+    s: String,
+    x: Axis,
+    y: Axis,
+    placer: Placer,
+}
+
+impl Drawing {
+    /// The pixel of a sweep point.
+    fn at(&self, p: &SweepPoint) -> (f64, f64) {
+        (
+            self.x.px(f64::from(p.estimate.slices)),
+            self.y.px(p.estimate.throughput_mbps),
+        )
+    }
+
+    /// The device's size: a dashed vertical line, its label at the foot (the fronts end at
+    /// the top right, near the device).
+    fn device_line(&mut self, part: &str, slices: f64) {
+        let px = self.x.px(slices);
+        let raw = format!("{part}: {} slices", number(slices));
+        let text = escape(&raw);
+        let _ = writeln!(
+            self.s,
+            r##"<line x1="{px:.1}" y1="{}" x2="{px:.1}" y2="{}" stroke="#b00020" stroke-width="1.5" stroke-dasharray="7 5"><title>{text}</title></line>"##,
+            AREA.y0, AREA.y1,
+        );
+        let _ = writeln!(
+            self.s,
+            r##"<text x="{:.1}" y="{:.1}" font-size="{LABEL_FONT}" fill="#b00020" text-anchor="end">{text}</text>"##,
+            px - 4.0,
+            AREA.y1 - 6.0,
+        );
+        self.placer.block(Rect {
+            x0: px - 6.0 - text_px(&raw, LABEL_FONT),
+            y0: AREA.y1 - 20.0,
+            x1: px + 2.0,
+            y1: AREA.y1,
+        });
+    }
+
+    /// The swept schedules off the fronts, small and faint (hollow beyond the device).
+    fn other_points(&mut self, sweep: &Sweep) {
+        self.s.push_str("<g>\n");
+        for p in sweep.points.iter().filter(|p| !p.pareto) {
+            let (px, py) = self.at(p);
+            let c = size_colour(p.spec.size);
+            let fill = if p.exceeds_device { "none" } else { c };
+            let _ = writeln!(
+                self.s,
+                r#"<circle cx="{px:.1}" cy="{py:.1}" r="2.2" fill="{fill}" stroke="{c}" stroke-width="0.8" opacity="0.35"><title>{}</title></circle>"#,
+                point_title(p)
+            );
+        }
+        self.s.push_str("</g>\n");
+    }
+
+    /// One size's front, sorted by area: a line through its points, then the points (hollow
+    /// beyond the device), kept clear of labels.
+    fn front(&mut self, size: u32, front: &[&SweepPoint]) {
+        let c = size_colour(size);
+        let path: Vec<String> = front
+            .iter()
+            .map(|p| {
+                let (px, py) = self.at(p);
+                format!("{px:.1},{py:.1}")
+            })
+            .collect();
+        let _ = writeln!(
+            self.s,
+            r#"<polyline points="{}" fill="none" stroke="{c}" stroke-width="2"/>"#,
+            path.join(" ")
+        );
+        for p in front {
+            let (px, py) = self.at(p);
+            self.placer.block(Rect::around(px, py, 4.5));
+            let fill = if p.exceeds_device { "white" } else { c };
+            let _ = writeln!(
+                self.s,
+                r#"<circle cx="{px:.1}" cy="{py:.1}" r="4.5" fill="{fill}" stroke="{c}" stroke-width="1.8"><title>{}</title></circle>"#,
+                point_title(p)
+            );
+        }
+    }
+
+    /// A published result: a triangle in its size's colour, filled for slices, hollow for
+    /// Long's LUT-FF pairs / 4.
+    fn paper(&mut self, p: &PaperPoint) {
+        let (px, py) = (self.x.px(p.slices), self.y.px(p.throughput_mbps));
+        self.placer.block(Rect::around(px, py, 6.0));
+        let c = size_colour(p.size.unwrap_or(0));
+        let fill = if p.from_pairs { "white" } else { c };
+        let area = if p.from_pairs {
+            "slices (LUT-FF pairs / 4)"
+        } else {
+            "slices"
+        };
+        let title = format!(
+            "{}: {} {area}, {} Mbit/s",
+            p.label,
+            number(p.slices.round()),
+            number(p.throughput_mbps.round())
+        );
+        let _ = writeln!(
+            self.s,
+            r##"<path d="{}" fill="{fill}" stroke="#222" stroke-width="1"><title>{}</title></path>"##,
+            triangle(px, py, 6.5),
+            escape(&title)
+        );
+    }
+
+    /// A name beside its point where there is room for it.
+    fn label(&mut self, (px, py): (f64, f64), text: &str, colour: &str) {
+        let h = LABEL_FONT + 2.0;
+        if let Some(placed) = self.placer.place((px, py), text_px(text, LABEL_FONT), h) {
+            draw_label(&mut self.s, (px, py), &placed, text, colour);
+        }
+    }
+}
+
 /// Renders the plot as SVG text.
 pub fn svg(sweep: &Sweep, options: &PlotOptions) -> String {
     let mut sizes: Vec<u32> = sweep.points.iter().map(|p| p.spec.size).collect();
@@ -181,179 +302,71 @@ pub fn svg(sweep: &Sweep, options: &PlotOptions) -> String {
         .chain(papers.iter().map(|p| p.throughput_mbps));
     let (x0, x1) = bounds(xs);
     let (y0, y1) = bounds(ys);
-    let x = Axis::new(x0, x1, AREA.x0, AREA.x1);
-    let y = Axis::new(y0, y1, AREA.y1, AREA.y0);
-
-    let mut s = String::new();
+    let mut d = Drawing {
+        s: String::new(),
+        x: Axis::new(x0, x1, AREA.x0, AREA.x1),
+        y: Axis::new(y0, y1, AREA.y1, AREA.y0),
+        placer: Placer::new(AREA),
+    };
     let _ = writeln!(
-        s,
+        d.s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">"#
     );
     let _ = writeln!(
-        s,
+        d.s,
         r#"<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>"#
     );
     let names: Vec<String> = sizes.iter().map(|n| format!("Skein-{n}")).collect();
     let _ = writeln!(
-        s,
+        d.s,
         r#"<text x="{}" y="32" font-size="18" text-anchor="middle">{} on {}: estimated throughput against area</text>"#,
         (AREA.x0 + AREA.x1) / 2.0,
         escape(&names.join(", ")),
         escape(&options.device)
     );
-    draw_axes(&mut s, &x, &y);
-
-    // Legend first: the labels keep off it.
+    draw_axes(&mut d.s, &d.x, &d.y);
+    // The legend first: the labels keep off it.
     let legend = legend_entries(sweep, &sizes, &papers, options);
-    let legend_box = draw_legend(&mut s, &legend);
-    let mut placer = Placer::new(AREA);
-    placer.block(legend_box);
-
+    let legend_box = draw_legend(&mut d.s, &legend);
+    d.placer.block(legend_box);
     if let Some((part, slices)) = &options.device_capacity {
-        let px = x.px(*slices);
-        let _ = writeln!(
-            s,
-            r##"<line x1="{px:.1}" y1="{}" x2="{px:.1}" y2="{}" stroke="#b00020" stroke-width="1.5" stroke-dasharray="7 5"><title>{}</title></line>"##,
-            AREA.y0,
-            AREA.y1,
-            escape(&format!("{part}: {} slices", number(*slices)))
-        );
-        // At the foot of the line: the fronts end at the top right, near the device.
-        let text = format!("{part}: {} slices", number(*slices));
-        let w = text_px(&text, LABEL_FONT);
-        let _ = writeln!(
-            s,
-            r##"<text x="{:.1}" y="{:.1}" font-size="{LABEL_FONT}" fill="#b00020" text-anchor="end">{}</text>"##,
-            px - 4.0,
-            AREA.y1 - 6.0,
-            escape(&text)
-        );
-        placer.block(Rect {
-            x0: px - 6.0 - w,
-            y0: AREA.y1 - 20.0,
-            x1: px + 2.0,
-            y1: AREA.y1,
-        });
+        d.device_line(part, *slices);
     }
-
-    // The swept schedules off the fronts, small and faint.
-    s.push_str("<g>\n");
-    for p in sweep.points.iter().filter(|p| !p.pareto) {
-        let (px, py) = (
-            x.px(f64::from(p.estimate.slices)),
-            y.px(p.estimate.throughput_mbps),
-        );
-        let c = size_colour(p.spec.size);
-        let fill = if p.exceeds_device { "none" } else { c };
-        let _ = writeln!(
-            s,
-            r#"<circle cx="{px:.1}" cy="{py:.1}" r="2.2" fill="{fill}" stroke="{c}" stroke-width="0.8" opacity="0.35"><title>{}</title></circle>"#,
-            point_title(p)
-        );
-    }
-    s.push_str("</g>\n");
-
-    // One front per size: a line through its points, then the points.
-    let mut fronts: Vec<Vec<&SweepPoint>> = Vec::new();
-    for &size in &sizes {
-        let mut front: Vec<&SweepPoint> = sweep
-            .points
-            .iter()
-            .filter(|p| p.pareto && p.spec.size == size)
-            .collect();
-        front.sort_by_key(|p| p.estimate.slices);
-        let c = size_colour(size);
-        let path: Vec<String> = front
-            .iter()
-            .map(|p| {
-                format!(
-                    "{:.1},{:.1}",
-                    x.px(f64::from(p.estimate.slices)),
-                    y.px(p.estimate.throughput_mbps)
-                )
-            })
-            .collect();
-        let _ = writeln!(
-            s,
-            r#"<polyline points="{}" fill="none" stroke="{c}" stroke-width="2"/>"#,
-            path.join(" ")
-        );
-        for p in &front {
-            let (px, py) = (
-                x.px(f64::from(p.estimate.slices)),
-                y.px(p.estimate.throughput_mbps),
-            );
-            placer.block(Rect::around(px, py, 4.5));
-            let fill = if p.exceeds_device { "white" } else { c };
-            let _ = writeln!(
-                s,
-                r#"<circle cx="{px:.1}" cy="{py:.1}" r="4.5" fill="{fill}" stroke="{c}" stroke-width="1.8"><title>{}</title></circle>"#,
-                point_title(p)
-            );
-        }
-        fronts.push(front);
-    }
-
-    // Published results: triangles in their size's colour, filled for slices, hollow for
-    // Long's LUT-FF pairs / 4.
+    d.other_points(sweep);
+    let fronts: Vec<Vec<&SweepPoint>> = sizes
+        .iter()
+        .map(|&size| {
+            let mut front: Vec<&SweepPoint> = sweep
+                .points
+                .iter()
+                .filter(|p| p.pareto && p.spec.size == size)
+                .collect();
+            front.sort_by_key(|p| p.estimate.slices);
+            d.front(size, &front);
+            front
+        })
+        .collect();
     for p in &papers {
-        let (px, py) = (x.px(p.slices), y.px(p.throughput_mbps));
-        placer.block(Rect::around(px, py, 6.0));
-        let c = size_colour(p.size.unwrap_or(0));
-        let fill = if p.from_pairs { "white" } else { c };
-        let _ = writeln!(
-            s,
-            r##"<path d="{}" fill="{fill}" stroke="#222" stroke-width="1"><title>{}</title></path>"##,
-            triangle(px, py, 6.5),
-            escape(&format!(
-                "{}: {} {}, {} Mbit/s",
-                p.label,
-                number(p.slices.round()),
-                if p.from_pairs {
-                    "slices (LUT-FF pairs / 4)"
-                } else {
-                    "slices"
-                },
-                number(p.throughput_mbps.round())
-            ))
-        );
+        d.paper(p);
     }
-
-    // Names beside the front points (smallest design of each front first, the fronts in
+    // Names beside the front points (the smallest design of each front first, the fronts in
     // turn), then beside the published points where room is left.
-    let mut labels: Vec<((f64, f64), String, &str)> = Vec::new();
+    d.s.push_str("<g>\n");
     let longest = fronts.iter().map(Vec::len).max().unwrap_or(0);
     for i in 0..longest {
-        for front in &fronts {
-            if let Some(p) = front.get(i) {
-                labels.push((
-                    (
-                        x.px(f64::from(p.estimate.slices)),
-                        y.px(p.estimate.throughput_mbps),
-                    ),
-                    p.spec.name.clone(),
-                    size_colour(p.spec.size),
-                ));
-            }
+        for p in fronts.iter().filter_map(|f| f.get(i)) {
+            d.label(d.at(p), &p.spec.name, size_colour(p.spec.size));
         }
     }
     for p in &papers {
-        labels.push((
-            (x.px(p.slices), y.px(p.throughput_mbps)),
-            p.design.clone(),
+        d.label(
+            (d.x.px(p.slices), d.y.px(p.throughput_mbps)),
+            &p.design,
             "#222",
-        ));
+        );
     }
-    s.push_str("<g>\n");
-    for ((px, py), text, colour) in labels {
-        let h = LABEL_FONT + 2.0;
-        let Some(placed) = placer.place((px, py), text_px(&text, LABEL_FONT), h) else {
-            continue;
-        };
-        draw_label(&mut s, (px, py), &placed, &text, colour);
-    }
-    s.push_str("</g>\n</svg>\n");
-    s
+    d.s.push_str("</g>\n</svg>\n");
+    d.s
 }
 
 /// A triangle marker's path around `(x, y)`.
