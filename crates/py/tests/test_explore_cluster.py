@@ -1,0 +1,123 @@
+"""`skeinhw explore` on a real Ray cluster of two nodes on the loopback: a head and a second
+node started by `ray start` as separate processes, six 256-bit lean cores through Yosys
+(`v5-netlist`), the second node's raylet killed by its PID while points run. Every point
+ends in the store once, with the figures of a serial run; a second run starts no tool."""
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("skeinhw.explore")
+pytest.importorskip("ray")
+if shutil.which("yosys") is None:
+    pytest.skip("needs the system Yosys (apt-get install yosys)", allow_module_level=True)
+
+SIX = ["long-iter-256", "long-ks1-256", "long-outshare-256", "long-inshare-256",
+       "long-split-256", "long-overlap-256"]
+RAY = str(Path(sys.executable).with_name("ray"))
+# Nothing beyond the loopback, no usage statistics.
+ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_DISABLE_IMPORT_WARNING": "1"}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def study(out, *extra):
+    args = [sys.executable, "-m", "skeinhw.explore", "--no-progress", "--yosys", "system",
+            "--core", "lean", "--flow", "v5-netlist", "--out", str(out), *extra]
+    for s in SIX:
+        args += ["--schedule", s]
+    return args
+
+
+def raylet_pid(node_manager_port):
+    """The raylet of the node started with this --node-manager-port (found in /proc)."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if cmd and cmd[0].endswith(b"raylet") and \
+                f"--node_manager_port={node_manager_port}".encode() in cmd:
+            return int(pid)
+    return None
+
+
+@pytest.fixture
+def cluster():
+    port, worker_nm = free_port(), free_port()
+    temp = tempfile.mkdtemp(prefix="rayt", dir="/tmp")  # short: Ray's socket paths
+    common = ["--node-ip-address", "127.0.0.1", "--num-cpus", "1", "--disable-usage-stats"]
+    try:
+        subprocess.run([RAY, "start", "--head", "--port", str(port), "--temp-dir", temp,
+                        "--include-dashboard=false", *common], env=ENV, check=True,
+                       capture_output=True)
+        subprocess.run([RAY, "start", "--address", f"127.0.0.1:{port}", "--node-manager-port",
+                        str(worker_nm), *common], env=ENV, check=True, capture_output=True)
+        yield f"127.0.0.1:{port}", worker_nm
+    finally:
+        subprocess.run([RAY, "stop", "--force"], env=ENV, capture_output=True)
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def records(out):
+    return [json.loads(x) for x in (out / "results.jsonl").read_bytes().splitlines()]
+
+
+def test_a_node_killed_mid_study_loses_no_point_and_repeats_none(tmp_path, cluster):
+    address, worker_nm = cluster
+    serial = tmp_path / "serial"
+    subprocess.run(study(serial, "--serial"), env=ENV, check=True, capture_output=True)
+    want = {r["key"]: r["figures"] for r in records(serial)}
+    assert len(want) == 6 and all(r["status"] == "ok" for r in records(serial))
+
+    out = tmp_path / "cluster"
+    proc = subprocess.Popen(study(out, "--address", address), env=ENV,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Kill the second node's raylet while its point runs (before half the study is done).
+    victim = raylet_pid(worker_nm)
+    assert victim is not None, "the second node's raylet"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not busy_yosys():
+        time.sleep(0.2)
+    time.sleep(1)
+    os.kill(victim, signal.SIGKILL)
+    stdout, stderr = proc.communicate(timeout=900)
+    assert proc.returncode == 0, stderr.decode()[-2000:]
+    got = records(out)
+    assert len(got) == 6 and len({r["key"] for r in got}) == 6
+    assert {r["key"]: r["figures"] for r in got} == want
+    assert all(r["status"] == "ok" for r in got)
+
+    # Again: no tool starts, nothing is written.
+    before = (out / "results.jsonl").read_bytes()
+    again = subprocess.run(study(out, "--address", address), env=ENV, capture_output=True)
+    assert again.returncode == 0, again.stderr.decode()[-2000:]
+    assert (out / "results.jsonl").read_bytes() == before
+
+
+def busy_yosys():
+    """Two Yosys processes running: a point on each node."""
+    n = 0
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if Path(f"/proc/{pid}/comm").read_text().strip() == "yosys":
+                    n += 1
+            except OSError:
+                pass
+    return n >= 2
