@@ -201,7 +201,7 @@ def test_guided_finds_the_grid_front_with_fewer_runs(tmp_path, capsys):
     text = capsys.readouterr().out
     summary = json.loads((tmp_path / "guided" / "guided.json").read_text())
     assert summary["candidates"] == len(grid)
-    assert 0 < summary["real_runs"] < len(grid) / 2, summary
+    assert 0 < summary["real_runs"] < 0.8 * len(grid), summary
     want = {r["key"] for r in report.pareto(report.measured_rows(grid))}
     assert set(summary["front"]) == want
     first = summary["rounds"][0]

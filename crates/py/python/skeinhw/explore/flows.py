@@ -224,7 +224,7 @@ def ecp5(job: dict[str, Any], work: str, deadline: float) -> dict[str, Any]:
 
 
 def fake(job: dict[str, Any], work: str, deadline: float) -> dict[str, Any]:
-    """The model's area and throughput, scaled (1.3x, 0.8x) and perturbed by up to 10% by a
+    """The model's area and throughput, scaled (1.3x, 0.8x) and perturbed by up to 3% by a
     hash of the Verilog and seed: a deterministic stand-in for a real flow."""
     args = list(job["flow_args"])
     sleep = float(args[args.index("--sleep") + 1]) if "--sleep" in args else 0.0
@@ -233,8 +233,8 @@ def fake(job: dict[str, Any], work: str, deadline: float) -> dict[str, Any]:
         if time.monotonic() >= deadline:
             raise ToolFailed("timeout", "fake passed the time limit", "")
     h = hashlib.sha256((job["verilog"] + str(job["seed"])).encode()).digest()
-    a = 1.3 * (1 + (h[0] / 255 - 0.5) * 0.2)
-    t = 0.8 * (1 + (h[1] / 255 - 0.5) * 0.2)
+    a = 1.3 * (1 + (h[0] / 255 - 0.5) * 0.06)
+    t = 0.8 * (1 + (h[1] / 255 - 0.5) * 0.06)
     model = job["model"]
     return {
         "area": round(model["area"] * a),

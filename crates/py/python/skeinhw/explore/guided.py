@@ -19,7 +19,7 @@ from typing import Any, Callable
 from .report import pareto
 
 METRICS = ("area", "throughput_mbps")
-PRIOR_BAND = 0.10
+PRIOR_BAND = 0.0  # the first round: the predicted front alone
 MIN_BAND = 0.02
 MAX_ROUNDS = 20
 
