@@ -87,8 +87,7 @@ fn netlist_estimate(
     let c = self::constants(constants)?;
     let n = Netlist::from_file(&path, top).map_err(value_error)?;
     let analysed = n.analyse(self::flow(flow)?, &c);
-    let round =
-        n.critical_path_between(&analysed, &c, &is_datapath_register, &is_state_register);
+    let round = n.critical_path_between(&analysed, &c, &is_datapath_register, &is_state_register);
     let mut value = serde_json::to_value(&analysed).map_err(value_error)?;
     let object = value
         .as_object_mut()

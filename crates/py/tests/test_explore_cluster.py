@@ -5,6 +5,7 @@ ends in the store once, with the figures of a serial run; a second run starts no
 
 import json
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -25,7 +26,7 @@ SIX = ["long-iter-256", "long-ks1-256", "long-outshare-256", "long-inshare-256",
        "long-split-256", "long-overlap-256"]
 RAY = str(Path(sys.executable).with_name("ray"))
 # Nothing beyond the loopback, no usage statistics.
-ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_DISABLE_IMPORT_WARNING": "1"}
+ENV = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0", "RAY_DISABLE_IMPORT_WARNING": "1"}
 
 
 def free_port():
@@ -57,21 +58,57 @@ def raylet_pid(node_manager_port):
     return None
 
 
+def ray_pids(temp):
+    """Every process of the test's cluster: those naming its temp dir, and their children."""
+    parent, named = {}, set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        parent[int(pid)] = int(stat.rsplit(")", 1)[1].split()[1])
+        if temp.encode() in cmd and int(pid) != os.getpid():
+            named.add(int(pid))
+    found, grew = set(named), True
+    while grew:
+        kids = {p for p, pp in parent.items() if pp in found} - found
+        found |= kids
+        grew = bool(kids)
+    return found
+
+
 @pytest.fixture
-def cluster():
+def cluster(monkeypatch):
     port, worker_nm = free_port(), free_port()
     temp = tempfile.mkdtemp(prefix="rayt", dir="/tmp")  # short: Ray's socket paths
+    # Ray 2.5x starts a head with token authentication: the test's own token, for every
+    # process of the test (head, second node, driver), in the temp dir (~/.ray untouched).
+    token = os.path.join(temp, "auth_token")
+    with open(token, "w") as f:
+        f.write(secrets.token_hex(32))
+    ENV.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN_PATH=token)
     common = ["--node-ip-address", "127.0.0.1", "--num-cpus", "1", "--disable-usage-stats"]
     try:
-        subprocess.run([RAY, "start", "--head", "--port", str(port), "--temp-dir", temp,
-                        "--include-dashboard=false", *common], env=ENV, check=True,
-                       capture_output=True)
-        subprocess.run([RAY, "start", "--address", f"127.0.0.1:{port}", "--node-manager-port",
-                        str(worker_nm), *common], env=ENV, check=True, capture_output=True)
+        start([RAY, "start", "--head", "--port", str(port), "--temp-dir", temp,
+               "--include-dashboard=false", *common])
+        start([RAY, "start", "--address", f"127.0.0.1:{port}", "--node-manager-port",
+               str(worker_nm), *common])
         yield f"127.0.0.1:{port}", worker_nm
     finally:
-        subprocess.run([RAY, "stop", "--force"], env=ENV, capture_output=True)
+        # This cluster's processes alone, by PID (`ray stop --force` would stop every Ray of
+        # this user on the machine).
+        for pid in ray_pids(temp):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
         shutil.rmtree(temp, ignore_errors=True)
+
+
+def start(argv):
+    r = subprocess.run(argv, env=ENV, capture_output=True, text=True)
+    assert r.returncode == 0, f"{' '.join(argv[:3])}: {r.stderr[-1500:]}"
 
 
 def records(out):

@@ -19,7 +19,11 @@ const INSTALL_HINT: &str = "pip install './crates/py[explore]'";
 #[command(disable_help_flag = true)]
 pub struct ExploreArgs {
     /// Arguments of `python3 -m skeinhw.explore` (try `--help`).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "ARGS"
+    )]
     args: Vec<OsString>,
 }
 
@@ -53,7 +57,10 @@ pub fn run(args: ExploreArgs) -> Result<Status> {
 fn exec(mut cmd: Command) -> Result<Status> {
     use std::os::unix::process::CommandExt;
     let e = cmd.exec();
-    bail!("explore: cannot run {}: {e}", cmd.get_program().to_string_lossy())
+    bail!(
+        "explore: cannot run {}: {e}",
+        cmd.get_program().to_string_lossy()
+    )
 }
 
 #[cfg(not(unix))]

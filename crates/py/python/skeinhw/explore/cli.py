@@ -48,6 +48,8 @@ def parser() -> argparse.ArgumentParser:
                    help="study directory: results.jsonl, the study, front.md, pareto.svg")
     r.add_argument("--address", default=None, metavar="auto|HOST:PORT|ray://HOST:PORT",
                    help="an existing Ray cluster (default: a Ray started here)")
+    r.add_argument("--num-cpus", type=int, default=None, metavar="N",
+                   help="CPUs of the Ray started here (default: all); with no --address")
     r.add_argument("--serial", action="store_true", help="run in this process, without Ray")
     r.add_argument("--yosys", choices=tools.KINDS, default="auto",
                    help="tools from YoWASP (PyPI) or the system (default: YoWASP if installed)")
@@ -101,6 +103,8 @@ def run(a: argparse.Namespace) -> int:
 
     if a.serial and a.address:
         raise ExploreError("--serial runs without Ray: drop --address")
+    if a.num_cpus is not None and (a.address or a.num_cpus < 1):
+        raise ExploreError("--num-cpus N (N >= 1) sizes the Ray started here: drop --address")
     if a.time_limit <= 0 or a.max_retries < 0:
         raise ExploreError("--time-limit must be positive and --max-retries not negative")
     g = grid_of(a)
@@ -119,7 +123,7 @@ def run(a: argparse.Namespace) -> int:
             print(f"{j['key'][:16]} {rec['status'] if rec else 'todo':8} {j['label']}")
         return 0
     if not a.serial and any(not done(j["key"]) for j in jobs):
-        engine.connect(a.address)  # only when there is work: a rerun starts nothing
+        engine.connect(a.address, a.num_cpus)  # only when there is work: a rerun starts nothing
     keep_study(a, g)
     if st.torn:
         print(f"{PROG}: {st.path}: a torn last line (an interrupted write) is ignored",

@@ -61,7 +61,7 @@ def run_serial(jobs: list[dict[str, Any]], on_result: OnResult, progress: bool) 
         p.update(r["status"] == "ok", len(jobs) - i - 1)
 
 
-def connect(address: str | None) -> None:
+def connect(address: str | None, num_cpus: int | None = None) -> None:
     """Starts Ray here (no address: bound to the loopback, no dashboard) or joins a cluster
     (``auto``, ``HOST:PORT``, ``ray://HOST:PORT``); an unreachable one is an error."""
     for k, v in QUIET_ENV.items():
@@ -76,7 +76,7 @@ def connect(address: str | None) -> None:
         check_reachable(address)
     kwargs: dict[str, Any] = {"logging_level": "WARNING", "log_to_driver": False}
     if address is None:
-        kwargs.update(include_dashboard=False, _node_ip_address="127.0.0.1")
+        kwargs.update(include_dashboard=False, _node_ip_address="127.0.0.1", num_cpus=num_cpus)
     elif not address.startswith("ray://") and loopback(address):
         # A cluster on this machine's loopback: the driver's node is there too.
         kwargs.update(_node_ip_address="127.0.0.1")
