@@ -197,7 +197,8 @@ def test_guided_finds_the_grid_front_with_fewer_runs(tmp_path, capsys):
     grid = [json.loads(x) for x in lines(tmp_path / "grid" / "results.jsonl")]
     assert len(grid) >= 30
     capsys.readouterr()
-    assert explore(*common, "--guided", "--out", str(tmp_path / "guided")) == 0
+    assert explore(*common, "--guided", "--compare", str(tmp_path / "grid"),
+                   "--out", str(tmp_path / "guided")) == 0
     text = capsys.readouterr().out
     summary = json.loads((tmp_path / "guided" / "guided.json").read_text())
     assert summary["candidates"] == len(grid)
@@ -207,6 +208,7 @@ def test_guided_finds_the_grid_front_with_fewer_runs(tmp_path, capsys):
     first = summary["rounds"][0]
     assert first["error_after_refit"]["area"] < first["error_before_refit"]["area"]
     assert "guided:" in text and "real runs" in text
+    assert summary["compare"]["same_front"] and "same front: yes" in text
 
 
 def test_guided_refit_corrects_a_uniform_bias():

@@ -131,6 +131,7 @@ def test_a_node_killed_mid_study_loses_no_point_and_repeats_none(tmp_path, clust
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not busy_yosys():
         time.sleep(0.2)
+    assert busy_yosys(), "a point running on each node"
     time.sleep(1)
     os.kill(victim, signal.SIGKILL)
     stdout, stderr = proc.communicate(timeout=900)
@@ -148,13 +149,14 @@ def test_a_node_killed_mid_study_loses_no_point_and_repeats_none(tmp_path, clust
 
 
 def busy_yosys():
-    """Two Yosys processes running: a point on each node."""
+    """Two of the study's Yosys processes running (in its work directories): a point on each
+    node."""
     n = 0
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                if Path(f"/proc/{pid}/comm").read_text().strip() == "yosys":
-                    n += 1
-            except OSError:
-                pass
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if Path(f"/proc/{pid}/comm").read_text().strip() == "yosys" and \
+                    "skeinhw-explore-" in os.readlink(f"/proc/{pid}/cwd"):
+                n += 1
+        except OSError:
+            pass
     return n >= 2

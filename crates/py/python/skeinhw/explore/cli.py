@@ -61,6 +61,9 @@ def parser() -> argparse.ArgumentParser:
                    help="run again the points recorded failed, timeout or oom")
     r.add_argument("--guided", action="store_true",
                    help="run only the points the model places on the front, in rounds")
+    r.add_argument("--compare", metavar="DIR",
+                   help="with --guided: the full grid's study directory; say whether the "
+                        "guided search found its measured front")
     r.add_argument("--list", action="store_true", help="list the points and their keys; run none")
     r.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     return p
@@ -150,6 +153,8 @@ def run(a: argparse.Namespace) -> int:
             measured.update({j["key"]: st.get(j["key"]) for j in batch})
 
         summary = guided.search(jobs, measured, guided_run)
+        if a.compare:
+            summary["compare"] = compare(jobs, storemod.Store.open(a.compare), summary)
     else:
         run_jobs(jobs)
     write_report(a.out, jobs, st, summary)
@@ -212,10 +217,27 @@ def write_report(out: str, jobs: list[dict[str, Any]], st: storemod.Store,
             f.write("\n")
         print(f"guided: {summary['real_runs']} real runs ({summary['reused']} reused from the "
               f"store) of {summary['candidates']} candidates, {len(summary['rounds'])} rounds")
+        c = summary.get("compare")
+        if c:
+            print(f"guided vs the full grid ({c['grid_points']} points measured, "
+                  f"{c['grid_missing']} missing): found {c['found']} of its {c['grid_front']} "
+                  f"front points; same front: {'yes' if c['same_front'] else 'no'}")
         for i, rd in enumerate(summary["rounds"], 1):
             print(f"  round {i}: {rd['runs']} runs; model error (area, throughput) raw "
                   f"{pct(rd['model_error_raw'])}, before refit {pct(rd['error_before_refit'])}, "
                   f"after {pct(rd['error_after_refit'])}; band {rd['band']:.1%}")
+
+
+def compare(jobs: list[dict[str, Any]], grid: storemod.Store,
+            summary: dict[str, Any]) -> dict[str, Any]:
+    """The guided front against the full grid's measured one (same keys, same figures)."""
+    recs = [grid.get(j["key"]) for j in jobs]
+    missing = sum(r is None for r in recs)
+    front = {r["key"] for r in report.pareto(report.measured_rows([r for r in recs if r]))}
+    found = front & set(summary["front"])
+    return {"grid_points": len(jobs) - missing, "grid_missing": missing,
+            "grid_front": len(front), "found": len(found), "missed": sorted(front - found),
+            "same_front": not missing and found == front == set(summary["front"])}
 
 
 def pct(e: dict[str, Any]) -> str:

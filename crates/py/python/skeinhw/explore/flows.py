@@ -94,7 +94,7 @@ def run_tool(argv: list[str], cwd: str, log_name: str, deadline: float) -> str:
         raise ToolFailed("timeout", f"time limit reached before {os.path.basename(argv[0])}", "")
     with open(log_path, "w") as log:
         proc = subprocess.Popen(argv, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+                                start_new_session=True, preexec_fn=die_with_parent)
         try:
             code = proc.wait(timeout=left)
         except subprocess.TimeoutExpired:
@@ -118,6 +118,17 @@ def run_tool(argv: list[str], cwd: str, log_name: str, deadline: float) -> str:
         first = next((ln.strip() for ln in text.splitlines() if ln.startswith("ERROR")), "")
         raise ToolFailed("failed", f"{name} failed (exit {code}) {first}".strip(), text)
     return text
+
+
+def die_with_parent() -> None:
+    """Linux: the tool is killed when its worker dies (a node lost mid-point leaves no orphan
+    running)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def read(path: str) -> str:
