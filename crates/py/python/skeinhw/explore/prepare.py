@@ -16,24 +16,29 @@ from .study import Point
 
 
 def schedule_of(point: Point):
-    """The point's schedule with its ``--set`` fields (preset name or JSON file)."""
+    """The point's schedule with its ``--set`` fields (preset name, ``preset+field=value,...``
+    or a JSON file)."""
     from .. import Schedule
 
+    name, sets = point.schedule, list(point.sets)
+    if not os.path.exists(name) and "+" in name:
+        # `preset+field=value,...`: the name `skeinhw rtl --set` gives a what-if.
+        name, _, fields = name.partition("+")
+        sets = [f for f in fields.split(",") if f] + sets
     try:
-        if os.path.exists(point.schedule):
-            with open(point.schedule) as f:
+        if os.path.exists(name):
+            with open(name) as f:
                 base = Schedule.from_json(f.read())
         else:
-            base = Schedule.preset(point.schedule)
+            base = Schedule.preset(name)
     except (ValueError, OSError) as e:
         raise ExploreError(f"--schedule {point.schedule}: {one_line(e)}") from None
     if base.algorithm != "skein":
         raise ExploreError(f"--schedule {point.schedule}: the flows take Skein schedules only")
     try:
-        return base.with_set(list(point.sets))
+        return base.with_set(sets)
     except ValueError as e:
-        raise ExploreError(f"--set {','.join(point.sets)} on {point.schedule}: "
-                           f"{one_line(e)}") from None
+        raise ExploreError(f"--set {','.join(sets)} on {name}: {one_line(e)}") from None
 
 
 def one_line(e: BaseException) -> str:

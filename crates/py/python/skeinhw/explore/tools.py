@@ -8,6 +8,7 @@ environment.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -55,8 +56,16 @@ def versions(tools: list[str], kind: str) -> dict[str, str]:
             r = subprocess.run([prog, flag], capture_output=True, text=True, timeout=300)
         except (OSError, subprocess.TimeoutExpired) as e:
             raise ExploreError(f"{t}: {prog} cannot be run: {e}") from None
-        text = (r.stdout + r.stderr).strip().splitlines()
-        if r.returncode != 0 or not text:
+        line = version_line(r.stdout + "\n" + r.stderr)
+        if r.returncode != 0 or not line:
             raise ExploreError(f"{t}: {prog} {flag} failed (exit {r.returncode})")
-        out[t] = f"{kind}: {text[-1].strip()}"
+        out[t] = f"{kind}: {line}"
     return out
+
+
+def version_line(text: str) -> str:
+    """The line that names the version (YoWASP adds "Preparing to run ..." on a first run,
+    which must not change a point's key)."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    named = [ln for ln in lines if re.search(r"\bYosys \d|[Vv]ersion", ln)]
+    return (named or lines or [""])[0]
