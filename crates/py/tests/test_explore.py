@@ -243,3 +243,31 @@ def test_a_what_if_is_named_as_skeinhw_rtl_names_it(tmp_path):
     (rec,) = [json.loads(x) for x in lines(out / "results.jsonl")]
     assert rec["schedule_name"] == "long-iter-256+first_subkey_cycle=true"
     assert fake_study(tmp_path / "t", schedules=["long-iter-256+no_such_field=1"]) == 2
+
+
+def test_ctrl_c_stops_cleanly_and_the_study_resumes(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "s"
+    args = [sys.executable, "-m", "skeinhw.explore", "--no-progress", "--serial", "--flow",
+            "fake", "--flow-args", "--sleep 1", "--out", str(out)]
+    for s in SIX[:4]:
+        args += ["--schedule", s]
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    store = out / "results.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (store.exists() and store.stat().st_size):
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and "resume" in err
+    first = lines(store)
+    assert 1 <= len(first) < 4 and all(json.loads(x)["status"] == "ok" for x in first)
+    assert subprocess.run(args, capture_output=True).returncode == 0
+    now = lines(store)
+    assert now[: len(first)] == first and len(now) == 4
+    assert len({json.loads(x)["key"] for x in now}) == 4
