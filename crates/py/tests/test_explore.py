@@ -152,11 +152,12 @@ def test_an_unreachable_cluster_is_one_line_exit_2(tmp_path, capsys):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    assert explore("--schedule", "long-iter-256", "--flow", "fake", "--address",
-                   f"127.0.0.1:{port}", "--out", str(out)) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"127.0.0.1:{port}" in err
-    assert not (out / "results.jsonl").exists()
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+        assert explore("--schedule", "long-iter-256", "--flow", "fake", "--address",
+                       address, "--out", str(out)) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and address in err
+        assert not out.exists()
 
 
 def test_a_tool_failure_is_a_record_and_the_study_goes_on(tmp_path):

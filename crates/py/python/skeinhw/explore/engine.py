@@ -72,7 +72,7 @@ def connect(address: str | None, num_cpus: int | None = None) -> None:
         raise ExploreError(
             "ray is not installed: pip install './crates/py[explore]' (or use --serial)"
         ) from None
-    if address and not address.startswith("ray://") and address != "auto":
+    if address and address != "auto":
         check_reachable(address)
     kwargs: dict[str, Any] = {"logging_level": "WARNING", "log_to_driver": False}
     if address is None:
@@ -94,10 +94,10 @@ def loopback(address: str) -> bool:
 
 
 def check_reachable(address: str) -> None:
-    """A plain ``HOST:PORT`` is tried with one TCP connection first (Ray itself waits long)."""
+    """``HOST:PORT`` is tried with one TCP connection first (Ray itself waits 30 s or more)."""
     import socket
 
-    host, _, port = address.rpartition(":")
+    host, _, port = address.removeprefix("ray://").rpartition(":")
     try:
         with socket.create_connection((host, int(port)), timeout=5):
             pass
