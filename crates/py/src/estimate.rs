@@ -102,6 +102,8 @@ fn netlist_estimate(
         let throughput = s.throughput_mbps(clock);
         object.insert("clock_mhz".into(), clock.into());
         object.insert("cycles_per_block".into(), s.cycles_per_block().into());
+        object.insert("blocks_in_flight".into(), s.blocks_in_flight().into());
+        object.insert("block_latency_cycles".into(), s.block_latency().into());
         object.insert("throughput_mbps".into(), throughput.into());
         object.insert(
             "mbps_per_slice".into(),

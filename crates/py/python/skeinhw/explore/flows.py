@@ -77,9 +77,12 @@ def command_lines(flow: str, flow_args: list[str], seed: int | None) -> list[lis
 
 
 class ToolFailed(Exception):
-    def __init__(self, status: str, reason: str, log: str):
+    """A point that ended without its figures (or with some: a design that does not fit)."""
+
+    def __init__(self, status: str, reason: str, log: str, figures: dict | None = None):
         super().__init__(reason)
         self.status, self.reason, self.log = status, reason, log
+        self.figures = figures or {}
 
 
 def tail(text: str) -> str:
@@ -150,7 +153,8 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
                                                           start + job["time_limit_s"])
             result["status"] = "ok"
         except ToolFailed as e:
-            result.update(status=e.status, reason=e.reason, log_tail=tail(e.log))
+            result.update(status=e.status, reason=e.reason, log_tail=tail(e.log),
+                          figures=e.figures)
     result["wall_s"] = round(time.monotonic() - start, 3)
     return result
 
@@ -193,8 +197,12 @@ def v5_netlist(job: dict[str, Any], work: str, deadline: float) -> dict[str, Any
         "period_ns": round(n["period_ns"], 4),
         "freq_mhz": round(n["freq_mhz"], 3),
         "throughput_mbps": round(n["throughput_mbps"], 3),
+        "carry4": n["cells"].get("carry4"),
+        "cycles_per_block": n.get("cycles_per_block"),
+        "block_latency_cycles": n.get("block_latency_cycles"),
         "path_lut_depth": cp.get("lut_depth"),
         "path_carry_chains": cp.get("carry_chains"),
+        "path": f"{cp.get('from')} -> {cp.get('to')}",
     }
 
 
@@ -210,7 +218,13 @@ def ecp5(job: dict[str, Any], work: str, deadline: float) -> dict[str, Any]:
         run_tool([program(job, "nextpnr-ecp5"), *pnr[1:]], work, "nextpnr.log", deadline)
     except ToolFailed as e:
         if UNPLACEABLE in e.log:
-            raise ToolFailed("failed", "does not fit: " + UNPLACEABLE, e.log) from None
+            # Data, not a fault: the core needs more logic cells than the device has.
+            comb = re.search(r"TRELLIS_COMB:\s*(\d+)/\s*(\d+)", e.log)
+            used = {"comb_used": int(comb.group(1)), "comb_available": int(comb.group(2))} \
+                if comb else {}
+            raise ToolFailed("failed", "does not fit: " + UNPLACEABLE, e.log,
+                             {"fits": False, "lut4": cells.get("LUT4", 0),
+                              "ffs": cells.get("TRELLIS_FF", 0), **used}) from None
         raise
     rep = json.load(open(os.path.join(work, "ecp5-report.json")))
     clk = [v for k, v in rep.get("fmax", {}).items() if "clk" in k]
@@ -225,6 +239,8 @@ def ecp5(job: dict[str, Any], work: str, deadline: float) -> dict[str, Any]:
     return {
         "lut4": cells.get("LUT4", 0),
         "ccu2c": cells.get("CCU2C", 0),
+        "ffs": cells.get("TRELLIS_FF", 0),
+        "pfumx": cells.get("PFUMX", 0) + cells.get("L6MUX21", 0),
         "comb_used": comb,
         "ff_used": ff,
         "slices": slices,
