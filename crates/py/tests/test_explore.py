@@ -174,7 +174,7 @@ def test_a_tool_failure_is_a_record_and_the_study_goes_on(tmp_path):
 
 
 def test_the_front_and_the_plot():
-    rows = [{"label": n, "key": n, "area": a, "throughput_mbps": t, "model_area": a,
+    rows = [{"label": n, "schedule": n, "key": n, "area": a, "throughput_mbps": t, "model_area": a,
              "model_throughput_mbps": t, "flow": "fake"}
             for n, a, t in [("a", 10, 100), ("b", 20, 90), ("c", 30, 300), ("d", 40, 200)]]
     assert [r["label"] for r in report.pareto(rows)] == ["a", "c"]
