@@ -272,3 +272,15 @@ def test_ctrl_c_stops_cleanly_and_the_study_resumes(tmp_path):
     now = lines(store)
     assert now[: len(first)] == first and len(now) == 4
     assert len({json.loads(x)["key"] for x in now}) == 4
+
+
+def test_one_driver_per_store(tmp_path, capsys):
+    out = tmp_path / "s"
+    assert fake_study(out, schedules=SIX[:1]) == 0
+    held = Store.open(str(out))
+    held.lock()
+    before = (out / "results.jsonl").read_bytes()
+    capsys.readouterr()
+    assert fake_study(out, schedules=SIX[:2]) == 2
+    assert "in use" in capsys.readouterr().err
+    assert (out / "results.jsonl").read_bytes() == before

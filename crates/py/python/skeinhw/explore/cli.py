@@ -127,6 +127,7 @@ def run(a: argparse.Namespace) -> int:
         return 0
     if not a.serial and any(not done(j["key"]) for j in jobs):
         engine.connect(a.address, a.num_cpus)  # only when there is work: a rerun starts nothing
+    st.lock()
     keep_study(a, g)
     if st.torn:
         print(f"{PROG}: {st.path}: a torn last line (an interrupted write) is ignored",

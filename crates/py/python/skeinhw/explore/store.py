@@ -5,7 +5,8 @@
 tool versions, arguments and seed: :func:`point_key`), ``point``, ``status`` (``ok``,
 ``failed``, ``timeout``, ``oom``), ``reason``, ``log_tail``, ``figures`` (measured), ``model``
 (the estimator's figures beside them), ``tools`` (exact versions), ``args`` (exact command
-lines), ``wall_s``, ``attempts``, ``node`` and ``finished``. A record is appended as one whole
+lines), ``time_limit_s``, ``wall_s``, ``node`` and ``finished``, with ``label``,
+``schedule_name`` and ``verilog_sha256``. A record is appended as one whole
 line and fsynced before the next task's result is looked at; a crash can leave at most a last
 line without its newline, which :meth:`Store.open` detects, ignores and cuts off before the
 next append. Any other damage is refused (one line naming the file and line), the file
@@ -68,8 +69,20 @@ class Store:
         end = data.rfind(b"\n") + 1
         torn = end < len(data)
         for number, line in enumerate(data[:end].split(b"\n")[:-1], start=1):
-            records_put(records, parse_line(path, number, line))
+            r = parse_line(path, number, line)
+            records[r["key"]] = r
         return cls(path, records, end, torn)
+
+    def lock(self) -> None:
+        """One driver per store: an exclusive lock held until this process ends."""
+        import fcntl
+
+        os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
+        self._lock = open(self.path + ".lock", "w")
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise ExploreError(f"{self.path}: in use by another skeinhw explore") from None
 
     def get(self, key: str) -> dict[str, Any] | None:
         return self.records.get(key)
@@ -81,9 +94,12 @@ class Store:
         os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o644)
         try:
-            if self.torn or os.fstat(fd).st_size != self._good_len:
-                os.ftruncate(fd, self._good_len)
+            size = os.fstat(fd).st_size
+            if self.torn and size > self._good_len:
+                os.ftruncate(fd, self._good_len)  # the torn tail read at open, never after
                 self.torn = False
+            elif size != self._good_len:
+                raise ExploreError(f"{self.path}: changed by another process since it was read")
             os.lseek(fd, self._good_len, os.SEEK_SET)
             written = 0
             while written < len(line):
@@ -112,6 +128,3 @@ def parse_line(path: str, number: int, line: bytes) -> dict[str, Any]:
         raise ExploreError(f"{where}: damaged store line (status {r['status']!r})")
     return r
 
-
-def records_put(records: dict[str, dict[str, Any]], r: dict[str, Any]) -> None:
-    records[r["key"]] = r
