@@ -26,7 +26,8 @@ SIX = ["long-iter-256", "long-ks1-256", "long-outshare-256", "long-inshare-256",
        "long-split-256", "long-overlap-256"]
 RAY = str(Path(sys.executable).with_name("ray"))
 # Nothing beyond the loopback, no usage statistics.
-ENV = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0", "RAY_DISABLE_IMPORT_WARNING": "1"}
+ENV = {**os.environ, "RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0",
+       "RAY_DISABLE_IMPORT_WARNING": "1"}
 
 
 def free_port():

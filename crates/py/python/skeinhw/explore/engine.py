@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from . import flows
 from .errors import ExploreError
@@ -76,7 +76,8 @@ def connect(address: str | None, num_cpus: int | None = None) -> None:
         check_reachable(address)
     kwargs: dict[str, Any] = {"logging_level": "WARNING", "log_to_driver": False}
     if address is None:
-        kwargs.update(include_dashboard=False, _node_ip_address="127.0.0.1", num_cpus=num_cpus)
+        kwargs.update(include_dashboard=False, _node_ip_address="127.0.0.1",
+                      num_cpus=num_cpus)
     elif not address.startswith("ray://") and loopback(address):
         # A cluster on this machine's loopback: the driver's node is there too.
         kwargs.update(_node_ip_address="127.0.0.1")
@@ -146,7 +147,7 @@ def outcome(ref) -> dict[str, Any]:
         return ray.get(ref)
     except ray.exceptions.OutOfMemoryError as e:
         return lost("oom", e)
-    except (ray.exceptions.RayError, ) as e:
+    except ray.exceptions.RayError as e:
         return lost("failed", e)
 
 
@@ -164,7 +165,3 @@ def shutdown() -> None:
             ray.shutdown()
     except ImportError:
         pass
-
-
-def keys_left(jobs: Iterable[dict[str, Any]], done: set[str]) -> list[dict[str, Any]]:
-    return [j for j in jobs if j["key"] not in done]
