@@ -213,7 +213,7 @@ def test_guided_finds_the_grid_front_with_fewer_runs(tmp_path, capsys):
 
 
 def test_guided_refit_corrects_a_uniform_bias():
-    jobs = [{"key": str(i), "point": {"core": "lean"},
+    jobs = [{"key": str(i), "point": {"schedule": "s", "core": "lean"},
              "model": {"area": 100 + i, "throughput_mbps": 50 + i}} for i in range(5)]
     measured = {j["key"]: {"status": "ok", "figures": {"area": 2 * j["model"]["area"],
                                                        "throughput_mbps": j["model"][
