@@ -6,7 +6,7 @@
 #   2. Points per hour of real flows (256-bit lean cores, Yosys synth_xilinx -family xc5v, the
 #      system Yosys) with 1 and with 2 workers (--num-cpus 1, 2), and the speed-up.
 # Needs target/venv with skeinhw[explore] (scripts/test.d/30-python.sh installs it).
-# Usage: scripts/bench-explore.sh [NOOP_POINTS (60)] [REAL_POINTS (4)]
+# Usage: scripts/bench-explore.sh [NOOP_POINTS (60)] [REAL_POINTS (4; 0: none)]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${SKEINHW_PYTHON:-target/venv/bin/python}"
@@ -31,6 +31,7 @@ prep = Preparer("auto", 60)
 jobs = [prep.job(p) for p in points]
 sink = lambda job, result: None
 
+engine.run_serial(jobs[:2], sink, False)  # imports done
 t = time.perf_counter()
 engine.run_serial(jobs, sink, False)
 serial = time.perf_counter() - t
@@ -47,7 +48,7 @@ print(f"no-op points: {len(jobs)}; in-process {serial / len(jobs) * 1000:.1f} ms
 six = ["long-iter-256", "long-ks1-256", "long-outshare-256", "long-inshare-256",
        "long-split-256", "long-overlap-256"][:real]
 rate = {}
-for cpus in (1, 2):
+for cpus in (1, 2) if six else ():
     args = [sys.executable, "-m", "skeinhw.explore", "--no-progress", "--yosys", "system",
             "--flow", "v5-netlist", "--core", "lean", "--num-cpus", str(cpus),
             "--out", f"{work}/real{cpus}"]
@@ -59,5 +60,6 @@ for cpus in (1, 2):
     rate[cpus] = len(six) / wall * 3600
     print(f"{len(six)} real points (v5-netlist, 256-bit lean), {cpus} worker(s): {wall:.1f} s "
           f"with Ray's start, {rate[cpus]:.0f} points/hour")
-print(f"speed-up with 2 workers: {rate[2] / rate[1]:.2f}x")
+if rate:
+    print(f"speed-up with 2 workers: {rate[2] / rate[1]:.2f}x")
 PYEOF
