@@ -135,7 +135,8 @@ def run_ray(jobs: list[dict[str, Any]], on_result: OnResult, max_retries: int,
                 p.update(r["status"] == "ok", len(pending))
     except KeyboardInterrupt:
         for ref in pending:
-            ray.cancel(ref, force=True)
+            ray.cancel(ref)  # KeyboardInterrupt in the task: its tool killed, its dir removed
+        ray.wait(pending, num_returns=len(pending), timeout=5)
         raise
 
 
