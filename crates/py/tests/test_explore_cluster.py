@@ -90,6 +90,7 @@ def cluster(monkeypatch):
         f.write(secrets.token_hex(32))
     ENV.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN_PATH=token)
     common = ["--node-ip-address", "127.0.0.1", "--num-cpus", "1", "--disable-usage-stats"]
+    work_dirs = set(Path(tempfile.gettempdir()).glob("skeinhw-explore-*"))
     try:
         start([RAY, "start", "--head", "--port", str(port), "--temp-dir", temp,
                "--include-dashboard=false", *common])
@@ -105,6 +106,9 @@ def cluster(monkeypatch):
             except OSError:
                 pass
         shutil.rmtree(temp, ignore_errors=True)
+        # The work directory of the point that was running on the killed node.
+        for d in set(Path(tempfile.gettempdir()).glob("skeinhw-explore-*")) - work_dirs:
+            shutil.rmtree(d, ignore_errors=True)
 
 
 def start(argv):
