@@ -285,3 +285,25 @@ def test_one_driver_per_store(tmp_path, capsys):
     assert fake_study(out, schedules=SIX[:2]) == 2
     assert "in use" in capsys.readouterr().err
     assert (out / "results.jsonl").read_bytes() == before
+
+
+@pytest.mark.parametrize("body,status,words", [
+    ("sleep 30", "timeout", "time limit"),
+    ("echo 'ERROR: no such cell' >&2; exit 1", "failed", "ERROR: no such cell"),
+    ("kill -9 $$", "oom", "out of memory"),
+])
+def test_a_tool_that_fails_times_out_or_is_killed_is_a_record(tmp_path, monkeypatch, body,
+                                                               status, words):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    yosys = bin_dir / "yosys"
+    yosys.write_text(f'#!/bin/sh\nif [ "$1" = -V ]; then echo "Yosys 0.0 (test)"; exit 0; fi\n'
+                     f"{body}\n")
+    yosys.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    out = tmp_path / "s"
+    assert explore("--schedule", "long-iter-256", "--flow", "v5-netlist", "--yosys", "system",
+                   "--serial", "--time-limit", "1", "--out", str(out)) == 0
+    (rec,) = [json.loads(x) for x in lines(out / "results.jsonl")]
+    assert rec["status"] == status and words in rec["reason"] + rec["log_tail"], rec
+    assert rec["tools"] == {"yosys": "system: Yosys 0.0 (test)"} and rec["figures"] == {}
