@@ -19,6 +19,8 @@ mod cli;
 mod cycle_byteswap;
 #[path = "independent_cores/maps.rs"]
 mod maps;
+#[path = "independent_cores/qualifier.rs"]
+mod qualifier;
 #[path = "independent_cores/sim.rs"]
 mod sim;
 

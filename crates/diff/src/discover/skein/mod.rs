@@ -179,6 +179,8 @@ struct Search {
     /// one out of order.
     position_seen: HashMap<(usize, Place), Option<Vec<u64>>>,
     file: String,
+    /// The waveform, read again for the `when` qualifiers.
+    wave: std::path::PathBuf,
 }
 
 /// Searches `wave` for the golden words of `golden` (see the module documentation).
@@ -231,6 +233,7 @@ pub fn discover<E: std::fmt::Display>(
         candidates,
         position_seen,
         file,
+        wave: wave.to_path_buf(),
     };
     let best = best_places(&s);
     s.write(best)
