@@ -23,6 +23,8 @@ mod maps;
 mod qualifier;
 #[path = "independent_cores/sim.rs"]
 mod sim;
+#[path = "independent_cores/timing.rs"]
+mod timing;
 
 use cli::{base_map, diff, diff_with, map_alone, read_map, signal, simulated, slice, write_json};
 use maps::{only, remap, rename, with};

@@ -21,6 +21,7 @@ pub(crate) mod search;
 pub mod shabal;
 pub(crate) mod signals;
 mod skein;
+pub(crate) mod timing;
 pub(crate) mod when;
 
 pub use skein::discover;
@@ -67,6 +68,9 @@ pub struct Discovery {
     /// RTL edges before golden cycle 0 when the state appears cycle for cycle as in the
     /// golden schedule (cycle alignment fits); `None` otherwise (use event alignment).
     pub reset_cycles: Option<u64>,
+    /// Why cycle alignment does not fit (when `reset_cycles` is `None` and a state was found):
+    /// where the RTL's state leaves the golden cycles.
+    pub misfit: Option<String>,
     /// The event kinds the design was seen to register.
     pub kinds: Vec<String>,
     /// Fields that could not be found.

@@ -11,6 +11,7 @@ use super::{FieldKey, Role, SERIAL, Search};
 use crate::discover::scope::{siblings, write_scoped};
 use crate::discover::search::{Candidates, Place};
 use crate::discover::signals::reset_cycles;
+use crate::discover::timing::misfit;
 use crate::discover::when::{Class, qualifiers};
 use crate::discover::{Discovery, Found};
 use crate::error::DiffError;
@@ -352,6 +353,28 @@ impl Search {
                         .map(|(time, tag)| edge_of(*time) as i64 - i64::from(tag.record))
                 }),
         );
+
+        if d.reset_cycles.is_none() {
+            let state: Vec<(&FieldKey, &Place)> = best
+                .iter()
+                .filter(|(k, _)| k.0 == Role::State)
+                .map(|(k, (_, p, _))| (k, p))
+                .collect();
+            let before = state
+                .iter()
+                .find(|(k, p)| before_register(k, p))
+                .map(|(_, p)| name_of(p.signal).to_string());
+            if !state.is_empty() {
+                let hits = state.iter().flat_map(|(key, place)| {
+                    candidates[place]
+                        .hits
+                        .iter()
+                        .filter(move |(_, tag)| tag.key == **key)
+                        .map(|(time, tag)| (tag.record, edge_of(*time)))
+                });
+                d.misfit = Some(misfit(&table.blocks, hits, before.as_deref()));
+            }
+        }
 
         // Kinds, scope, missing fields.
         let has = |p: &str| full.keys().any(|f| f.starts_with(p) || f.contains(p));
