@@ -385,64 +385,88 @@ fn before_core_mutants_are_caught_at_their_event_when_the_state_resets_to_ones()
 // 0. The feed-forward on word 0 (the message's word 0 is nonzero): message block 0's chaining
 // value, word 0.
 
+const U8_MUTANTS: [(&str, &str, &[&str]); 5] = [
+    (
+        "MUT_ROT",
+        "message block 0, after subkey 2",
+        &["slot0_state_1"],
+    ),
+    (
+        "MUT_PERM",
+        "message block 0, after subkey 2",
+        &["slot0_state_0", "slot0_state_6"],
+    ),
+    (
+        "MUT_FIRST",
+        "message block 0, tweak ring at subkey 0",
+        &["slot0_tweak_1"],
+    ),
+    (
+        "MUT_SUBKEY",
+        "message block 0, after subkey 0",
+        &["slot0_state_7"],
+    ),
+    (
+        "MUT_FF",
+        "message block 0, feed-forward",
+        &["slot0_state_0"],
+    ),
+];
+
 #[test]
 fn unroll_8_core_rotation_mutant() {
-    mutant_is_caught(
-        Core::U8,
-        (
-            "MUT_ROT",
-            "message block 0, after subkey 2",
-            &["slot0_state_1"],
-        ),
-    );
+    mutant_is_caught(Core::U8, U8_MUTANTS[0]);
 }
 
 #[test]
 fn unroll_8_core_permutation_mutant() {
-    mutant_is_caught(
-        Core::U8,
-        (
-            "MUT_PERM",
-            "message block 0, after subkey 2",
-            &["slot0_state_0", "slot0_state_6"],
-        ),
-    );
+    mutant_is_caught(Core::U8, U8_MUTANTS[1]);
 }
 
 #[test]
 fn unroll_8_core_first_flag_mutant() {
-    mutant_is_caught(
-        Core::U8,
-        (
-            "MUT_FIRST",
-            "message block 0, tweak ring at subkey 0",
-            &["slot0_tweak_1"],
-        ),
-    );
+    mutant_is_caught(Core::U8, U8_MUTANTS[2]);
 }
 
 #[test]
 fn unroll_8_core_subkey_index_mutant() {
-    mutant_is_caught(
-        Core::U8,
-        (
-            "MUT_SUBKEY",
-            "message block 0, after subkey 0",
-            &["slot0_state_7"],
-        ),
-    );
+    mutant_is_caught(Core::U8, U8_MUTANTS[3]);
 }
 
 #[test]
 fn unroll_8_core_feed_forward_mutant() {
-    mutant_is_caught(
-        Core::U8,
-        (
-            "MUT_FF",
-            "message block 0, feed-forward",
-            &["slot0_state_0"],
-        ),
-    );
+    mutant_is_caught(Core::U8, U8_MUTANTS[4]);
+}
+
+/// The map `map` writes alone (from the correct core's waveform of the 200-byte message)
+/// catches each mutant where the hand-written map does: the same block, event and words.
+fn map_alone_catches_the_mutants(core: Core, mutants: &[(&str, &str, &[&str])]) {
+    if !iverilog() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let good = simulated(core, &[], dir.path());
+    let (_, hex, vcd) = &good[2];
+    let found = dir.path().join("found.json");
+    let (m, map) = map_alone(core, vcd, hex, &found);
+    assert!(m.code == 0 && map.is_some(), "{}", m.text());
+    for &(define, at, words) in mutants {
+        let bin = compile(core, &[define], dir.path());
+        let (bad, _) = run(&bin, &messages()[2].bytes, dir.path(), define);
+        let o = diff(core, &bad, hex, &found, "event");
+        caught_at(&o, at);
+        assert_eq!(differing(&o), words, "{define}: {}", o.text());
+    }
+}
+
+#[test]
+fn the_map_map_wrote_catches_the_before_injection_cores_mutants_where_they_act() {
+    map_alone_catches_the_mutants(Core::Before, &BEFORE_MUTANTS);
+}
+
+#[test]
+fn the_map_map_wrote_catches_the_unroll_8_cores_mutants_where_they_act() {
+    map_alone_catches_the_mutants(Core::U8, &U8_MUTANTS);
 }
 
 /// Wrong maps of `core`, each on the four messages: never IDENTICAL (exit 1 or 2).
