@@ -17,6 +17,8 @@
 mod cli;
 #[path = "independent_cores/cycle_byteswap.rs"]
 mod cycle_byteswap;
+#[path = "independent_cores/heuristics.rs"]
+mod heuristics;
 #[path = "independent_cores/maps.rs"]
 mod maps;
 #[path = "independent_cores/qualifier.rs"]
@@ -274,14 +276,14 @@ fn mutant_diff(core: Core, defines: &[&str]) -> cli::Outcome {
 }
 
 /// DIVERGENT (exit 1), first at `at` ("<block>, <event>").
-fn caught_at(o: &cli::Outcome, at: &str) {
+pub(crate) fn caught_at(o: &cli::Outcome, at: &str) {
     assert_eq!(o.code, 1, "{}", o.text());
     let line = format!("DIVERGENT (event alignment): stream 0, {at}: never seen");
     assert!(o.out.contains(&line), "expected at {at}: {}", o.text());
 }
 
 /// The fields the divergence marks as differing.
-fn differing(o: &cli::Outcome) -> Vec<&str> {
+pub(crate) fn differing(o: &cli::Outcome) -> Vec<&str> {
     o.out
         .lines()
         .filter(|l| l.ends_with("<-- differs"))
@@ -385,7 +387,7 @@ fn before_core_mutants_are_caught_at_their_event_when_the_state_resets_to_ones()
 // 0. The feed-forward on word 0 (the message's word 0 is nonzero): message block 0's chaining
 // value, word 0.
 
-const U8_MUTANTS: [(&str, &str, &[&str]); 5] = [
+pub(crate) const U8_MUTANTS: [(&str, &str, &[&str]); 5] = [
     (
         "MUT_ROT",
         "message block 0, after subkey 2",

@@ -14,7 +14,8 @@
 // Mutants (one define each, for the tests): MUT_ROT (R_{7,0} = 9 instead of 8), MUT_PERM (words
 // 0 and 6 of the permutation exchanged in every round), MUT_FIRST (the First flag never set on
 // a message block), MUT_SUBKEY (k_{s,7} adds s xor 1 instead of s), MUT_FF (no feed-forward
-// on word 0). Not a mutant: RESET_ONES resets `st` to all ones instead of 0 (a control for the
+// on word 0), MUT_OUT_POS (the Output block's position 16 instead of 8: only the last block
+// is wrong). Not a mutant: RESET_ONES resets `st` to all ones instead of 0 (a control for the
 // tests: the Output block's input, and the empty message's block, are all zeros). Nor is
 // JUNK_BETWEEN: `st` holds a value that is no state (a scratch pattern) on the edges between
 // blocks and while the digest is shifted out, where `running` is 0 (the case for a `when`
@@ -203,7 +204,11 @@ module skein512_before (
                         ph <= OUT;
                         st <= 512'd0;
                         m <= 512'd0;
+`ifdef MUT_OUT_POS
+                        tr <= tweak(64'd16, {2'b11, T_OUT, 56'd0});
+`else
                         tr <= tweak(64'd8, {2'b11, T_OUT, 56'd0});
+`endif
                     end else
                         fsm <= LOAD;
                 end
