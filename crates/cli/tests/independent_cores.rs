@@ -9,7 +9,10 @@
 //! Their digests are checked against the official vectors and RustCrypto (not this
 //! workspace's Skein); then `skeinhw map` alone, the hand-written maps beside the cores, five
 //! mutants of each (caught at the block, subkey and words where the bug first acts, derived
-//! from the specification), and wrong maps (never a pass). A test that fails is ignored with
+//! from the specification, with the hand-written map and with the one `map` wrote alone), and
+//! wrong maps (never a pass). Submodules: `qualifier` (the `when` qualifier `map` writes),
+//! `timing` (why no schedule runs either core cycle for cycle), `heuristics` (the matcher's
+//! rules shown to earn their verdicts). A test that fails is ignored with
 //! the reason (none is today); `cargo test -p skeinhw --test independent_cores -- --ignored`
 //! runs them.
 
