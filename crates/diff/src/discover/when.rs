@@ -51,40 +51,26 @@ pub(crate) fn qualifiers(
         return Ok(Vec::new());
     }
     let until = until.min(clock.rises.len() as u64 - 1);
-    let changes = read_changes(wave, file, signals, &registers, clock.rises[until as usize])?;
+    let mut read: BTreeMap<u32, Register> = registers
+        .iter()
+        .map(|&t| {
+            let places = placed.values().filter(|p| p.signal == t).copied().collect();
+            (t, Register::new(places))
+        })
+        .collect();
+    sample(
+        wave,
+        file,
+        signals,
+        &clock.rises[..=until as usize],
+        &mut read,
+        &class,
+    )?;
     let mut out = Vec::new();
-    for register in registers {
-        let places: Vec<Place> = placed
-            .values()
-            .filter(|p| p.signal == register)
-            .copied()
-            .collect();
-        let classes_of = |words: &Option<Vec<u64>>| -> Vec<Class> {
-            places
-                .iter()
-                .map(|p| match words {
-                    None => Class::Neutral,
-                    Some(w) => {
-                        let v = u64::slice(w, p.offset);
-                        class(if p.swapped { v.swap_bytes() } else { v })
-                    }
-                })
-                .collect()
-        };
-        let sampled = at_edges(&changes[&register], &clock.rises[..=until as usize]);
-        // Edges where it changed to a golden value, and edges where it held another.
-        let mut takes = Vec::new();
-        let mut others = Vec::new();
-        let mut previous: Option<&Option<Vec<u64>>> = None;
-        for (e, value) in sampled.iter().enumerate() {
-            let classes = classes_of(value);
-            if classes.contains(&Class::Other) {
-                others.push(e as u64);
-            } else if classes.contains(&Class::Golden) && previous != Some(value) {
-                takes.push(e as u64);
-            }
-            previous = Some(value);
-        }
+    for (register, r) in read {
+        let Register {
+            takes, mut others, ..
+        } = r;
         let (Some(&first), Some(&last)) = (takes.first(), takes.last()) else {
             continue;
         };
@@ -100,6 +86,109 @@ pub(crate) fn qualifiers(
         });
     }
     Ok(out)
+}
+
+/// One register as it is read: its mapped word slices, its current value, and the edges where
+/// it changed to a golden value (`takes`) or held another (`others`). Only edge numbers are
+/// kept: the memory does not grow with the register's width.
+struct Register {
+    places: Vec<Place>,
+    value: Option<Vec<u64>>,
+    /// The value at the previous edge differs from `value` (a change since).
+    changed: bool,
+    takes: Vec<u64>,
+    others: Vec<u64>,
+}
+
+impl Register {
+    fn new(places: Vec<Place>) -> Register {
+        Register {
+            places,
+            value: None,
+            changed: false,
+            takes: Vec::new(),
+            others: Vec::new(),
+        }
+    }
+
+    /// Classifies the value the register holds at edge `e`.
+    fn edge(&mut self, e: u64, class: &impl Fn(u64) -> Class) {
+        let Some(words) = &self.value else {
+            self.changed = false;
+            return;
+        };
+        let mut golden = false;
+        for p in &self.places {
+            let v = u64::slice(words, p.offset);
+            match class(if p.swapped { v.swap_bytes() } else { v }) {
+                Class::Other => {
+                    self.others.push(e);
+                    self.changed = false;
+                    return;
+                }
+                Class::Golden => golden = true,
+                Class::Neutral => {}
+            }
+        }
+        if golden && self.changed {
+            self.takes.push(e);
+        }
+        self.changed = false;
+    }
+}
+
+/// Reads `registers` from `wave`, classifying each one's value at every edge of `rises`; the
+/// reading stops after the last.
+fn sample(
+    wave: &Path,
+    file: &str,
+    signals: &Signals,
+    rises: &[u64],
+    registers: &mut BTreeMap<u32, Register>,
+    class: &impl Fn(u64) -> Class,
+) -> Result<(), DiffError> {
+    let scan = Scan::open(wave, file)?;
+    let watch: Vec<_> = registers
+        .keys()
+        .map(|&t| signals.refs[t as usize])
+        .collect();
+    let stop = *rises.last().expect("at least one edge");
+    // The next edge to classify: a change at time t settles every edge before t (a change
+    // at an edge's time is that edge's value).
+    let mut next = 0usize;
+    let mut done = false;
+    let read = scan.stream(file, &watch, |time, signal, value| {
+        while next < rises.len() && rises[next] < time {
+            for r in registers.values_mut() {
+                r.edge(next as u64, class);
+            }
+            next += 1;
+        }
+        if time > stop {
+            done = true;
+            // An error of the callback ends the reading.
+            return Err(DiffError::Invalid(String::new()));
+        }
+        if let Some(r) = signals.track_of(signal).and_then(|t| registers.get_mut(&t)) {
+            let value = value.map(<[u64]>::to_vec);
+            if value != r.value {
+                r.value = value;
+                r.changed = true;
+            }
+        }
+        Ok(())
+    });
+    match read {
+        Err(_) if done => {}
+        other => other?,
+    }
+    while next < rises.len() {
+        for r in registers.values_mut() {
+            r.edge(next as u64, class);
+        }
+        next += 1;
+    }
+    Ok(())
 }
 
 /// The 1-bit signal that is 1 at every edge of `takes` and 0 at every edge of `others`: the
@@ -135,62 +224,4 @@ fn qualifier(
         })
         .min()
         .map(|(_, t)| t)
-}
-
-/// Every change of the `registers` up to `stop` (a time): per track, (time, value).
-type Changes = BTreeMap<u32, Vec<(u64, Option<Vec<u64>>)>>;
-
-/// Reads the changes of `registers` from `wave` up to time `stop`, and no further.
-fn read_changes(
-    wave: &Path,
-    file: &str,
-    signals: &Signals,
-    registers: &BTreeSet<u32>,
-    stop: u64,
-) -> Result<Changes, DiffError> {
-    let scan = Scan::open(wave, file)?;
-    let watch: Vec<_> = registers
-        .iter()
-        .map(|&t| signals.refs[t as usize])
-        .collect();
-    let mut changes: Changes = registers.iter().map(|&t| (t, Vec::new())).collect();
-    // Reading ends at the first change after `stop`: an error of the callback ends it.
-    let mut done = false;
-    let read = scan.stream(file, &watch, |time, signal, value| {
-        if time > stop {
-            done = true;
-            return Err(DiffError::Invalid(String::new()));
-        }
-        if let Some(t) = signals.track_of(signal) {
-            changes
-                .entry(t)
-                .or_default()
-                .push((time, value.map(<[u64]>::to_vec)));
-        }
-        Ok(())
-    });
-    match read {
-        Err(_) if done => Ok(changes),
-        other => other.map(|()| changes),
-    }
-}
-
-/// The value at each rising edge of `rises`: the last change at or before it (a change at an
-/// edge's time is that edge's value, as the search counts it).
-fn at_edges<'a>(
-    changes: &'a [(u64, Option<Vec<u64>>)],
-    rises: &[u64],
-) -> Vec<&'a Option<Vec<u64>>> {
-    const NONE: &Option<Vec<u64>> = &None;
-    let mut out = Vec::with_capacity(rises.len());
-    let mut j = 0;
-    let mut value = NONE;
-    for &r in rises {
-        while j < changes.len() && changes[j].0 <= r {
-            value = &changes[j].1;
-            j += 1;
-        }
-        out.push(value);
-    }
-    out
 }
