@@ -109,3 +109,43 @@ fn a_fault_in_the_last_block_alone_is_caught_at_its_first_event() {
     let o = diff_with(Core::Before, good, hex, &state, "event", &["--partial"]);
     assert!(o.identical(), "{}", o.text());
 }
+
+/// The other way round: the before-injection core computes the Config block, the golden
+/// schedule precomputes it (`config_precomputed=true`). Its state register's reset 0 equals
+/// the Output block's input; held while the Config block runs, it must not be taken for the
+/// Output block (a jump that left every message block "never seen"). The First-flag mutant is
+/// still caught at message block 0.
+#[test]
+fn the_before_injection_core_passes_against_a_schedule_that_precomputes_its_config_block() {
+    if !iverilog() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let set = ["--set", "config_precomputed=true"];
+    let whole = write_json(dir.path(), "map.json", &crate::cli::read_map(Core::Before));
+    let state = only(&base_map(Core::Before), |k| k.starts_with("slot0_state"));
+    let state = write_json(dir.path(), "state.json", &state);
+    let mut failures = Vec::new();
+    for (what, hex, vcd) in simulated(Core::Before, &[], dir.path()) {
+        let o = diff_with(Core::Before, &vcd, &hex, &whole, "event", &set);
+        let s = diff_with(
+            Core::Before,
+            &vcd,
+            &hex,
+            &state,
+            "event",
+            &[&set[..], &["--partial"]].concat(),
+        );
+        for (which, o) in [("whole map", o), ("state alone", s)] {
+            if !o.identical() {
+                failures.push(format!("{what}, {which}: {}", o.text()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n---\n"));
+    let bin = compile(Core::Before, &["MUT_FIRST"], dir.path());
+    let m = &messages()[2];
+    let (vcd, _) = run(&bin, &m.bytes, dir.path(), "first");
+    let o = diff_with(Core::Before, &vcd, &m.hex(), &whole, "event", &set);
+    caught_at(&o, "message block 0, tweak ring at subkey 0");
+}
