@@ -220,3 +220,100 @@ fn help_documents_events_views_and_config_precomputed() {
         assert!(help.contains(needle), "{needle} missing from diff --help");
     }
 }
+
+/// `vcd` (a trace VCD: clock `!`, period 10, first rising edge at 10) with `n` more rising
+/// edges before its first, all signals at their initial values: a design held in reset for
+/// `n` more cycles.
+fn with_reset_edges(vcd: &Path, n: u64, out: &Path) {
+    let text = std::fs::read_to_string(vcd).unwrap();
+    let mut body = String::new();
+    let mut started = false;
+    for line in text.lines() {
+        match line.strip_prefix('#').map(|t| t.parse::<u64>().unwrap()) {
+            Some(0) => started = true,
+            Some(t) => {
+                if !body.contains("#reset") {
+                    body.push_str("#reset\n");
+                }
+                body.push_str(&format!("#{}\n", t + 10 * n));
+                continue;
+            }
+            None => {}
+        }
+        body.push_str(line);
+        body.push('\n');
+    }
+    assert!(started);
+    let edges: String = (0..n)
+        .map(|k| format!("#{}\n1!\n#{}\n0!\n", 10 + 10 * k, 15 + 10 * k))
+        .collect();
+    std::fs::write(out, body.replacen("#reset\n", &edges, 1)).unwrap();
+}
+
+/// Issue 33: `reset_cycles` is the edge of the golden run's first cycle in both alignments.
+/// A design held in reset for 40 more cycles than the trace: `map` writes reset_cycles 40,
+/// both alignments pass with it, and cycle alignment told 0 names 40 (found however far).
+#[test]
+fn reset_cycles_map_writes_mean_the_same_in_both_alignments_and_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = trace(
+        dir.path(),
+        &["--schedule", "ath-8r", "--hex", "616263"],
+        "t.vcd",
+    );
+    let vcd = dir.path().join("late.vcd");
+    with_reset_edges(&t, 40, &vcd);
+    let map = dir.path().join("map.json");
+    skeinhw()
+        .arg("map")
+        .arg(&vcd)
+        .args(["--schedule", "ath-8r", "--hex", "616263", "-o"])
+        .arg(&map)
+        .assert()
+        .success();
+    let found: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&map).unwrap()).unwrap();
+    assert_eq!(found["reset_cycles"], 40, "{found}");
+    let v = vcd.to_str().unwrap();
+    let m = map.to_str().unwrap();
+    for align in ["cycle", "event"] {
+        let (code, out, err) = diff(&[
+            v,
+            "--schedule",
+            "ath-8r",
+            "--hex",
+            "616263",
+            "--align",
+            align,
+            "--map",
+            m,
+            // The trace VCD's tweak position word is not found (small numbers): a part map.
+            "--partial",
+        ]);
+        assert_eq!(code, 0, "{align}: {out}{err}");
+        assert!(
+            out.lines().any(|l| l.starts_with("IDENTICAL")),
+            "{align}: {out}"
+        );
+    }
+    // Without the map's reset_cycles, told 0: the hint names 40.
+    let mut bare = found.clone();
+    bare.as_object_mut().unwrap().remove("reset_cycles");
+    let bare_path = dir.path().join("bare.json");
+    std::fs::write(&bare_path, bare.to_string()).unwrap();
+    let (code, out, err) = diff(&[
+        v,
+        "--schedule",
+        "ath-8r",
+        "--hex",
+        "616263",
+        "--map",
+        bare_path.to_str().unwrap(),
+        "--partial",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("with --reset-cycles 40 (") && out.contains("IDENTICAL"),
+        "{out}"
+    );
+}

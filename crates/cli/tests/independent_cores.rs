@@ -9,7 +9,10 @@
 //! Their digests are checked against the official vectors and RustCrypto (not this
 //! workspace's Skein); then `skeinhw map` alone, the hand-written maps beside the cores, five
 //! mutants of each (caught at the block, subkey and words where the bug first acts, derived
-//! from the specification), and wrong maps (never a pass). A test that fails is ignored with
+//! from the specification, with the hand-written map and with the one `map` wrote alone), and
+//! wrong maps (never a pass). Submodules: `qualifier` (the `when` qualifier `map` writes),
+//! `timing` (why no schedule runs either core cycle for cycle), `heuristics` (the matcher's
+//! rules shown to earn their verdicts). A test that fails is ignored with
 //! the reason (none is today); `cargo test -p skeinhw --test independent_cores -- --ignored`
 //! runs them.
 
@@ -17,10 +20,16 @@
 mod cli;
 #[path = "independent_cores/cycle_byteswap.rs"]
 mod cycle_byteswap;
+#[path = "independent_cores/heuristics.rs"]
+mod heuristics;
 #[path = "independent_cores/maps.rs"]
 mod maps;
+#[path = "independent_cores/qualifier.rs"]
+mod qualifier;
 #[path = "independent_cores/sim.rs"]
 mod sim;
+#[path = "independent_cores/timing.rs"]
+mod timing;
 
 use cli::{base_map, diff, diff_with, map_alone, read_map, signal, simulated, slice, write_json};
 use maps::{only, remap, rename, with};
@@ -270,14 +279,14 @@ fn mutant_diff(core: Core, defines: &[&str]) -> cli::Outcome {
 }
 
 /// DIVERGENT (exit 1), first at `at` ("<block>, <event>").
-fn caught_at(o: &cli::Outcome, at: &str) {
+pub(crate) fn caught_at(o: &cli::Outcome, at: &str) {
     assert_eq!(o.code, 1, "{}", o.text());
     let line = format!("DIVERGENT (event alignment): stream 0, {at}: never seen");
     assert!(o.out.contains(&line), "expected at {at}: {}", o.text());
 }
 
 /// The fields the divergence marks as differing.
-fn differing(o: &cli::Outcome) -> Vec<&str> {
+pub(crate) fn differing(o: &cli::Outcome) -> Vec<&str> {
     o.out
         .lines()
         .filter(|l| l.ends_with("<-- differs"))
@@ -381,64 +390,88 @@ fn before_core_mutants_are_caught_at_their_event_when_the_state_resets_to_ones()
 // 0. The feed-forward on word 0 (the message's word 0 is nonzero): message block 0's chaining
 // value, word 0.
 
+pub(crate) const U8_MUTANTS: [(&str, &str, &[&str]); 5] = [
+    (
+        "MUT_ROT",
+        "message block 0, after subkey 2",
+        &["slot0_state_1"],
+    ),
+    (
+        "MUT_PERM",
+        "message block 0, after subkey 2",
+        &["slot0_state_0", "slot0_state_6"],
+    ),
+    (
+        "MUT_FIRST",
+        "message block 0, tweak ring at subkey 0",
+        &["slot0_tweak_1"],
+    ),
+    (
+        "MUT_SUBKEY",
+        "message block 0, after subkey 0",
+        &["slot0_state_7"],
+    ),
+    (
+        "MUT_FF",
+        "message block 0, feed-forward",
+        &["slot0_state_0"],
+    ),
+];
+
 #[test]
 fn unroll_8_core_rotation_mutant() {
-    mutant_is_caught(
-        Core::U8,
-        (
-            "MUT_ROT",
-            "message block 0, after subkey 2",
-            &["slot0_state_1"],
-        ),
-    );
+    mutant_is_caught(Core::U8, U8_MUTANTS[0]);
 }
 
 #[test]
 fn unroll_8_core_permutation_mutant() {
-    mutant_is_caught(
-        Core::U8,
-        (
-            "MUT_PERM",
-            "message block 0, after subkey 2",
-            &["slot0_state_0", "slot0_state_6"],
-        ),
-    );
+    mutant_is_caught(Core::U8, U8_MUTANTS[1]);
 }
 
 #[test]
 fn unroll_8_core_first_flag_mutant() {
-    mutant_is_caught(
-        Core::U8,
-        (
-            "MUT_FIRST",
-            "message block 0, tweak ring at subkey 0",
-            &["slot0_tweak_1"],
-        ),
-    );
+    mutant_is_caught(Core::U8, U8_MUTANTS[2]);
 }
 
 #[test]
 fn unroll_8_core_subkey_index_mutant() {
-    mutant_is_caught(
-        Core::U8,
-        (
-            "MUT_SUBKEY",
-            "message block 0, after subkey 0",
-            &["slot0_state_7"],
-        ),
-    );
+    mutant_is_caught(Core::U8, U8_MUTANTS[3]);
 }
 
 #[test]
 fn unroll_8_core_feed_forward_mutant() {
-    mutant_is_caught(
-        Core::U8,
-        (
-            "MUT_FF",
-            "message block 0, feed-forward",
-            &["slot0_state_0"],
-        ),
-    );
+    mutant_is_caught(Core::U8, U8_MUTANTS[4]);
+}
+
+/// The map `map` writes alone (from the correct core's waveform of the 200-byte message)
+/// catches each mutant where the hand-written map does: the same block, event and words.
+fn map_alone_catches_the_mutants(core: Core, mutants: &[(&str, &str, &[&str])]) {
+    if !iverilog() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let good = simulated(core, &[], dir.path());
+    let (_, hex, vcd) = &good[2];
+    let found = dir.path().join("found.json");
+    let (m, map) = map_alone(core, vcd, hex, &found);
+    assert!(m.code == 0 && map.is_some(), "{}", m.text());
+    for &(define, at, words) in mutants {
+        let bin = compile(core, &[define], dir.path());
+        let (bad, _) = run(&bin, &messages()[2].bytes, dir.path(), define);
+        let o = diff(core, &bad, hex, &found, "event");
+        caught_at(&o, at);
+        assert_eq!(differing(&o), words, "{define}: {}", o.text());
+    }
+}
+
+#[test]
+fn the_map_map_wrote_catches_the_before_injection_cores_mutants_where_they_act() {
+    map_alone_catches_the_mutants(Core::Before, &BEFORE_MUTANTS);
+}
+
+#[test]
+fn the_map_map_wrote_catches_the_unroll_8_cores_mutants_where_they_act() {
+    map_alone_catches_the_mutants(Core::U8, &U8_MUTANTS);
 }
 
 /// Wrong maps of `core`, each on the four messages: never IDENTICAL (exit 1 or 2).

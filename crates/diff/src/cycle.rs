@@ -17,6 +17,7 @@ use crate::wave::{Bits, Probe, sample_rising_edges};
 
 /// One compared field: where its golden value is, and which golden 1-bit signal must be set
 /// for it to matter.
+#[derive(Clone)]
 struct Compared {
     field: String,
     index: usize,
@@ -89,7 +90,7 @@ fn equal(golden: u64, rtl: &Bits) -> bool {
 
 /// One compared cycle kept for the context of a later divergence: the RTL samples as plain
 /// words (copied on every cycle, so kept cheap), the rare X/Z or wide ones whole.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Raw {
     cycle: u64,
     golden: Vec<u64>,
@@ -137,6 +138,7 @@ impl Raw {
 
 /// The cycle comparison, fed one RTL edge and one golden frame at a time (values, not
 /// files), so that a waveform file ([`compare_cycles`]) and a live simulation feed it alike.
+#[derive(Clone)]
 pub struct CycleComparator {
     fields: Vec<Compared>,
     /// Each field's `when` qualifier, as a position among the samples.

@@ -4,6 +4,7 @@
 
 pub mod cycle;
 pub mod discover;
+pub mod first_cycle;
 /// `skeinhw map` for Shabal (the search itself is in [`discover`], shared with Skein).
 pub mod discover_shabal {
     pub use crate::discover::shabal::discover_shabal;
@@ -26,6 +27,7 @@ pub mod wave;
 pub use cycle::{CycleComparator, CycleOptions, compare_cycles};
 pub use error::DiffError;
 pub use event::{EventComparator, EventLayout, Expected, compare_events};
+pub use first_cycle::first_cycle_edges;
 pub use frame::Frame;
 pub use golden::{AnyGolden, Golden, GoldenFrames, OwnedJob, OwnedShabalJob, ShabalGolden};
 pub use map::{Alignment, SignalMap};

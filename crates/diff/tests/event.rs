@@ -128,3 +128,41 @@ fn state_only_and_digest_only_maps() {
         }
     }
 }
+
+/// Two messages queued on one stream (as the cocotb checker and `LiveDiff` run more messages
+/// than streams): the second message's blocks are numbered from 0 again, and each of its
+/// blocks is expected all the same (issue 33: they were taken for repeats of the first's).
+#[test]
+fn queued_messages_each_expect_all_their_blocks() {
+    use skeinhw_diff::event::Expected;
+    use skeinhw_diff::map::Ring;
+    let s = preset("ath-1r").unwrap();
+    let (a, b) = (b"abc".as_slice(), [7u8; 200]);
+    let jobs = vec![
+        Job::bytes(a, 512, Default::default()),
+        Job::bytes(&b, 512, Default::default()),
+    ];
+    let mut sink = MemorySink::new();
+    skeinhw_sched::sim::simulate_streams(&s, &[jobs], &mut sink).unwrap();
+    let records = sink.records.into_iter().map(Ok::<_, String>);
+    let (ex, _) =
+        Expected::from_records(&sink.header.unwrap(), records, Ring::Fixed, Ring::Fixed).unwrap();
+    let alone = |msg: &[u8]| {
+        let (h, r) = golden("ath-1r", msg);
+        let (ex, _) = Expected::from_records(
+            &h,
+            r.into_iter().map(Ok::<_, String>),
+            Ring::Fixed,
+            Ring::Fixed,
+        )
+        .unwrap();
+        ex.events().into_iter().map(|e| e.words).collect::<Vec<_>>()
+    };
+    let queued: Vec<Vec<u64>> = ex.events().into_iter().map(|e| e.words).collect();
+    let mut both = alone(a);
+    both.extend(alone(&b));
+    // Config, message, output for "abc"; Config, 4 message blocks, output for 200 bytes.
+    assert_eq!(queued.len(), both.len());
+    assert!(queued == both);
+    assert_eq!(ex.digests().len(), 2);
+}

@@ -19,10 +19,15 @@ use crate::model::{
 /// One architectural event: `kind` ("before_subkey", "after_subkey", "feed_forward", "key",
 /// "tweak" or "digest") of UBI block `block` (the `index`-th block of its `type`) of
 /// `stream`, with `subkey` where it has one, the `register` family it is seen in and its
-/// `words`. Shabal: `kind` "after_round" (type "message") or "final_round" (type "final") of
+/// `words`. `message` is the message's index in the list given: more messages than the
+/// schedule has streams are queued as the hardware takes them (message i on stream i mod S,
+/// a stream's messages back to back), so a stream's `index` counts on across its messages
+/// while `block` starts again with each. Shabal: `kind` "after_round" (type "message") or "final_round" (type "final") of
 /// pass `block`, register "a", "b" or "c" (32-bit words), then "digest" in register "out".
 #[pyclass(name = "Event", module = "skeinhw", frozen)]
 pub struct PyEvent {
+    #[pyo3(get)]
+    message: u64,
     #[pyo3(get)]
     stream: u32,
     #[pyo3(get)]
@@ -53,8 +58,8 @@ impl PyEvent {
     fn __repr__(&self) -> String {
         let subkey = self.subkey.map(|s| format!(" {s}")).unwrap_or_default();
         format!(
-            "<Event stream {} {} block {} {}{subkey} in {}>",
-            self.stream, self.block_type, self.index, self.kind, self.register
+            "<Event message {} stream {} {} block {} {}{subkey} in {}>",
+            self.message, self.stream, self.block_type, self.index, self.kind, self.register
         )
     }
 }
@@ -136,14 +141,25 @@ fn skein_events(
     tweak_ring: Ring,
 ) -> PyResult<Vec<PyEvent>> {
     let golden = skein_golden(s, messages, bits, args)?;
+    let streams = golden.header.streams.max(1) as u64;
     let (ex, _) = Expected::from_records(&golden.header, golden.records, key_ring, tweak_ring)
         .map_err(value_error)?;
     let mut digests = ex.digests().into_iter().peekable();
     let events = ex.events();
     let mut out = Vec::with_capacity(events.len() + 1);
+    // Per stream: its messages begun so far, and the trace block of its last event (a queued
+    // message starts again at block 0).
+    let mut begun: std::collections::HashMap<u32, (u64, u64)> = Default::default();
     for (i, e) in events.iter().enumerate() {
         let (kind, subkey) = kind_parts(e.kind);
+        let (n, last) = begun.entry(e.stream).or_insert((0, u64::MAX));
+        if e.block.block == 0 && *last != 0 {
+            *n += 1;
+        }
+        *last = e.block.block;
+        let message = (*n - 1) * streams + u64::from(e.stream);
         out.push(PyEvent {
+            message,
             stream: e.stream,
             block: e.block.block,
             block_type: e.block.ubi.as_str(),
@@ -159,13 +175,15 @@ fn skein_events(
             .is_none_or(|n| n.stream != e.stream || n.block != e.block);
         if block_ends
             && e.block.ubi == skeinhw_sched::sim::Phase::Output
-            && let Some(d) = digests.next_if(|d| d.stream == e.stream && d.index == e.block.of_type)
+            && let Some(d) = digests.next_if(|d| d.stream == e.stream)
         {
+            // In output order: the Output counter starts again with each queued message.
             out.push(PyEvent {
+                message,
                 stream: d.stream,
                 block: e.block.block,
                 block_type: e.block.ubi.as_str(),
-                index: d.index,
+                index: e.block.of_type,
                 kind: "digest",
                 subkey: None,
                 register: "out_data",
@@ -175,6 +193,7 @@ fn skein_events(
     }
     // Digests without their block's events (none in a whole run; kept rather than lost).
     out.extend(digests.map(|d| PyEvent {
+        message: u64::from(d.stream),
         stream: d.stream,
         block: 0,
         block_type: "output",
@@ -207,6 +226,7 @@ fn shabal_events(
             _ => "after_round",
         };
         out.push(PyEvent {
+            message: u64::from(e.stream),
             stream: e.stream,
             block: e.pass as u64,
             block_type: e.phase.as_str(),
@@ -221,6 +241,7 @@ fn shabal_events(
             && let Some((stream, words)) = digests.next_if(|d| d.0 == e.stream)
         {
             out.push(PyEvent {
+                message: u64::from(stream),
                 stream,
                 block: e.pass as u64,
                 block_type: e.phase.as_str(),

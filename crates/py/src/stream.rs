@@ -168,26 +168,30 @@ pub struct Stream {
 }
 
 impl Stream {
-    /// Runs the Skein simulator on `jobs` (messages with their parameters) in a thread.
+    /// Runs the Skein simulator on `jobs` (messages with their parameters) in a thread, queued
+    /// as the hardware takes them: job i on stream i mod S, a stream's jobs back to back (as
+    /// the live diff and `skeinhw.events` number them).
     pub fn skein(schedule: Schedule, jobs: Vec<skeinhw_diff::OwnedJob>) -> Result<Stream, String> {
         spawn(move |sink| {
-            let borrowed: Vec<Job<'_>> = jobs
-                .iter()
-                .map(|j| Job {
-                    message: &j.message,
-                    msg_bits: j.msg_bits,
-                    out_bits: j.out_bits,
-                    params: skeinhw_skein::Params {
-                        key: &j.key,
-                        personalization: j.personalization.as_deref(),
-                        public_key: j.public_key.as_deref(),
-                        key_id: j.key_id.as_deref(),
-                        nonce: j.nonce.as_deref(),
-                        tree: j.tree,
-                    },
-                })
-                .collect();
-            sim::simulate(&schedule, &borrowed, sink)
+            let streams = (schedule.blocks_in_flight() as usize).clamp(1, jobs.len().max(1));
+            let mut queues: Vec<Vec<Job<'_>>> = vec![Vec::new(); streams];
+            let borrowed = jobs.iter().map(|j| Job {
+                message: &j.message,
+                msg_bits: j.msg_bits,
+                out_bits: j.out_bits,
+                params: skeinhw_skein::Params {
+                    key: &j.key,
+                    personalization: j.personalization.as_deref(),
+                    public_key: j.public_key.as_deref(),
+                    key_id: j.key_id.as_deref(),
+                    nonce: j.nonce.as_deref(),
+                    tree: j.tree,
+                },
+            });
+            for (i, j) in borrowed.enumerate() {
+                queues[skeinhw_rtl::stream_of(i, streams)].push(j);
+            }
+            sim::simulate_streams(&schedule, &queues, sink)
                 .map(|_| ())
                 .map_err(|e| e.to_string())
         })

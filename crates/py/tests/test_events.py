@@ -18,44 +18,86 @@ def words_of(record, register, n):
     return tuple(record[f"slot0_{register}_{w}"] for w in range(n))
 
 
+def by_message(records, streams):
+    """Each valid record of slot 0 with its message's index: more messages than streams run
+    back to back (message i on stream i mod `streams`), and a stream's next message starts
+    again at block 0."""
+    begun, last = {}, {}
+    for r in records:
+        if not r["slot0_valid"]:
+            continue
+        s, b = r["slot0_stream"], r["slot0_block"]
+        if b == 0 and last.get(s) != 0:
+            begun[s] = begun.get(s, 0) + 1
+        last[s] = b
+        yield (begun[s] - 1) * streams + s, r
+
+
 def test_after_subkey_events_are_the_state_register_at_their_cycle():
     # ath-1r does one round a cycle: the state register holds the state after subkey s on the
-    # cycle the slot reports round 4s (it shows the state entering that round).
+    # cycle the slot reports round 4s (it shows the state entering that round). It has one
+    # stream: the two messages run back to back on it.
     events = skeinhw.events("ath-1r", MESSAGES, key=KEY)
     by = {}
-    for r in skeinhw.simulate("ath-1r", MESSAGES, key=KEY):
-        if r["slot0_valid"]:
-            by.setdefault((r["slot0_stream"], r["slot0_block"], r["slot0_round"]), r)
+    for m, r in by_message(skeinhw.simulate("ath-1r", MESSAGES, key=KEY), 1):
+        by.setdefault((m, r["slot0_block"], r["slot0_round"]), r)
     checked = 0
     for e in events:
         if e.kind == "after_subkey" and e.subkey < 18:
-            r = by[(e.stream, e.block, 4 * e.subkey)]
+            r = by[(e.message, e.block, 4 * e.subkey)]
             assert words_of(r, "state", 8) == e.words, e
             checked += 1
         if e.kind == "key":
-            r = by[(e.stream, e.block, 0)]
+            r = by[(e.message, e.block, 0)]
             assert words_of(r, "key", 9) == e.words, e
             checked += 1
         if e.kind == "tweak":
-            r = by[(e.stream, e.block, 0)]
+            r = by[(e.message, e.block, 0)]
             assert words_of(r, "tweak", 3) == e.words, e
             checked += 1
-    # Per block 18 states, the key and the tweak; both streams have key, config, message
+    # Per block 18 states, the key and the tweak; both messages have key, config, message
     # and output blocks.
-    blocks = {(e.stream, e.block) for e in events}
+    blocks = {(e.message, e.block) for e in events}
     assert checked == 20 * len(blocks) and len(blocks) >= 8
+    assert {e.stream for e in events} == {0}
 
 
 @pytest.mark.parametrize("name, size", [("ath-1r", 512), ("long-overlap-256", 256)])
 def test_digest_events_are_the_hash(name, size):
     events = skeinhw.events(name, MESSAGES, key=KEY)
     digests = [e for e in events if e.kind == "digest"]
-    assert [d.stream for d in digests] == [0, 1]
+    assert [d.message for d in digests] == [0, 1]
     for d in digests:
         got = b"".join(w.to_bytes(8, "little") for w in d.words)
-        want = getattr(skein, f"skein{size}")(MESSAGES[d.stream], key=KEY).digest()
+        want = getattr(skein, f"skein{size}")(MESSAGES[d.message], key=KEY).digest()
         assert got == want
         assert (d.type, d.register, d.subkey) == ("output", "out_data", None)
+
+
+@pytest.mark.parametrize("name, streams", [("ath-1r", 1), ("ath-8r-2fp", 2)])
+def test_more_messages_than_streams_are_queued_as_the_live_diff_takes_them(name, streams):
+    # Message i on stream i mod S, a stream's messages back to back: the numbering of LiveDiff
+    # and the cocotb checker, in events() and simulate() alike (issue 33).
+    msgs = [b"abc", bytes(range(200)), b"", b"\x01" * 64, b"xyz"]
+    events = skeinhw.events(name, msgs)
+    digests = [e for e in events if e.kind == "digest"]
+    assert sorted(d.message for d in digests) == list(range(5))
+    for d in digests:
+        assert d.stream == d.message % streams
+        got = b"".join(w.to_bytes(8, "little") for w in d.words)
+        assert got == skein.skein512(msgs[d.message]).digest(), d
+    # A stream's Output blocks are counted across its messages.
+    outputs = [(d.stream, d.index) for d in digests]
+    for s in range(streams):
+        assert [i for t, i in outputs if t == s] == list(range(len(msgs[s::streams])))
+    records = list(skeinhw.simulate(name, msgs))
+    assert {r["slot0_stream"] for r in records if r["slot0_valid"]} == set(range(streams))
+    assert len(records) == skeinhw.LiveDiff(name, msgs, align="event").golden_cycles
+    # Each message's events are those of it alone (a queued message's first blocks are no
+    # repeat of the one before it on its stream).
+    for i, m in enumerate(msgs):
+        alone = [(e.kind, e.words) for e in skeinhw.events(name, [m])]
+        assert [(e.kind, e.words) for e in events if e.message == i] == alone, i
 
 
 def test_order_and_counts_per_block():

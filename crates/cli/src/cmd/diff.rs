@@ -218,18 +218,29 @@ pub fn job(m: &MessageArgs, schedule: &skeinhw_sched::Schedule) -> Result<OwnedJ
     })
 }
 
-/// RTL edges to try before the golden run's first cycle when cycle alignment diverges.
-const RESET_CYCLES_TRIED: u64 = 32;
+/// RTL edges searched for the golden run's first cycle when cycle alignment diverges, and
+/// the most of the edges found there that are tried in full.
+const RESET_CYCLES_SEARCHED: (u64, usize) = (1 << 16, 32);
 
-/// The `reset_cycles` (up to [`RESET_CYCLES_TRIED`]) with which cycle alignment would be
-/// IDENTICAL, when the one given is not (issue 33): a wrong one diverges within a few cycles,
-/// so each try is short.
+/// The `reset_cycles` with which cycle alignment would be IDENTICAL, when the one given is
+/// not (issue 33): the edges that show the golden run's first cycle (read once,
+/// [`skeinhw_diff::first_cycle_edges`]) are tried, each a short run (a wrong one diverges
+/// within a few cycles).
 fn matching_reset_cycles(
     args: &DiffArgs,
     map: &SignalMap,
     options: &CycleOptions,
 ) -> Result<Option<u64>> {
-    for r in (0..=RESET_CYCLES_TRIED).filter(|&r| r != options.reset_cycles) {
+    let golden_run = golden(args)?.into_frames();
+    let found = skeinhw_diff::first_cycle_edges(
+        &golden_run.signals,
+        golden_run.frames,
+        &args.wave,
+        map,
+        options,
+        RESET_CYCLES_SEARCHED,
+    )?;
+    for r in found.into_iter().filter(|&r| r != options.reset_cycles) {
         let golden = golden(args)?.into_frames();
         let tried = CycleOptions {
             reset_cycles: r,

@@ -155,7 +155,8 @@ fn print_report(d: &Discovery, output: &Path) -> Result<()> {
         )?,
         None => writeln!(
             out,
-            "cycle alignment does not fit (another schedule or latency): use --align event"
+            "cycle alignment does not fit ({}): use --align event",
+            d.misfit.as_deref().unwrap_or("another schedule or latency")
         )?,
     }
     if !d.missing.is_empty() {

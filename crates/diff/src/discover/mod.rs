@@ -21,6 +21,8 @@ pub(crate) mod search;
 pub mod shabal;
 pub(crate) mod signals;
 mod skein;
+pub(crate) mod timing;
+pub(crate) mod when;
 
 pub use skein::discover;
 
@@ -66,12 +68,18 @@ pub struct Discovery {
     /// RTL edges before golden cycle 0 when the state appears cycle for cycle as in the
     /// golden schedule (cycle alignment fits); `None` otherwise (use event alignment).
     pub reset_cycles: Option<u64>,
+    /// Why cycle alignment does not fit (when `reset_cycles` is `None` and a state was found):
+    /// where the RTL's state leaves the golden cycles.
+    pub misfit: Option<String>,
     /// The event kinds the design was seen to register.
     pub kinds: Vec<String>,
     /// Fields that could not be found.
     pub missing: Vec<String>,
     /// Remarks: byte-swapped words, rotating key rings, ...
     pub notes: Vec<String>,
+    /// Fields compared only where a 1-bit signal is 1 (`"when"`, relative to the scope): their
+    /// register holds values that are no golden word between its golden ones.
+    pub when: BTreeMap<String, String>,
     /// Fields whose word the RTL holds byte-swapped (written with `"byteswap": true`).
     pub byteswap: BTreeSet<String>,
     /// The key register is a ring rotating one word per subkey (`"key_ring": "rotating"`):
@@ -117,10 +125,14 @@ impl Discovery {
                 self.fields
                     .iter()
                     .map(|(k, v)| {
-                        let entry = if self.byteswap.contains(k) {
-                            serde_json::json!({ "signal": v, "byteswap": true })
-                        } else {
-                            v.clone().into()
+                        let swap = self.byteswap.contains(k);
+                        let entry = match self.when.get(k) {
+                            Some(w) if swap => {
+                                serde_json::json!({ "signal": v, "when": w, "byteswap": true })
+                            }
+                            Some(w) => serde_json::json!({ "signal": v, "when": w }),
+                            None if swap => serde_json::json!({ "signal": v, "byteswap": true }),
+                            None => v.clone().into(),
                         };
                         (k.clone(), entry)
                     })

@@ -90,6 +90,7 @@ pub(crate) fn write_scoped(
         all.push(rename(&scope, valid));
     }
     all.push(in_scope(&scope, clock_name));
+    all.extend(d.when.values().map(|w| in_scope(&scope, w)));
     let outside = |n: &String| !scope.is_empty() && !n.starts_with(&format!("{scope}."));
     if all.iter().any(outside) {
         let names: Vec<String> = all.iter().map(|p| signal_of(p)).collect();
@@ -104,5 +105,9 @@ pub(crate) fn write_scoped(
         *data = relative(&scope, &rename(&scope, data));
         *valid = relative(&scope, &rename(&scope, valid));
     }
+    d.when = std::mem::take(&mut d.when)
+        .into_iter()
+        .map(|(f, w)| (f, relative(&scope, &in_scope(&scope, &w))))
+        .collect();
     d.scope = scope;
 }

@@ -142,6 +142,11 @@ impl<W: Word + Ord, K: Copy + Ord> Table<W, K> {
         Ok((Table::new(raw), cycles))
     }
 
+    /// `v` is a golden word.
+    pub(crate) fn contains(&self, v: W) -> bool {
+        self.index.contains_key(&v)
+    }
+
     /// The tags of `v` and the index of the first.
     fn lookup(&self, v: W) -> Option<(u32, &[Tag<K>])> {
         self.index

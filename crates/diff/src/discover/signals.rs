@@ -228,7 +228,7 @@ fn regular_rises(bits: &[(u64, bool)]) -> u64 {
 }
 
 /// The clock edges (indices) at which a 1-bit signal is 1, sampled after the edge.
-fn high_edges(bits: &[(u64, bool)], rises: &[u64]) -> Vec<u64> {
+pub(crate) fn high_edges(bits: &[(u64, bool)], rises: &[u64]) -> Vec<u64> {
     let mut out = Vec::new();
     let mut j = 0;
     let mut value = false;

@@ -198,6 +198,17 @@ impl Engine {
                             self.take(streams, vi, family, (p.stream, p.j), (p.edge, p.time), runs);
                         }
                     }
+                    // All zeros (what a register resets to) ahead of the stream's block: the
+                    // Output block's input, the empty message's block, never a later block's
+                    // event seen early (issue 33: a core computing a Config block the golden
+                    // schedule precomputes held its reset 0 while that block ran).
+                    let zeros = || {
+                        let ev = &streams[&stream].queue().events(family)[j];
+                        views[vi].words.iter().all(|&(w, _)| ev.words[w] == 0)
+                    };
+                    if Self::ahead(&streams[&stream], family, j) && zeros() {
+                        continue;
+                    }
                     if Self::ahead(&streams[&stream], family, j) {
                         self.pending[vi] = Some(Pending {
                             stream,

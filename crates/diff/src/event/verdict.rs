@@ -39,12 +39,18 @@ impl EventComparator {
         let mut first: Option<(u32, usize, Family, usize)> = None;
         let mut block_lines: Vec<String> = Vec::new();
         for (&stream, st) in &self.ex.streams {
+            // Seen to compute a Config (Key) block: one of its events that is not all zeros
+            // (the key's parity word aside) was seen. The Config block's key is 0, what a key
+            // register holds after reset: a core with a hard-coded IV shows it without
+            // computing the block (issue 33).
+            let nw = self.ex.words;
             let computed_config = |ubi: Phase| {
                 Family::ALL.iter().any(|f| {
-                    st.queue
-                        .events(f.index())
-                        .iter()
-                        .any(|e| e.seen.is_some() && st.blocks[e.block].ubi == ubi)
+                    st.queue.events(f.index()).iter().any(|e| {
+                        e.seen.is_some()
+                            && st.blocks[e.block].ubi == ubi
+                            && e.words.iter().take(nw).any(|w| *w != 0)
+                    })
                 })
             };
             let block_expected = |b: usize| match st.blocks[b].ubi {
@@ -151,7 +157,7 @@ impl EventComparator {
             {
                 first = Some((stream, b, f, j));
             }
-            block_lines.extend(seen_lines(stream, st, &families));
+            block_lines.extend(seen_lines(stream, st, &families, block_expected));
         }
         let divergence = match first {
             Some((stream, _, f, j)) => Some(self.event_divergence(stream, f, j, &registered)),
@@ -434,7 +440,12 @@ fn kinds_text(kinds: &BTreeSet<Kind>) -> String {
 
 /// Per block, which kinds were seen: "stream 0, message block 0: after subkeys ...", runs of
 /// blocks with the same kinds merged.
-fn seen_lines(stream: u32, st: &StreamEvents, families: &BTreeSet<Family>) -> Vec<String> {
+fn seen_lines(
+    stream: u32,
+    st: &StreamEvents,
+    families: &BTreeSet<Family>,
+    expected: impl Fn(usize) -> bool,
+) -> Vec<String> {
     let mut lines: Vec<(Phase, u64, u64, String)> = Vec::new();
     for (b, info) in st.blocks.iter().enumerate() {
         let kinds: BTreeSet<Kind> = families
@@ -445,6 +456,9 @@ fn seen_lines(stream: u32, st: &StreamEvents, families: &BTreeSet<Family>) -> Ve
             .collect();
         let text = if kinds.is_empty() {
             "no event".to_string()
+        } else if !expected(b) {
+            // Seen only as zeros (a key register's reset value): no block of the design.
+            "not computed by the design (only all-zero values seen)".to_string()
         } else {
             kinds_text(&kinds)
         };

@@ -163,8 +163,11 @@ class Event:
     of UBI block ``block`` (64-bit ``words``). Shabal: ``kind`` "after_round" (``type``
     "message") or "final_round" (``type`` "final", ``index`` 0-2) of pass ``block``, ``register``
     "a", "b" or "c" (32-bit ``words``), then "digest" in ``register`` "out"; ``subkey`` is None.
+    ``message``: the message's index; more messages than streams are queued (message i on
+    stream i mod S, back to back), as ``LiveDiff`` and the cocotb checker take them.
     """
 
+    message: int
     stream: int
     block: int
     type: str

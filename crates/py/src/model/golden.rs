@@ -34,21 +34,11 @@ pub(crate) fn skein_jobs(
         .collect()
 }
 
-/// The Skein golden run of `messages` (one stream each, as [`skeinhw.simulate`](super::records)
-/// and the events number them), simulated in its thread.
-pub(crate) fn skein_golden(
-    s: &skeinhw_sched::Schedule,
-    messages: Vec<Vec<u8>>,
-    bits: Vec<u64>,
-    args: &RunArgs,
-) -> PyResult<Golden> {
-    Golden::simulate(s.clone(), skein_jobs(s, messages, bits, args)).map_err(value_error)
-}
-
 /// The Skein golden run of `messages` as the hardware takes them: message i on stream i mod S,
-/// a stream's messages back to back ([`simulate_queued`]; with at most S messages the run of
-/// [`skein_golden`]).
-pub(crate) fn skein_golden_queued(
+/// a stream's messages back to back ([`simulate_queued`]; with at most S messages, one stream
+/// each), simulated in its thread. `skeinhw.events`, `skeinhw.simulate` and the live diff all
+/// number messages so.
+pub(crate) fn skein_golden(
     s: &skeinhw_sched::Schedule,
     messages: Vec<Vec<u8>>,
     bits: Vec<u64>,
@@ -121,9 +111,7 @@ pub(crate) fn golden_frames(
     args: &RunArgs,
 ) -> PyResult<GoldenFrames> {
     match schedule {
-        AnySchedule::Skein(s) => {
-            skein_golden_queued(s, messages, bits, args).map(Golden::into_frames)
-        }
+        AnySchedule::Skein(s) => skein_golden(s, messages, bits, args).map(Golden::into_frames),
         AnySchedule::Shabal(s) => {
             shabal_golden(s, messages, bits, args).map(ShabalGolden::into_frames)
         }

@@ -15,7 +15,7 @@ use skeinhw_sched::AnySchedule;
 use skeinhw_trace::names;
 
 use super::args::{bits_arg, messages_arg, run_args};
-use super::golden::{golden_frames, shabal_golden, skein_golden_queued};
+use super::golden::{golden_frames, shabal_golden, skein_golden};
 use super::schedule::schedule_arg;
 use crate::hash::value_error;
 
@@ -159,7 +159,7 @@ impl PyLiveDiff {
             "event" => {
                 let (diff, map) = match &schedule {
                     AnySchedule::Skein(s) => {
-                        let golden = skein_golden_queued(s, messages, bits, &args)?;
+                        let golden = skein_golden(s, messages, bits, &args)?;
                         let map = map.unwrap_or_else(|| {
                             event_identity(&names::signals(
                                 golden.header.words,

@@ -215,8 +215,10 @@ impl Simulation {
     }
 }
 
-/// Runs the golden model on `messages` (one stream each) and returns an iterator of cycle
-/// records, computed lazily.
+/// Runs the golden model on `messages` and returns an iterator of cycle records, computed
+/// lazily. More messages than the schedule has streams are queued as the hardware (and
+/// `LiveDiff`, the cocotb checker, `skeinhw.events`) takes them: message i on stream i mod S,
+/// a stream's messages back to back.
 #[pyfunction]
 #[pyo3(signature = (schedule, messages, *, key=None, pers=None, public_key=None, key_id=None, nonce=None, tree=None, bits=None, digest_bits=None))]
 #[allow(clippy::too_many_arguments)]

@@ -11,6 +11,8 @@ use super::{FieldKey, Role, SERIAL, Search};
 use crate::discover::scope::{siblings, write_scoped};
 use crate::discover::search::{Candidates, Place};
 use crate::discover::signals::reset_cycles;
+use crate::discover::timing::misfit;
+use crate::discover::when::{Class, qualifiers};
 use crate::discover::{Discovery, Found};
 use crate::error::DiffError;
 
@@ -27,6 +29,7 @@ impl Search {
             candidates,
             position_seen,
             file,
+            wave,
         } = self;
         let tracks = &signals.tracks;
         let name_of = |t: u32| signals.name(t);
@@ -49,6 +52,8 @@ impl Search {
         let any_state = best.keys().any(|k| k.0 == Role::State);
         debug_assert!(!any_state || !best.keys().any(|k| k.0 == Role::AfterSubkey));
         let mut full: BTreeMap<String, String> = BTreeMap::new();
+        // Where each register field sits (for its `when` qualifier).
+        let mut placed: BTreeMap<String, Place> = BTreeMap::new();
         let mut serial: Option<Place> = None;
         let mut key_rings: BTreeSet<(u32, bool)> = BTreeSet::new();
         let mut tweak_rings: BTreeSet<(u32, bool)> = BTreeSet::new();
@@ -156,6 +161,7 @@ impl Search {
                 matched: (*votes).min(expected),
                 expected,
             });
+            placed.insert(field.clone(), *place);
             full.insert(field, probe_text(place));
         }
 
@@ -199,6 +205,7 @@ impl Search {
                             matched: matched.min(expected),
                             expected,
                         });
+                        placed.insert(field.clone(), *place);
                         full.insert(field, probe_text(place));
                     }
                     match role {
@@ -317,6 +324,7 @@ impl Search {
                             matched: n,
                             expected: n,
                         });
+                        placed.insert(tweak_0.clone(), place);
                         full.insert(tweak_0, probe_text(&place));
                     }
                     None if followed.len() > 1 => d.notes.push(format!(
@@ -345,6 +353,28 @@ impl Search {
                         .map(|(time, tag)| edge_of(*time) as i64 - i64::from(tag.record))
                 }),
         );
+
+        if d.reset_cycles.is_none() {
+            let state: Vec<(&FieldKey, &Place)> = best
+                .iter()
+                .filter(|(k, _)| k.0 == Role::State)
+                .map(|(k, (_, p, _))| (k, p))
+                .collect();
+            let before = state
+                .iter()
+                .find(|(k, p)| before_register(k, p))
+                .map(|(_, p)| name_of(p.signal).to_string());
+            if !state.is_empty() {
+                let hits = state.iter().flat_map(|(key, place)| {
+                    candidates[place]
+                        .hits
+                        .iter()
+                        .filter(move |(_, tag)| tag.key == **key)
+                        .map(|(time, tag)| (tag.record, edge_of(*time)))
+                });
+                d.misfit = Some(misfit(&table.blocks, hits, before.as_deref()));
+            }
+        }
 
         // Kinds, scope, missing fields.
         let has = |p: &str| full.keys().any(|f| f.starts_with(p) || f.contains(p));
@@ -403,6 +433,56 @@ impl Search {
                 rises.len(),
                 name_of(clock.track)
             )));
+        }
+
+        // Registers that hold other values between their golden ones: a `when` qualifier.
+        placed.retain(|f, _| {
+            ["_state_", "_key_", "_tweak_"]
+                .iter()
+                .any(|k| f.contains(k))
+        });
+        let until = placed
+            .values()
+            .filter_map(|p| candidates.get(p))
+            .flat_map(|c| c.hits.iter().map(|(time, _)| edge_of(*time)))
+            .max()
+            .unwrap_or(0);
+        let qualified = qualifiers(&wave, &file, &signals, &clock, &placed, until, |v| {
+            if table.table.contains(v) {
+                Class::Golden
+            } else if super::distinctive(v) {
+                Class::Other
+            } else {
+                Class::Neutral
+            }
+        })?;
+        for q in qualified {
+            let fields: Vec<&String> = placed
+                .iter()
+                .filter(|(_, p)| p.signal == q.register)
+                .map(|(f, _)| f)
+                .collect();
+            let edges = q.other_edges.len();
+            let first = q.other_edges[0];
+            let register = name_of(q.register);
+            match q.when {
+                Some(w) => {
+                    for f in &fields {
+                        d.when.insert((*f).clone(), name_of(w).to_string());
+                    }
+                    d.notes.push(format!(
+                        "{register}: holds values that are no golden word on {edges} edge(s) \
+                         between its golden ones (first at edge {first}); compared only when {} \
+                         is 1 (written as \"when\")",
+                        name_of(w)
+                    ));
+                }
+                None => d.notes.push(format!(
+                    "{register}: holds values that are no golden word on {edges} edge(s) \
+                     between its golden ones (first at edge {first}), and no 1-bit signal is 0 \
+                     there and 1 where it takes golden values: no \"when\" written"
+                )),
+            }
         }
 
         write_scoped(&mut d, &signals, &clock, &full, |f| f.contains("_state_"));

@@ -14,6 +14,7 @@ use skeinhw_skein::threefish::{KeySchedule, decrypt, inject_subkey, round};
 
 use super::search::{Candidates, Place, Table, search};
 use super::signals::{Clock, Signals};
+use super::timing::Blocks;
 use super::{DiscoverOptions, Discovery};
 use crate::error::DiffError;
 
@@ -54,6 +55,8 @@ struct SkeinTable {
     /// fingerprint alone) changes to, in order, zeros left out: a slice that takes them in
     /// this order, and no other of them, holds it.
     positions: Vec<Vec<u64>>,
+    /// The golden blocks, by record (to say why cycle alignment does not fit).
+    blocks: Blocks,
 }
 
 /// Values with long runs of zero or one bits (counters, flags, the zero key of the Config
@@ -106,7 +109,13 @@ impl SkeinTable {
         let mut previous: Vec<Vec<u64>> = Vec::new();
         let mut seen_blocks = std::collections::HashSet::new();
         let mut positions = Vec::new();
+        let mut blocks = Blocks::default();
+        let mut record = 0u32;
         let (table, cycles) = Table::from_records(golden, distinctive, |r, add| {
+            if let Some(slot) = r.slots.first().filter(|s| s.valid) {
+                blocks.see(record, slot.stream, slot.phase.as_str(), slot.block);
+            }
+            record = record.saturating_add(1);
             let mut push =
                 |role, slot: usize, word: usize, v| add((role, slot as u8, word as u8), v);
             previous.resize(r.slots.len(), Vec::new());
@@ -165,6 +174,7 @@ impl SkeinTable {
             words: nw,
             cycles,
             positions,
+            blocks,
         })
     }
 }
@@ -179,6 +189,8 @@ struct Search {
     /// one out of order.
     position_seen: HashMap<(usize, Place), Option<Vec<u64>>>,
     file: String,
+    /// The waveform, read again for the `when` qualifiers.
+    wave: std::path::PathBuf,
 }
 
 /// Searches `wave` for the golden words of `golden` (see the module documentation).
@@ -231,6 +243,7 @@ pub fn discover<E: std::fmt::Display>(
         candidates,
         position_seen,
         file,
+        wave: wave.to_path_buf(),
     };
     let best = best_places(&s);
     s.write(best)

@@ -14,8 +14,12 @@
 // Mutants (one define each, for the tests): MUT_ROT (R_{7,0} = 9 instead of 8), MUT_PERM (words
 // 0 and 6 of the permutation exchanged in every round), MUT_FIRST (the First flag never set on
 // a message block), MUT_SUBKEY (k_{s,7} adds s xor 1 instead of s), MUT_FF (no feed-forward
-// on word 0). Not a mutant: RESET_ONES resets `st` to all ones instead of 0 (a control for the
-// tests: the Output block's input, and the empty message's block, are all zeros).
+// on word 0), MUT_OUT_POS (the Output block's position 16 instead of 8: only the last block
+// is wrong). Not a mutant: RESET_ONES resets `st` to all ones instead of 0 (a control for the
+// tests: the Output block's input, and the empty message's block, are all zeros). Nor is
+// JUNK_BETWEEN: `st` holds a value that is no state (a scratch pattern) on the edges between
+// blocks and while the digest is shifted out, where `running` is 0 (the case for a `when`
+// qualifier in the map).
 module skein512_before (
     input  wire         clk,
     input  wire         rst,
@@ -113,6 +117,7 @@ module skein512_before (
         tweak = {t0 ^ t1, t1, t0};
     endfunction
 
+    wire         running = (fsm == RUN);  // `st` holds a state (when JUNK_BETWEEN: only then)
     wire [4:0]   s = (rnd == 7'd72) ? 5'd18 : rnd[6:2];
 `ifdef MUT_SUBKEY
     wire [63:0]  s7 = {59'd0, s ^ 5'd1};
@@ -186,6 +191,9 @@ module skein512_before (
                 end else begin
                     // The last subkey and the feed-forward: the chaining value is the next key.
                     kr <= extend(cv);
+`ifdef JUNK_BETWEEN
+                    st <= {8{64'h5A5AC3C30F0F9696 ^ pos}};
+`endif
                     rnd <= 0;
                     if (ph == OUT) begin
                         dig <= cv;
@@ -196,13 +204,20 @@ module skein512_before (
                         ph <= OUT;
                         st <= 512'd0;
                         m <= 512'd0;
+`ifdef MUT_OUT_POS
+                        tr <= tweak(64'd16, {2'b11, T_OUT, 56'd0});
+`else
                         tr <= tweak(64'd8, {2'b11, T_OUT, 56'd0});
+`endif
                     end else
                         fsm <= LOAD;
                 end
                 SER: begin
                     dout <= bswap(dig[63:0]);
                     dig <= dig >> 64;
+`ifdef JUNK_BETWEEN
+                    st <= ~st;
+`endif
                     dout_valid <= 1;
                     nout <= nout + 4'd1;
                     if (nout == 4'd7) fsm <= FIN;
