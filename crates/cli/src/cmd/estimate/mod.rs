@@ -32,7 +32,8 @@ use skeinhw_estimator::netlist::{NetlistPath, yosys};
 use skeinhw_estimator::shabal::{self as shabal_model, ShabalEstimate};
 use skeinhw_estimator::sweep::{self, SweepConfig};
 use skeinhw_estimator::{
-    Constants, CoreStyle, Estimate, Flow, Netlist, NetlistEstimate, Options, estimate, plot,
+    Constants, CoreStyle, DeviceId, Estimate, Flow, Netlist, NetlistEstimate, Options, estimate,
+    plot,
 };
 use skeinhw_outfile::{Options as OutOptions, OutDir, OutFile};
 use skeinhw_sched::shabal::ShabalSchedule;
@@ -40,6 +41,20 @@ use skeinhw_sched::{AnySchedule, Schedule};
 
 use crate::Status;
 use crate::schedule_args::ScheduleArgs;
+
+/// `--device`, for `estimate`, `sweep` and `calibrate` (`#[command(flatten)]`).
+#[derive(Args, Clone, Copy, Debug)]
+pub struct DeviceArg {
+    /// Device: virtex5 (the seed papers'), virtex6, ecp5 or kintex7.
+    #[arg(long, value_name = "DEVICE", default_value_t = DeviceId::Virtex5,
+          value_parser = parse_device)]
+    pub device: DeviceId,
+}
+
+fn parse_device(s: &str) -> std::result::Result<DeviceId, String> {
+    s.parse()
+        .map_err(|e: skeinhw_estimator::EstimatorError| e.to_string())
+}
 
 fn load_constants(path: Option<&Path>) -> Result<Constants> {
     Ok(match path {
