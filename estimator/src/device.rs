@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::constants::Constants;
 use crate::count::{Inventory, Kind, Role};
-use crate::style::CoreStyle;
+use crate::style::{CoreStyle, Flow};
 
 /// Data inputs one LUT6 multiplexes (2 select + 4 data).
 const MUX_PER_LUT: u32 = 4;
@@ -124,21 +124,26 @@ pub struct Resources {
     pub lut_ff_pairs: u32,
     /// Slices.
     pub slices: u32,
-    /// Counted LUTs by role (largest first).
+    /// Counted LUTs by role (largest first), then the fitted control LUTs (role `control`).
     pub breakdown: Vec<RoleLuts>,
+    /// LUTs the overhead factor adds (negative when it is below 1): `luts` is the sum of
+    /// `breakdown` and this, up to rounding.
+    pub overhead_luts: i64,
 }
 
-/// Maps `inventory` onto the device with the `constants`' area factors.
-pub fn map(inventory: &Inventory, c: &Constants) -> Resources {
+/// Maps `inventory` onto the device with the `constants`' area factors for `flow`.
+pub fn map(inventory: &Inventory, c: &Constants, flow: Flow) -> Resources {
     let (control_luts, control_ffs) = match inventory.style {
         CoreStyle::UbiCore => (c.control_luts_ubi, c.control_ffs_ubi),
-        CoreStyle::HashCore => (c.control_luts_hash, c.control_ffs_hash),
+        // A hash core holds a UBI core's control, and more (issue 30: never less).
+        CoreStyle::HashCore => (c.control_luts_ubi + c.control_luts_hash, c.control_ffs_hash),
         // Counted element by element.
         CoreStyle::Generated => (0.0, 0.0),
     };
-    let overhead = match inventory.style {
-        CoreStyle::Generated => c.lut_overhead_generated,
-        _ => c.lut_overhead,
+    let overhead = match (inventory.style, flow) {
+        (CoreStyle::Generated, _) => c.lut_overhead_generated,
+        (_, Flow::Ise9Default) => c.lut_overhead_ise9,
+        (_, Flow::Ise13) => c.lut_overhead,
     };
     let rules = Rules {
         lut6_only_muxes: inventory.style == CoreStyle::Generated,
@@ -216,9 +221,16 @@ pub fn map_items(items: &[crate::count::Item], rules: &Rules, c: &Constants) -> 
         }
     }
     breakdown.sort_by_key(|r| std::cmp::Reverse(r.luts));
-    let luts = (f64::from(counted) * overhead + control_luts)
-        .max(0.0)
-        .round() as u32;
+    let control = control_luts.max(0.0).round() as u32;
+    if control > 0 {
+        // A fitted block: shown beside the counted ones (issue 30).
+        breakdown.push(RoleLuts {
+            role: Role::Control,
+            luts: control,
+        });
+    }
+    let luts = (f64::from(counted) * overhead).round().max(0.0) as u32 + control;
+    let overhead_luts = i64::from(luts) - i64::from(counted) - i64::from(control);
     let ffs = lut_fed + free;
     let unpaired = f64::from(free) + (1.0 - c.ff_pairing) * f64::from(lut_fed);
     let pairs = (f64::from(luts) + unpaired)
@@ -234,6 +246,7 @@ pub fn map_items(items: &[crate::count::Item], rules: &Rules, c: &Constants) -> 
         lut_ff_pairs: pairs,
         slices,
         breakdown,
+        overhead_luts,
     }
 }
 

@@ -12,6 +12,10 @@ use crate::interval::Interval;
 use crate::style::{CoreStyle, Flow, Options};
 use crate::timing::{self, CriticalPath};
 
+// The estimate with its device and interval lives with the devices; re-exported here, where
+// callers have always found it.
+pub use crate::devices::{estimate, estimate_on};
+
 /// The estimate of one schedule. The JSON fields `luts`, `ffs`, `lut_ff_pairs`, `slices`,
 /// `period_ns`, `cycles_per_block`, `blocks_in_flight` and `throughput_mbps` are stable.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -72,37 +76,16 @@ pub struct Estimate {
     pub mbps_per_slice: f64,
     /// The path that sets the period.
     pub critical_path: CriticalPath,
-    /// Counted LUTs by role, largest first.
+    /// Counted LUTs by role, largest first, then the fitted control LUTs (role `control`).
     pub lut_breakdown: Vec<RoleLuts>,
+    /// LUTs the synthesis overhead factor adds (negative below 1): `luts` = the breakdown's
+    /// sum + this.
+    pub overhead_luts: i64,
 }
 
-/// Estimates `schedule` on Virtex-5 with `options` and `constants`; `freq_mhz` replaces the
-/// estimated clock in the throughput and latency (the period and frequency stay the
-/// estimates).
-pub fn estimate(
-    schedule: &Schedule,
-    options: Options,
-    constants: &Constants,
-    freq_mhz: Option<f64>,
-) -> Estimate {
-    estimate_on(DeviceId::Virtex5, schedule, options, constants, freq_mhz)
-}
-
-/// Estimates `schedule` on `device`: the Virtex-5 model, mapped through the device's
-/// transfer for the others (see [`crate::devices`]).
-pub fn estimate_on(
-    device: DeviceId,
-    schedule: &Schedule,
-    options: Options,
-    constants: &Constants,
-    freq_mhz: Option<f64>,
-) -> Estimate {
-    let v5 = estimate_virtex5(schedule, options, constants, freq_mhz);
-    crate::devices::map_estimate(device, schedule, v5, freq_mhz)
-}
-
-/// The structural Virtex-5 estimate, before any interval or device mapping.
-pub(crate) fn estimate_virtex5(
+/// The structural Virtex-5 model of `schedule`, before any interval or device mapping (what
+/// the calibration fits); [`crate::estimate`] is this with its interval.
+pub fn model(
     schedule: &Schedule,
     options: Options,
     constants: &Constants,
@@ -110,7 +93,7 @@ pub(crate) fn estimate_virtex5(
 ) -> Estimate {
     let style = options.style_for(schedule);
     let inventory = count::inventory(schedule, style);
-    let resources = device::map(&inventory, constants);
+    let resources = device::map(&inventory, constants, options.flow);
     let path = timing::critical_path(
         schedule,
         style,
@@ -158,5 +141,6 @@ pub(crate) fn estimate_virtex5(
         mbps_per_slice: throughput / f64::from(resources.slices.max(1)),
         critical_path: path,
         lut_breakdown: resources.breakdown,
+        overhead_luts: resources.overhead_luts,
     }
 }

@@ -21,7 +21,7 @@ pub mod timing;
 pub use constants::Constants;
 pub use devices::{Capacity, DeviceId, DeviceInfo};
 pub use error::EstimatorError;
-pub use estimate::{Estimate, estimate, estimate_on};
+pub use estimate::{Estimate, estimate, estimate_on, model};
 pub use interval::Interval;
 pub use netlist::{Netlist, NetlistEstimate};
 pub use style::{CoreStyle, Flow, Options};

@@ -5,6 +5,8 @@
 //! Virtex-5 estimate onto their fabric through a transfer fitted on their own measured rows
 //! (see [`transfer`]).
 
+pub mod calibration;
+pub mod rows;
 pub mod transfer;
 
 use std::fmt;
@@ -14,8 +16,10 @@ use serde::Serialize;
 
 use skeinhw_sched::Schedule;
 
+use crate::constants::Constants;
 use crate::error::EstimatorError;
-use crate::estimate::Estimate;
+use crate::estimate::{Estimate, model};
+use crate::style::Options;
 
 /// A device the estimator models. Parsed from and printed as its command-line name
 /// (`virtex5`, `virtex6`, `ecp5`, `kintex7`), so it can be a clap value through `FromStr`.
@@ -153,6 +157,31 @@ impl DeviceId {
     }
 }
 
+/// Estimates `schedule` on Virtex-5 with `options` and `constants`; `freq_mhz` replaces the
+/// estimated clock in the throughput and latency (the period and frequency stay the
+/// estimates).
+pub fn estimate(
+    schedule: &Schedule,
+    options: Options,
+    constants: &Constants,
+    freq_mhz: Option<f64>,
+) -> Estimate {
+    estimate_on(DeviceId::Virtex5, schedule, options, constants, freq_mhz)
+}
+
+/// Estimates `schedule` on `device`: the Virtex-5 model, mapped through the device's
+/// transfer for the others (see [`crate::devices`]).
+pub fn estimate_on(
+    device: DeviceId,
+    schedule: &Schedule,
+    options: Options,
+    constants: &Constants,
+    freq_mhz: Option<f64>,
+) -> Estimate {
+    let v5 = model(schedule, options, constants, freq_mhz);
+    map_estimate(device, schedule, v5, freq_mhz)
+}
+
 /// `v5` (the Virtex-5 estimate of `schedule`) on `device`: area and period through the
 /// device's transfer, the throughputs at the new clock (unless `freq_mhz` fixes it), the
 /// interval from the device's leave-one-out spread, and the size check.
@@ -162,7 +191,8 @@ pub fn map_estimate(
     v5: Estimate,
     freq_mhz: Option<f64>,
 ) -> Estimate {
-    let mut e = transfer::apply(device, v5);
+    let cal = calibration::calibration(device);
+    let mut e = transfer_estimate(device, schedule, v5, &cal.transfer);
     e.device = device;
     let clock = freq_mhz.unwrap_or(e.freq_mhz);
     e.clock_mhz = clock;
@@ -173,11 +203,57 @@ pub fn map_estimate(
     e.latency_one_message_ns = e.latency_ns;
     e.mbps_per_pair = e.throughput_mbps / f64::from(e.lut_ff_pairs.max(1));
     e.mbps_per_slice = e.throughput_mbps / f64::from(e.slices.max(1));
-    let (metric, area) = transfer::area_metric(device, &e);
-    e.interval =
-        transfer::spread(device, e.style).interval(metric, area, e.period_ns, e.throughput_mbps);
+    let (metric, area) = area_metric(device, &e);
+    e.interval = cal
+        .spread()
+        .interval(metric, area, e.period_ns, e.throughput_mbps);
     e.exceeds = device.exceeds(e.luts, e.ffs, e.slices);
     e.fits_device = e.exceeds.is_empty();
+    e
+}
+
+/// The area metric an interval is stated in on `device`, and its value in `e`.
+pub fn area_metric(device: DeviceId, e: &Estimate) -> (&'static str, f64) {
+    match (device, e.style) {
+        (DeviceId::Virtex5, crate::style::CoreStyle::UbiCore) | (DeviceId::Kintex7, _) => {
+            ("luts", f64::from(e.luts))
+        }
+        (DeviceId::Ecp5, _) => ("lut4", f64::from(e.luts)),
+        _ => ("slices", f64::from(e.slices)),
+    }
+}
+
+/// `v5`'s area and period through `t` onto `device` (the throughputs are the caller's).
+fn transfer_estimate(
+    device: DeviceId,
+    schedule: &Schedule,
+    v5: Estimate,
+    t: &transfer::Transfer,
+) -> Estimate {
+    let mut e = v5;
+    let round = |x: f64| x.round().max(0.0) as u32;
+    match device {
+        DeviceId::Virtex5 => return e,
+        DeviceId::Virtex6 => e.slices = round(t.area.apply(f64::from(e.slices))),
+        DeviceId::Ecp5 => {
+            e.luts = round(t.area.apply(rows::lut4(schedule, e.style)));
+            e.lut_ff_pairs = e.luts.max(e.ffs);
+            // A slice: 2 LUT4s and 2 flip-flops.
+            e.slices = e.lut_ff_pairs.div_ceil(2);
+        }
+        DeviceId::Kintex7 => {
+            let v6 = &calibration::calibration(DeviceId::Virtex6).transfer;
+            e.luts = round(t.area.apply(f64::from(e.luts)));
+            e.slices = round(v6.area.apply(f64::from(e.slices)));
+        }
+    }
+    let period = t.period.apply(e.period_ns);
+    let scale = period / e.period_ns;
+    e.critical_path.logic_ns *= scale;
+    e.critical_path.route_ns *= scale;
+    e.critical_path.period_ns = period;
+    e.period_ns = period;
+    e.freq_mhz = 1000.0 / period;
     e
 }
 

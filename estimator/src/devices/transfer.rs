@@ -1,12 +1,10 @@
 //! The Virtex-5 estimate mapped onto another device: y = scale x x ^ exponent per metric,
-//! fitted in log space on the device's measured rows.
+//! fitted in log space on the device's measured rows (see [`super::rows`]).
 
 use serde::Serialize;
 
-use super::DeviceId;
-use crate::estimate::Estimate;
-use crate::interval::Spread;
-use crate::style::CoreStyle;
+use super::rows::DeviceRow;
+use crate::calibrate::{Loo, LooPoint};
 
 /// y = scale x x ^ exponent.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -57,37 +55,87 @@ impl PowerLaw {
     }
 }
 
-/// A device's transfer from the Virtex-5 model, and its leave-one-out spread.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// A device's transfer from the Virtex-5 model.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Transfer {
     /// Device area from the Virtex-5 model's area base.
     pub area: PowerLaw,
     /// Device period from the Virtex-5 model's period.
     pub period: PowerLaw,
-    /// Leave-one-out ratios measured / model.
-    pub spread: Spread,
 }
 
-/// `v5` mapped onto `device` (period, frequency and area fields; the throughputs are the
-/// caller's).
-pub fn apply(device: DeviceId, v5: Estimate) -> Estimate {
-    match device {
-        DeviceId::Virtex5 => v5,
-        // Stub until the transfers are fitted: the Virtex-5 numbers.
-        _ => v5,
+impl Transfer {
+    /// The identity (Virtex-5 itself).
+    pub const IDENTITY: Transfer = Transfer {
+        area: PowerLaw::IDENTITY,
+        period: PowerLaw::IDENTITY,
+    };
+
+    /// Fitted on `rows` (each metric on the rows that measure it).
+    pub fn fit(rows: &[DeviceRow]) -> Transfer {
+        let area: Vec<(f64, f64)> = rows
+            .iter()
+            .filter_map(|r| r.area.map(|y| (r.model_area, y)))
+            .collect();
+        let period: Vec<(f64, f64)> = rows
+            .iter()
+            .filter_map(|r| r.period.map(|y| (r.model_period, y)))
+            .collect();
+        Transfer {
+            area: PowerLaw::fit(&area),
+            period: PowerLaw::fit(&period),
+        }
     }
 }
 
-/// The area metric an interval is stated in on `device`, and its value in `e`.
-pub fn area_metric(device: DeviceId, e: &Estimate) -> (&'static str, f64) {
-    match (device, e.style) {
-        (DeviceId::Virtex5, CoreStyle::UbiCore) => ("luts", f64::from(e.luts)),
-        (DeviceId::Ecp5, _) => ("lut4", f64::from(e.luts)),
-        _ => ("slices", f64::from(e.slices)),
+/// Leave-one-out over `rows`: each row's area and period by the transfer fitted on the
+/// others, `area_metric` naming the area.
+pub fn loo(rows: &[DeviceRow], area_metric: &'static str) -> Loo {
+    let all = Transfer::fit(rows);
+    let mut points = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        let others: Vec<DeviceRow> = rows
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, r)| r.clone())
+            .collect();
+        let t = Transfer::fit(&others);
+        if let Some(y) = r.area {
+            points.push(LooPoint {
+                design: r.design.clone(),
+                metric: area_metric,
+                measured: y,
+                model: all.area.apply(r.model_area),
+                loo: t.area.apply(r.model_area),
+            });
+        }
+        if let Some(y) = r.period {
+            points.push(LooPoint {
+                design: r.design.clone(),
+                metric: "period_ns",
+                measured: y,
+                model: all.period.apply(r.model_period),
+                loo: t.period.apply(r.model_period),
+            });
+        }
     }
+    Loo { points }
 }
 
-/// The leave-one-out spread of `device`'s calibration for `style`.
-pub fn spread(_device: DeviceId, _style: CoreStyle) -> Spread {
-    Spread::default()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn power_law_recovers_its_constants() {
+        let pairs: Vec<(f64, f64)> = [100.0, 400.0, 2000.0]
+            .iter()
+            .map(|x: &f64| (*x, 3.0 * x.powf(0.8)))
+            .collect();
+        let p = PowerLaw::fit(&pairs);
+        assert!((p.scale - 3.0).abs() < 1e-9 && (p.exponent - 0.8).abs() < 1e-9);
+        let two = PowerLaw::fit(&pairs[..2]);
+        assert_eq!(two.exponent, 1.0);
+    }
 }
