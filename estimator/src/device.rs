@@ -161,7 +161,7 @@ pub struct Rules {
     pub lut6_only_muxes: bool,
     /// Logic LUTs per counted LUT.
     pub overhead: f64,
-    /// Control LUTs added after the overhead ([`Kind::Control`] items).
+    /// Control LUTs, before the overhead ([`Kind::Control`] items).
     pub control_luts: f64,
     /// Control flip-flops ([`Kind::Control`] items).
     pub control_ffs: f64,
@@ -221,6 +221,8 @@ pub fn map_items(items: &[crate::count::Item], rules: &Rules, c: &Constants) -> 
         }
     }
     breakdown.sort_by_key(|r| std::cmp::Reverse(r.luts));
+    // Control is priced like counted logic: synthesized in the same flow, it takes the same
+    // overhead, so a hash core's control is never below a UBI core's in one flow.
     let control = control_luts.max(0.0).round() as u32;
     if control > 0 {
         // A fitted block: shown beside the counted ones (issue 30).
@@ -229,7 +231,7 @@ pub fn map_items(items: &[crate::count::Item], rules: &Rules, c: &Constants) -> 
             luts: control,
         });
     }
-    let luts = (f64::from(counted) * overhead).round().max(0.0) as u32 + control;
+    let luts = (f64::from(counted + control) * overhead).round().max(0.0) as u32;
     let overhead_luts = i64::from(luts) - i64::from(counted) - i64::from(control);
     let ffs = lut_fed + free;
     let unpaired = f64::from(free) + (1.0 - c.ff_pairing) * f64::from(lut_fed);

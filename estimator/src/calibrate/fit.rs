@@ -25,7 +25,9 @@ pub const FIT_PARAMS: [FitParam; 10] = [
         initial: 0.25,
         min: 0.0,
         max: 1.0,
-        bound_note: None,
+        bound_note: Some(
+            "0 is the floor: a further adder in a chain then costs only its own net and LUT level, counted apart (the carries of chained adders ripple in step)",
+        ),
     },
     FitParam {
         name: "net_ise9_ns",
@@ -313,4 +315,31 @@ pub fn describe_fitted(c: &Constants) -> String {
         let _ = writeln!(s, "  {:<24} = {}", p.name, c.get(p.name).expect("exists"));
     }
     s
+}
+
+/// A fitted constant resting on a bound of its range.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OnBound {
+    /// Constant.
+    pub name: &'static str,
+    /// Its value.
+    pub value: f64,
+    /// Why that is physical, or `None`: a degenerate fit.
+    pub note: Option<&'static str>,
+}
+
+/// The fitted constants of `c` on (within 0.1% of the range of) a bound.
+pub fn on_bounds(c: &Constants) -> Vec<OnBound> {
+    FIT_PARAMS
+        .iter()
+        .filter_map(|p| {
+            let v = c.get(p.name)?;
+            let near = 1e-3 * (p.max - p.min);
+            ((v - p.min).abs() <= near || (p.max - v).abs() <= near).then_some(OnBound {
+                name: p.name,
+                value: v,
+                note: p.bound_note,
+            })
+        })
+        .collect()
 }

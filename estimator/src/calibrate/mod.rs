@@ -11,6 +11,7 @@
 mod arithmetic;
 mod fit;
 mod loo;
+mod other_teams;
 mod report;
 mod seed;
 mod shabal_unfolding;
@@ -18,6 +19,7 @@ mod shabal_unfolding;
 pub use arithmetic::*;
 pub use fit::*;
 pub use loo::*;
+pub use other_teams::*;
 pub use report::*;
 pub use seed::*;
 pub use shabal_unfolding::*;

@@ -6,6 +6,7 @@
 //! (see [`transfer`]).
 
 pub mod calibration;
+pub mod report;
 pub mod rows;
 pub mod transfer;
 

@@ -25,7 +25,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use skeinhw_estimator::calibrate::{self, Report};
+use skeinhw_estimator::calibrate;
 use skeinhw_estimator::constants::{BUILT_IN, SOURCE_PATH};
 use skeinhw_estimator::netlist::summary::{is_datapath_register, is_state_register};
 use skeinhw_estimator::netlist::{NetlistPath, yosys};
