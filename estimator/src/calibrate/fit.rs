@@ -89,11 +89,11 @@ pub const FIT_PARAMS: [FitParam; 10] = [
     },
     FitParam {
         name: "slice_packing",
-        initial: 0.9,
-        min: 0.3,
+        initial: 1.0,
+        min: 1.0,
         max: 1.0,
         bound_note: Some(
-            "1 is the physical limit: Athanasiou's slice counts are those of full slices (4 LUT-FF pairs each); the LUT overhead carries the rest",
+            "held at 1, the physical limit: slice counts alone (Athanasiou) cannot tell packing from LUT overhead, so the overhead carries both (and the netlist path packs full slices too)",
         ),
     },
 ];

@@ -68,7 +68,10 @@ pub fn device_report(device: DeviceId, seed: &[SeedRow], base: &Constants) -> De
             .iter()
             .filter(|r| r.row.role == "validation" && r.row.is_own_design())
             .filter(|r| !r.row.source.starts_with("shabal"))
-            .flat_map(|r| r.goals().map(|c| (c.metric == "period_ns", c.paper, c.model)));
+            .flat_map(|r| {
+                r.goals()
+                    .map(|c| (c.metric == "period_ns", c.paper, c.model))
+            });
         let other = other_teams
             .rows
             .iter()
@@ -158,15 +161,15 @@ fn errors_line(name: &str, e: &Errors) -> String {
 impl fmt::Display for DeviceReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = &self.device;
-        writeln!(f, "{} ({}, size checked against the {})", d.name, d.family, d.part)?;
+        writeln!(
+            f,
+            "{} ({}, size checked against the {})",
+            d.name, d.family, d.part
+        )?;
         for n in &self.calibration.notes {
             writeln!(f, "  {n}")?;
         }
-        writeln!(
-            f,
-            "{}",
-            errors_line("LEAVE-ONE-OUT (headline)", &self.loo)
-        )?;
+        writeln!(f, "{}", errors_line("LEAVE-ONE-OUT (headline)", &self.loo))?;
         writeln!(
             f,
             "interval: leave-one-out ratios' range, stated coverage {:.0}%; each row against \
@@ -245,9 +248,17 @@ impl fmt::Display for DeviceReport {
                 v.arithmetic.len()
             )?;
             for c in v.arithmetic.iter().filter(|c| !c.ok()) {
-                writeln!(f, "  {}: table {} vs computed {:.1}", c.design, c.paper, c.computed)?;
+                writeln!(
+                    f,
+                    "  {}: table {} vs computed {:.1}",
+                    c.design, c.paper, c.computed
+                )?;
             }
-            let agree = v.other_team_arithmetic.iter().filter(|c| c.check.ok()).count();
+            let agree = v
+                .other_team_arithmetic
+                .iter()
+                .filter(|c| c.check.ok())
+                .count();
             writeln!(
                 f,
                 "other teams' throughputs against the modelled schedules: {agree}/{} agree",
@@ -258,7 +269,11 @@ impl fmt::Display for DeviceReport {
                     f,
                     "  {} {}: table {} vs {:.1}; the table implies {:.2} cycles per block, the \
                      model {}",
-                    c.source, c.check.design, c.check.paper, c.check.computed, c.implied_cycles,
+                    c.source,
+                    c.check.design,
+                    c.check.paper,
+                    c.check.computed,
+                    c.implied_cycles,
                     c.model_cycles
                 )?;
             }

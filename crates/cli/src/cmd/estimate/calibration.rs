@@ -36,8 +36,8 @@ fn seed(data: Option<&Path>) -> Result<Vec<SeedRow>> {
     let Some(path) = data else {
         return Ok(calibrate::seed_rows());
     };
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     calibrate::parse_seed_tables(&text).map_err(|e| match e {
         EstimatorError::SeedTable { line, message } => {
             anyhow::anyhow!("{} line {line}: {message}", path.display())
@@ -88,7 +88,11 @@ pub fn run_calibrate(args: CalibrateArgs) -> Result<Status> {
         writeln!(
             out,
             "goals (leave-one-out <= {}; {}): {}",
-            if device == DeviceId::Virtex5 { "10% area and 8% period" } else { "15% area and period" },
+            if device == DeviceId::Virtex5 {
+                "10% area and 8% period"
+            } else {
+                "15% area and period"
+            },
             if device == DeviceId::Virtex5 {
                 "fit MAPE <= 15%, no fit row > 30%, own validation <= 30%, every own throughput checked"
             } else {
@@ -131,9 +135,9 @@ pub fn run_calibrate(args: CalibrateArgs) -> Result<Status> {
 mod tests {
     use super::*;
 
-use skeinhw_estimator::EstimatorError;
-use skeinhw_estimator::calibrate::SeedRow;
-use skeinhw_estimator::devices::report::device_report;
+    use skeinhw_estimator::EstimatorError;
+    use skeinhw_estimator::calibrate::SeedRow;
+    use skeinhw_estimator::devices::report::device_report;
 
     #[test]
     fn an_installed_binary_reads_the_built_in_constants() {
