@@ -123,8 +123,8 @@ pub fn fit_rows() -> Vec<(SeedRow, Schedule, Options)> {
 /// The Skein rows of `rows` with `role=fit` and a schedule.
 pub fn modelled_fit_rows(rows: &[SeedRow]) -> Vec<(SeedRow, Schedule, Options)> {
     rows.iter()
+        .filter(|&r| r.role == "fit")
         .cloned()
-        .filter(|r| r.role == "fit")
         .filter_map(|r| match row_model(&r) {
             RowModel::Modelled {
                 schedule, options, ..
@@ -242,8 +242,8 @@ pub fn shabal_fit_rows() -> Vec<(SeedRow, ShabalSchedule)> {
 
 fn shabal_fit_rows_of(rows: &[SeedRow]) -> Vec<(SeedRow, ShabalSchedule)> {
     rows.iter()
+        .filter(|&r| r.role == "fit" && r.source.starts_with("shabal"))
         .cloned()
-        .filter(|r| r.role == "fit" && r.source.starts_with("shabal"))
         .filter_map(|r| shabal_sched::preset(&r.design).ok().map(|s| (r, s)))
         .collect()
 }
