@@ -135,10 +135,6 @@ pub fn run_calibrate(args: CalibrateArgs) -> Result<Status> {
 mod tests {
     use super::*;
 
-    use skeinhw_estimator::EstimatorError;
-    use skeinhw_estimator::calibrate::SeedRow;
-    use skeinhw_estimator::devices::report::device_report;
-
     #[test]
     fn an_installed_binary_reads_the_built_in_constants() {
         let gone = Path::new("/nonexistent/skeinhw-source/estimator/data/virtex5.toml");
