@@ -171,7 +171,8 @@ pub fn estimate(
 }
 
 /// Estimates `schedule` on `device`: the Virtex-5 model, mapped through the device's
-/// transfer for the others (see [`crate::devices`]).
+/// transfer for the others (see [`crate::devices`]). On ECP5 and Kintex-7, calibrated on the
+/// generated RTL, the style is `generated` unless `options` names one.
 pub fn estimate_on(
     device: DeviceId,
     schedule: &Schedule,
@@ -179,6 +180,12 @@ pub fn estimate_on(
     constants: &Constants,
     freq_mhz: Option<f64>,
 ) -> Estimate {
+    let mut options = options;
+    if matches!(device, DeviceId::Ecp5 | DeviceId::Kintex7) && options.style.is_none() {
+        // Calibrated on the generated RTL's netlists: that is the design they estimate
+        // unless a style is asked for.
+        options.style = Some(crate::style::CoreStyle::Generated);
+    }
     let v5 = model(schedule, options, constants, freq_mhz);
     map_estimate(device, schedule, v5, freq_mhz)
 }
@@ -208,6 +215,10 @@ pub fn map_estimate(
     e.interval = cal
         .spread()
         .interval(metric, area, e.period_ns, e.throughput_mbps);
+    if freq_mhz.is_some() {
+        // The clock is given, not estimated: the throughput is exact at it.
+        e.interval.throughput_mbps = (e.throughput_mbps, e.throughput_mbps);
+    }
     e.exceeds = device.exceeds(e.luts, e.ffs, e.slices);
     e.fits_device = e.exceeds.is_empty();
     e
