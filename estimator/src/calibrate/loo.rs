@@ -18,6 +18,9 @@ pub struct LooPoint {
     pub model: f64,
     /// The model fitted without this row.
     pub loo: f64,
+    /// A validation row (never fitted on: `loo` is `model`): in the interval's spread, not
+    /// in the leave-one-out errors.
+    pub validation: bool,
 }
 
 impl LooPoint {
@@ -104,13 +107,20 @@ impl Loo {
         }
     }
 
-    /// Leave-one-out errors.
+    /// Leave-one-out errors of the fit rows.
     pub fn errors(&self) -> Errors {
-        Errors::of(self.points.iter().map(|p| (p.is_period(), p.error_pct())))
+        Errors::of(
+            self.points
+                .iter()
+                .filter(|p| !p.validation)
+                .map(|p| (p.is_period(), p.error_pct())),
+        )
     }
 }
 
-/// Leave-one-out over the Skein fit rows of `rows` with `base`'s fixed constants.
+/// Leave-one-out over the Skein fit rows of `rows` with `base`'s fixed constants, and the
+/// own designs' validation rows against the fit on every fit row (out of sample as well): the
+/// interval's spread is made of both.
 pub fn virtex5_loo(base: &Constants, rows: &[SeedRow]) -> Loo {
     let fit_rows = modelled_fit_rows(rows);
     let full = fit_skein(base, &fit_rows);
@@ -133,6 +143,29 @@ pub fn virtex5_loo(base: &Constants, rows: &[SeedRow]) -> Loo {
                 measured: l.paper,
                 model: a.model,
                 loo: l.model,
+                validation: false,
+            });
+        }
+    }
+    for row in rows
+        .iter()
+        .filter(|r| r.role == "validation" && r.is_own_design() && r.is_virtex5())
+    {
+        let RowModel::Modelled {
+            schedule, options, ..
+        } = row_model(row)
+        else {
+            continue;
+        };
+        let e = estimate(&schedule, options, &full, None);
+        for c in comparisons(row, &e).iter().filter(|c| c.goal) {
+            points.push(LooPoint {
+                design: row.design.clone(),
+                metric: c.metric,
+                measured: c.paper,
+                model: c.model,
+                loo: c.model,
+                validation: true,
             });
         }
     }

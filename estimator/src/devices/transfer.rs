@@ -108,6 +108,7 @@ pub fn loo(rows: &[DeviceRow], area_metric: &'static str) -> Loo {
                 measured: y,
                 model: all.area.apply(r.model_area),
                 loo: t.area.apply(r.model_area),
+                validation: false,
             });
         }
         if let Some(y) = r.period {
@@ -117,6 +118,7 @@ pub fn loo(rows: &[DeviceRow], area_metric: &'static str) -> Loo {
                 measured: y,
                 model: all.period.apply(r.model_period),
                 loo: t.period.apply(r.model_period),
+                validation: false,
             });
         }
     }
