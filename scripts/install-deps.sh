@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests use when they are missing: Icarus Verilog, Verilator
-# and Yosys (simulation of the generated Verilog, lint, and the estimator's netlist path).
+# Installs the Debian packages the tests use when they are missing: Icarus Verilog, Verilator,
+# Yosys (simulation of the generated Verilog, lint, and the estimator's netlist path) and
+# rsvg-convert (the Pareto plot rendered to PNG).
 # Safe to run again: it does nothing when everything is there.
 set -euo pipefail
 
@@ -8,6 +9,8 @@ need=()
 command -v iverilog >/dev/null 2>&1 || need+=(iverilog)
 command -v verilator >/dev/null 2>&1 || need+=(verilator)
 command -v yosys >/dev/null 2>&1 || need+=(yosys)
+# The estimator's plot test renders the Pareto plot to PNG (skipped, and says so, without it).
+command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
 # Verilator compiles its models with a C++ compiler and make.
 command -v g++ >/dev/null 2>&1 || need+=(g++)
 command -v make >/dev/null 2>&1 || need+=(make)

@@ -262,6 +262,12 @@ impl Netlist {
         Ok(build(origin, name, module))
     }
 
+    /// The netlist's named nets, (name, width in bits), public names first: what a caller
+    /// recognizes a design by (a generated core's `slot0_st` is its state).
+    pub fn net_names(&self) -> impl Iterator<Item = (&str, u32)> + '_ {
+        self.names.iter().map(|(n, w)| (n.as_str(), *w))
+    }
+
     /// Cells counted by type.
     pub fn counts(&self) -> CellCounts {
         let mut c = CellCounts::default();

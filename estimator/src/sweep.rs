@@ -1,5 +1,7 @@
 //! The design-space sweep: every valid schedule over sizes, unroll factors, pipeline stages
-//! and sharing options, estimated, with the Pareto front of throughput against area.
+//! and sharing options, estimated, with one Pareto front of throughput against area per state
+//! size (a Skein-1024 design does not compete with a Skein-256 one), and the designs larger
+//! than the device flagged.
 //!
 //! Candidates are built as [`ScheduleSpec`]s and validated by `Schedule::try_from`; the
 //! ones validation rejects are skipped and counted, so the sweep never needs its own copy
@@ -23,6 +25,8 @@ pub struct SweepConfig {
     pub styles: Vec<CoreStyle>,
     /// Tool flow.
     pub flow: Flow,
+    /// The device's size: designs with more slices are flagged (`None`: no check).
+    pub capacity: Option<DeviceCapacity>,
 }
 
 impl Default for SweepConfig {
@@ -31,7 +35,37 @@ impl Default for SweepConfig {
             sizes: ALLOWED_SIZES.to_vec(),
             styles: CoreStyle::PAPERS.to_vec(),
             flow: Flow::Ise13,
+            capacity: Some(DeviceCapacity::virtex5_largest()),
         }
+    }
+}
+
+/// The largest part of the device family and its slices: a design with more does not fit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DeviceCapacity {
+    /// The part, as its vendor names it.
+    pub part: String,
+    /// Its slices.
+    pub slices: u32,
+}
+
+/// Virtex-5's largest parts by slices, the XC5VLX330 and XC5VLX330T: 51,840 slices each
+/// (Xilinx DS100, Virtex-5 family overview, Table 1). The one place this number lives: the
+/// device table of `--device` replaces it.
+pub const VIRTEX5_LARGEST: (&str, u32) = ("xc5vlx330t", 51_840);
+
+impl DeviceCapacity {
+    /// [`VIRTEX5_LARGEST`].
+    pub fn virtex5_largest() -> Self {
+        DeviceCapacity {
+            part: VIRTEX5_LARGEST.0.to_owned(),
+            slices: VIRTEX5_LARGEST.1,
+        }
+    }
+
+    /// Whether a design of `slices` is larger than the part.
+    pub fn exceeded_by(&self, slices: u32) -> bool {
+        slices > self.slices
     }
 }
 
@@ -42,8 +76,10 @@ pub struct SweepPoint {
     pub spec: ScheduleSpec,
     /// Its estimate.
     pub estimate: Estimate,
-    /// On the Pareto front of throughput against slices.
+    /// On the Pareto front of throughput against slices among the points of its state size.
     pub pareto: bool,
+    /// More slices than the device ([`SweepConfig::capacity`]) has.
+    pub exceeds_device: bool,
 }
 
 /// The sweep's result.
@@ -53,6 +89,8 @@ pub struct Sweep {
     pub points: Vec<SweepPoint>,
     /// Candidates that validation rejected.
     pub rejected: usize,
+    /// The device size the points were checked against.
+    pub device_capacity: Option<DeviceCapacity>,
 }
 
 fn divisors(n: u32) -> impl Iterator<Item = u32> {
@@ -184,26 +222,49 @@ pub fn sweep(
                     flow: config.flow,
                 };
                 let estimate = estimate(&schedule, options, constants, None);
+                let exceeds_device = config
+                    .capacity
+                    .as_ref()
+                    .is_some_and(|c| c.exceeded_by(estimate.slices));
                 points.push(SweepPoint {
                     spec: schedule.into_spec(),
                     estimate,
                     pareto: false,
+                    exceeds_device,
                 });
             }
             Err(_) => rejected += 1,
         }
         progress(i + 1, total);
     }
-    let front = pareto_front(
-        &points
-            .iter()
-            .map(|p| (f64::from(p.estimate.slices), p.estimate.throughput_mbps))
-            .collect::<Vec<_>>(),
-    );
-    for (p, on) in points.iter_mut().zip(front) {
-        p.pareto = on;
+    mark_fronts(&mut points);
+    Sweep {
+        points,
+        rejected,
+        device_capacity: config.capacity.clone(),
     }
-    Sweep { points, rejected }
+}
+
+/// Marks each state size's Pareto front.
+fn mark_fronts(points: &mut [SweepPoint]) {
+    let mut sizes: Vec<u32> = points.iter().map(|p| p.spec.size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    for size in sizes {
+        let of_size: Vec<usize> = (0..points.len())
+            .filter(|&i| points[i].spec.size == size)
+            .collect();
+        let xy: Vec<(f64, f64)> = of_size
+            .iter()
+            .map(|&i| {
+                let e = &points[i].estimate;
+                (f64::from(e.slices), e.throughput_mbps)
+            })
+            .collect();
+        for (i, on) in of_size.into_iter().zip(pareto_front(&xy)) {
+            points[i].pareto = on;
+        }
+    }
 }
 
 /// Which of `(area, throughput)` points are on the Pareto front: no other point has at most
@@ -235,11 +296,11 @@ pub fn pareto_front(points: &[(f64, f64)]) -> Vec<bool> {
     on
 }
 
-/// CSV columns.
+/// CSV columns (`pareto` stays the last).
 pub const CSV_HEADER: &str = "name,size,style,rounds_per_cycle,functional_stages,\
 structural_stages,round_pipeline,round_datapath,shared_key_schedule_adder,luts,ffs,\
 lut_ff_pairs,slices,period_ns,freq_mhz,cycles_per_block,blocks_in_flight,latency_ns,\
-throughput_mbps,mbps_per_slice,pareto";
+throughput_mbps,mbps_per_slice,exceeds_device,pareto";
 
 /// The sweep as CSV, one line per point.
 pub fn to_csv(sweep: &Sweep) -> String {
@@ -250,7 +311,7 @@ pub fn to_csv(sweep: &Sweep) -> String {
         let (sp, e) = (&p.spec, &p.estimate);
         let _ = writeln!(
             s,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{:.2},{},{},{:.1},{:.1},{:.4},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{:.2},{},{},{:.1},{:.1},{:.4},{},{}",
             sp.name,
             sp.size,
             e.style,
@@ -271,6 +332,7 @@ pub fn to_csv(sweep: &Sweep) -> String {
             e.latency_ns,
             e.throughput_mbps,
             e.mbps_per_slice,
+            p.exceeds_device,
             p.pareto
         );
     }
@@ -291,5 +353,43 @@ mod tests {
             assert_eq!(candidate_count(&config), candidates(&config).len() as u64);
         }
         assert!(candidate_count(&SweepConfig::default()) <= MAX_CANDIDATES);
+    }
+
+    #[test]
+    fn one_front_per_size_and_the_device_size_flagged() {
+        let config = SweepConfig {
+            sizes: vec![256, 1024],
+            ..SweepConfig::default()
+        };
+        let s = sweep(&config, &Constants::built_in(), &mut |_, _| {});
+        for size in [256, 1024] {
+            // The smallest design of each size is on its own front.
+            let smallest = s
+                .points
+                .iter()
+                .filter(|p| p.spec.size == size)
+                .min_by_key(|p| (p.estimate.slices, std::cmp::Reverse(p.pareto)))
+                .unwrap();
+            assert!(smallest.pareto, "{size}: {}", smallest.spec.name);
+        }
+        let limit = VIRTEX5_LARGEST.1;
+        assert!(s.points.iter().any(|p| p.exceeds_device));
+        for p in &s.points {
+            assert_eq!(
+                p.exceeds_device,
+                p.estimate.slices > limit,
+                "{}",
+                p.spec.name
+            );
+        }
+        let unchecked = sweep(
+            &SweepConfig {
+                capacity: None,
+                ..config
+            },
+            &Constants::built_in(),
+            &mut |_, _| {},
+        );
+        assert!(unchecked.points.iter().all(|p| !p.exceeds_device));
     }
 }

@@ -7,7 +7,8 @@
 # event, with every Skein option, and on an independent core in Icarus (Verilog) and GHDL
 # (VHDL)); cocotb 2.1 runs the cocotb tests again (Icarus and GHDL: cocotb 2 needs Verilator
 # 5.036, Debian 12 has 5.006), and both run the examples through cocotb's runner (and 2.1's
-# pytest plugin).
+# pytest plugin). target/venv also gets the explore extra (Ray, YoWASP's Yosys and nextpnr):
+# `skeinhw explore`'s tests, one of them on a real two-node Ray cluster on the loopback.
 # Installs what is missing: Debian's python3-venv/python3-dev/gcc (pyskein builds from source), ghdl
 # and the simulators (scripts/install-deps.sh); from PyPI maturin, pytest, cocotb, pyskein.
 set -euo pipefail
@@ -50,6 +51,10 @@ rm -f "$WHEELS"/skeinhw-*.whl
 for v in "$VENV" "$VENV2"; do
     "$v/bin/python" "${PIP[@]}" --force-reinstall --no-deps "$WHEELS"/skeinhw-*.whl
 done
+# `skeinhw explore` (test_explore*.py: a two-node Ray cluster on the loopback, Yosys): the
+# explore extra's Ray and YoWASP tools into target/venv.
+WHL=$(ls "$WHEELS"/skeinhw-*.whl)
+"$VENV/bin/python" "${PIP[@]}" "$WHL[explore]"
 
 status=0
 suite() {

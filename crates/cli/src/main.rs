@@ -50,6 +50,8 @@ enum Command {
     Sweep(cmd::estimate::SweepArgs),
     /// Fit the estimator's constants on the papers' tables and print the errors.
     Calibrate(cmd::estimate::CalibrateArgs),
+    /// Design-space exploration with real synthesis on Ray (Python: `skeinhw[explore]`).
+    Explore(cmd::explore::ExploreArgs),
     /// Print the shell completion script: bash, zsh, fish, elvish or powershell.
     Completions(cmd::completions::CompletionsArgs),
     /// Write man pages for skeinhw and every subcommand into a directory.
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Command::Estimate(args) => cmd::estimate::run_estimate(args),
         Command::Sweep(args) => cmd::estimate::run_sweep(args),
         Command::Calibrate(args) => cmd::estimate::run_calibrate(args),
+        Command::Explore(args) => cmd::explore::run(args),
         Command::Completions(args) => cmd::completions::run(args),
         Command::Man(args) => cmd::man::run(args),
     };

@@ -4,6 +4,7 @@
 //! batches of cycle values `simulate` hands to Python (public for the benches).
 
 mod buffer;
+mod estimate;
 mod events;
 mod hash;
 mod model;
@@ -18,5 +19,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     hash::register(m)?;
     model::register(m)?;
     events::register(m)?;
+    estimate::register(m)?;
     Ok(())
 }

@@ -260,3 +260,27 @@ fn tree_parameters_and_bad_sizes_are_refused() {
     );
     assert_eq!(r, Err(Error::ZeroOutputLength));
 }
+
+/// Issue 34: with more threads than full lane workers, a worker's share of the streams picks
+/// the backend with the most blocks per CPU-second once empty lanes count (Zen 4's measured
+/// lane speeds: scalar 1, AVX2 2.7, AVX-512 3.8): one stream a worker runs the scalar chain,
+/// two to five the four AVX2 lanes, six or more the eight AVX-512 lanes.
+#[test]
+fn a_worker_with_few_streams_takes_a_narrower_backend() {
+    use skeinhw_skein::stream_lanes::worker_backend;
+    let pick = |widest, s, avx2| worker_backend(widest, s, avx2);
+    assert_eq!(pick(Backend::Avx512, 1, true), Backend::Scalar);
+    assert_eq!(pick(Backend::Avx512, 2, true), Backend::Avx2);
+    assert_eq!(pick(Backend::Avx512, 5, true), Backend::Avx2);
+    assert_eq!(pick(Backend::Avx512, 6, true), Backend::Avx512);
+    assert_eq!(pick(Backend::Avx512, 100, true), Backend::Avx512);
+    // Without AVX2 the choice is scalar or AVX-512 (2 of 8 lanes: 0.95, under scalar; 3: 1.4).
+    assert_eq!(pick(Backend::Avx512, 2, false), Backend::Scalar);
+    assert_eq!(pick(Backend::Avx512, 3, false), Backend::Avx512);
+    assert_eq!(pick(Backend::Avx2, 1, true), Backend::Scalar);
+    assert_eq!(pick(Backend::Avx2, 2, true), Backend::Avx2);
+    // A forced backend is never widened, and the portable lanes keep full workers.
+    assert_eq!(pick(Backend::Scalar, 64, true), Backend::Scalar);
+    assert_eq!(pick(Backend::Portable8, 8, true), Backend::Portable8);
+    assert_eq!(pick(Backend::Portable8, 7, true), Backend::Scalar);
+}

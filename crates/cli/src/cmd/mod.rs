@@ -3,6 +3,7 @@
 pub mod completions;
 pub mod diff;
 pub mod estimate;
+pub mod explore;
 pub mod hash;
 pub mod man;
 pub mod map;

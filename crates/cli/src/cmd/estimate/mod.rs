@@ -6,6 +6,8 @@
 //! skeinhw's files (its manifest).
 
 mod calibration;
+mod envelope;
+mod mismatch;
 mod one_schedule;
 mod sweep_cmd;
 mod synth;
@@ -15,6 +17,7 @@ pub use calibration::{CalibrateArgs, run_calibrate};
 pub use one_schedule::{EstimateArgs, run_estimate};
 pub use sweep_cmd::{SweepArgs, run_sweep};
 
+use envelope::{DEVICE, Envelope};
 use synth::synthesize;
 use tables::{netlist_table, shabal_table, table};
 

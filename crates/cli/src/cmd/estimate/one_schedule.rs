@@ -10,8 +10,8 @@ pub struct EstimateArgs {
     /// Override the state size (256, 512, 1024).
     #[arg(long, value_name = "N")]
     size: Option<usize>,
-    /// Core style (default: hash_core when the schedule runs Config, else ubi_core;
-    /// `generated` is the RTL of `skeinhw rtl`, to compare with --synth).
+    /// Core style (default: generated with --synth, the design the netlist is of; else
+    /// hash_core when the schedule runs Config, else ubi_core).
     #[arg(long, value_name = "STYLE")]
     style: Option<CoreStyle>,
     /// Tool flow whose routing delays apply.
@@ -75,8 +75,7 @@ fn run_shabal(
     let e = shabal_model::estimate(schedule, args.flow, constants, args.freq_mhz);
     let mut out = std::io::stdout().lock();
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &e)?;
-        writeln!(out)?;
+        out.write_all(Envelope::new(DEVICE, constants, &e).to_json()?.as_bytes())?;
     } else {
         write!(out, "{}", shabal_table(&e, args.freq_mhz.is_some()))?;
     }
@@ -96,12 +95,18 @@ pub fn run_estimate(args: EstimateArgs) -> Result<Status> {
     }
     let schedule = args.schedule.build(args.size)?;
     let options = Options {
-        style: args.style,
+        style: mismatch::model_style(args.style, args.synth),
         flow: args.flow,
     };
     let e = estimate(&schedule, options, &constants, args.freq_mhz);
+    let mut notes: Vec<String> = mismatch::style_note(args.style, args.synth)
+        .into_iter()
+        .collect();
     let netlist = if let Some(path) = &args.netlist {
         let n = Netlist::from_file(path, args.top.as_deref())?;
+        let bits = mismatch::generated_state_bits(n.net_names());
+        mismatch::check_size(path, bits, &schedule)?;
+        notes.extend(mismatch::style_warning(e.style, bits.is_some(), &n.origin));
         Some((n.analyse(args.flow, &constants), None, None))
     } else if args.synth {
         let (n, secs) = synthesize(
@@ -110,6 +115,7 @@ pub fn run_estimate(args: EstimateArgs) -> Result<Status> {
             args.top.as_deref(),
             args.lean,
         )?;
+        notes.extend(mismatch::style_warning(e.style, true, &n.origin));
         let analysed = n.analyse(args.flow, &constants);
         let round = n.critical_path_between(
             &analysed,
@@ -137,6 +143,9 @@ pub fn run_estimate(args: EstimateArgs) -> Result<Status> {
             netlist: n,
         }
     });
+    for note in notes {
+        eprintln!("skeinhw: {note}");
+    }
     if let Some(n) = &netlist {
         for w in &n.netlist.warnings {
             eprintln!("skeinhw: warning: {}", one_line(w));
@@ -145,8 +154,8 @@ pub fn run_estimate(args: EstimateArgs) -> Result<Status> {
     let mut out = std::io::stdout().lock();
     if args.json {
         let report = EstimateReport { model: &e, netlist };
-        serde_json::to_writer_pretty(&mut out, &report)?;
-        writeln!(out)?;
+        let json = Envelope::new(DEVICE, &constants, report).to_json()?;
+        out.write_all(json.as_bytes())?;
     } else {
         write!(out, "{}", table(&schedule, &e, args.freq_mhz.is_some()))?;
         if let Some(n) = &netlist {

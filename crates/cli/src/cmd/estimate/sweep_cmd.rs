@@ -25,8 +25,9 @@ pub struct SweepArgs {
     /// Write the points as JSON (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Write the SVG plot (throughput against slices, Pareto front, papers' points; `-`:
-    /// standard output).
+    /// Write the SVG plot (throughput against slices, one Pareto front per size with its
+    /// designs named, the papers' points of the swept sizes, the device's size; `-`: standard
+    /// output).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
     /// Replace existing --csv/--json/--svg files, or the files a previous sweep wrote in
@@ -52,6 +53,7 @@ pub fn run_sweep(args: SweepArgs) -> Result<Status> {
         sizes: args.sizes.clone(),
         styles: args.styles.clone(),
         flow: args.flow,
+        ..SweepConfig::default()
     };
     let count = sweep::candidate_count(&config);
     if count > sweep::MAX_CANDIDATES {
@@ -99,13 +101,12 @@ pub fn run_sweep(args: SweepArgs) -> Result<Status> {
     // Render everything before writing anything.
     let csv_text = csv.as_ref().map(|_| sweep::to_csv(&result));
     let json_text = match &json {
-        Some(_) => Some(serde_json::to_string_pretty(&result)? + "\n"),
+        Some(_) => Some(Envelope::new(DEVICE, &constants, &result).to_json()?),
         None => None,
     };
-    let svg_text = match &svg {
-        Some(_) => Some(plot::svg(&result, &plot::paper_points())?),
-        None => None,
-    };
+    let svg_text = svg
+        .as_ref()
+        .map(|_| plot::svg(&result, &plot::PlotOptions::virtex5(&result)));
     let to_stdout = outputs.to_stdout();
     outputs.write([csv_text, json_text, svg_text])?;
 
@@ -115,35 +116,59 @@ pub fn run_sweep(args: SweepArgs) -> Result<Status> {
     } else {
         Box::new(std::io::stdout().lock())
     };
-    let front: Vec<_> = result.points.iter().filter(|p| p.pareto).collect();
-    writeln!(
-        out,
-        "{} schedules estimated ({} candidates rejected by validation), {} on the Pareto front",
-        result.points.len(),
-        result.rejected,
-        front.len()
-    )?;
-    writeln!(
-        out,
-        "{:<44} {:>8} {:>8} {:>9} {:>12} {:>10}",
-        "Pareto front", "slices", "LUTs", "MHz", "Mbit/s", "Mbit/s/sl"
-    )?;
-    let mut front = front;
-    front.sort_by_key(|p| p.estimate.slices);
-    for p in front {
-        let e = &p.estimate;
-        writeln!(
-            out,
-            "{:<44} {:>8} {:>8} {:>9.1} {:>12.1} {:>10.3}",
-            p.spec.name, e.slices, e.luts, e.freq_mhz, e.throughput_mbps, e.mbps_per_slice
-        )?;
-    }
+    write!(out, "{}", summary(&result))?;
     for (what, path) in [("CSV", &csv), ("JSON", &json), ("SVG", &svg)] {
         if let Some(path) = path.as_ref().filter(|p| p.as_os_str() != "-") {
             writeln!(out, "wrote {what} {}", path.display())?;
         }
     }
     Ok(0)
+}
+
+/// What a sweep prints: counts, the designs larger than the device, each size's front.
+fn summary(result: &sweep::Sweep) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let mut front: Vec<_> = result.points.iter().filter(|p| p.pareto).collect();
+    let _ = writeln!(
+        s,
+        "{} schedules estimated ({} candidates rejected by validation), {} on the Pareto fronts \
+         (one per state size)",
+        result.points.len(),
+        result.rejected,
+        front.len()
+    );
+    if let Some(c) = &result.device_capacity {
+        let over = result.points.iter().filter(|p| p.exceeds_device).count();
+        let _ = writeln!(
+            s,
+            "{over} of them larger than the largest Virtex-5, {} ({} slices): marked \
+             \"> device\" below, exceeds_device in CSV and JSON, hollow in the plot",
+            c.part,
+            plot::number(f64::from(c.slices))
+        );
+    }
+    let _ = writeln!(
+        s,
+        "{:<44} {:>8} {:>8} {:>9} {:>12} {:>10}",
+        "Pareto front", "slices", "LUTs", "MHz", "Mbit/s", "Mbit/s/sl"
+    );
+    front.sort_by_key(|p| (p.spec.size, p.estimate.slices));
+    for p in front {
+        let e = &p.estimate;
+        let _ = writeln!(
+            s,
+            "{:<44} {:>8} {:>8} {:>9.1} {:>12.1} {:>10.3}{}",
+            p.spec.name,
+            e.slices,
+            e.luts,
+            e.freq_mhz,
+            e.throughput_mbps,
+            e.mbps_per_slice,
+            if p.exceeds_device { "  > device" } else { "" }
+        );
+    }
+    s
 }
 
 /// Where a sweep's CSV, JSON and SVG go: one output directory, or up to three files.
