@@ -22,7 +22,9 @@ pub use crate::devices::{estimate, estimate_on};
 pub struct Estimate {
     /// Schedule name.
     pub schedule: String,
-    /// The device estimated for.
+    /// The device estimated for. Not serialized: the JSON envelope of `estimate` and `sweep`
+    /// names the device once (a second `device` key beside it would repeat the key).
+    #[serde(skip_serializing)]
     pub device: DeviceId,
     /// State bits.
     pub size: u32,
