@@ -79,8 +79,12 @@ constants! {
     "timing".net_size_exponent,
     /// Design size, in LUT-FF pairs, at which the per-net delays above hold.
     "timing".net_reference_pairs,
-    /// Logic LUTs per counted LUT (synthesis mapping, replication, control decode).
+    /// Logic LUTs per counted LUT in the ISE 13 flow (synthesis mapping, replication,
+    /// control decode).
     "area".lut_overhead,
+    /// Logic LUTs per counted LUT in the ISE 9.1 default-options flow (Long 2009: no area
+    /// optimisation asked for).
+    "area".lut_overhead_ise9,
     /// Control LUTs of a bare UBI core (counter, round-key decode, handshakes).
     "area".control_luts_ubi,
     /// Control LUTs of a complete hash core (FSM, counters, padding control).

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::constants::Constants;
 use crate::count::{Inventory, Kind, Role};
-use crate::style::CoreStyle;
+use crate::style::{CoreStyle, Flow};
 
 /// Data inputs one LUT6 multiplexes (2 select + 4 data).
 const MUX_PER_LUT: u32 = 4;
@@ -124,21 +124,26 @@ pub struct Resources {
     pub lut_ff_pairs: u32,
     /// Slices.
     pub slices: u32,
-    /// Counted LUTs by role (largest first).
+    /// Counted LUTs by role (largest first), then the fitted control LUTs (role `control`).
     pub breakdown: Vec<RoleLuts>,
+    /// LUTs the overhead factor adds (negative when it is below 1): `luts` is the sum of
+    /// `breakdown` and this, up to rounding.
+    pub overhead_luts: i64,
 }
 
-/// Maps `inventory` onto the device with the `constants`' area factors.
-pub fn map(inventory: &Inventory, c: &Constants) -> Resources {
+/// Maps `inventory` onto the device with the `constants`' area factors for `flow`.
+pub fn map(inventory: &Inventory, c: &Constants, flow: Flow) -> Resources {
     let (control_luts, control_ffs) = match inventory.style {
         CoreStyle::UbiCore => (c.control_luts_ubi, c.control_ffs_ubi),
-        CoreStyle::HashCore => (c.control_luts_hash, c.control_ffs_hash),
+        // A hash core holds a UBI core's control, and more (issue 30: never less).
+        CoreStyle::HashCore => (c.control_luts_ubi + c.control_luts_hash, c.control_ffs_hash),
         // Counted element by element.
         CoreStyle::Generated => (0.0, 0.0),
     };
-    let overhead = match inventory.style {
-        CoreStyle::Generated => c.lut_overhead_generated,
-        _ => c.lut_overhead,
+    let overhead = match (inventory.style, flow) {
+        (CoreStyle::Generated, _) => c.lut_overhead_generated,
+        (_, Flow::Ise9Default) => c.lut_overhead_ise9,
+        (_, Flow::Ise13) => c.lut_overhead,
     };
     let rules = Rules {
         lut6_only_muxes: inventory.style == CoreStyle::Generated,
@@ -156,7 +161,7 @@ pub struct Rules {
     pub lut6_only_muxes: bool,
     /// Logic LUTs per counted LUT.
     pub overhead: f64,
-    /// Control LUTs added after the overhead ([`Kind::Control`] items).
+    /// Control LUTs, before the overhead ([`Kind::Control`] items).
     pub control_luts: f64,
     /// Control flip-flops ([`Kind::Control`] items).
     pub control_ffs: f64,
@@ -216,9 +221,18 @@ pub fn map_items(items: &[crate::count::Item], rules: &Rules, c: &Constants) -> 
         }
     }
     breakdown.sort_by_key(|r| std::cmp::Reverse(r.luts));
-    let luts = (f64::from(counted) * overhead + control_luts)
-        .max(0.0)
-        .round() as u32;
+    // Control is priced like counted logic: synthesized in the same flow, it takes the same
+    // overhead, so a hash core's control is never below a UBI core's in one flow.
+    let control = control_luts.max(0.0).round() as u32;
+    if control > 0 {
+        // A fitted block: shown beside the counted ones (issue 30).
+        breakdown.push(RoleLuts {
+            role: Role::Control,
+            luts: control,
+        });
+    }
+    let luts = (f64::from(counted + control) * overhead).round().max(0.0) as u32;
+    let overhead_luts = i64::from(luts) - i64::from(counted) - i64::from(control);
     let ffs = lut_fed + free;
     let unpaired = f64::from(free) + (1.0 - c.ff_pairing) * f64::from(lut_fed);
     let pairs = (f64::from(luts) + unpaired)
@@ -234,6 +248,7 @@ pub fn map_items(items: &[crate::count::Item], rules: &Rules, c: &Constants) -> 
         lut_ff_pairs: pairs,
         slices,
         breakdown,
+        overhead_luts,
     }
 }
 

@@ -7,8 +7,14 @@ use skeinhw_sched::Schedule;
 use crate::constants::Constants;
 use crate::count::{self, Adders};
 use crate::device::{self, RoleLuts};
+use crate::devices::DeviceId;
+use crate::interval::Interval;
 use crate::style::{CoreStyle, Flow, Options};
 use crate::timing::{self, CriticalPath};
+
+// The estimate with its device and interval lives with the devices; re-exported here, where
+// callers have always found it.
+pub use crate::devices::{estimate, estimate_on};
 
 /// The estimate of one schedule. The JSON fields `luts`, `ffs`, `lut_ff_pairs`, `slices`,
 /// `period_ns`, `cycles_per_block`, `blocks_in_flight` and `throughput_mbps` are stable.
@@ -16,6 +22,10 @@ use crate::timing::{self, CriticalPath};
 pub struct Estimate {
     /// Schedule name.
     pub schedule: String,
+    /// The device estimated for. Not serialized: the JSON envelope of `estimate` and `sweep`
+    /// names the device once (a second `device` key beside it would repeat the key).
+    #[serde(skip_serializing)]
+    pub device: DeviceId,
     /// State bits.
     pub size: u32,
     /// Core style estimated.
@@ -48,21 +58,36 @@ pub struct Estimate {
     pub blocks_in_flight: u32,
     /// Latency of one block, ns, at `clock_mhz`.
     pub latency_ns: f64,
-    /// Sustained throughput at `clock_mhz`, Mbit/s.
+    /// Sustained throughput at `clock_mhz`, Mbit/s, with `blocks_in_flight` independent
+    /// messages (or tree nodes) kept in the datapath.
     pub throughput_mbps: f64,
+    /// Latency of a one-block message, ns, at `clock_mhz` (its blocks chain through UBI).
+    pub latency_one_message_ns: f64,
+    /// Throughput of one long message alone, Mbit/s: block bits x f / cycles per block (UBI
+    /// chains its blocks, so one message never fills more than one block slot).
+    pub throughput_one_message_mbps: f64,
+    /// Leave-one-out interval of area, period and throughput on this device.
+    pub interval: Interval,
+    /// Whether the design fits the device's part (`exceeds` empty).
+    pub fits_device: bool,
+    /// What exceeds the part, one line per resource.
+    pub exceeds: Vec<String>,
     /// Throughput per LUT-FF pair, Mbit/s.
     pub mbps_per_pair: f64,
     /// Throughput per slice, Mbit/s.
     pub mbps_per_slice: f64,
     /// The path that sets the period.
     pub critical_path: CriticalPath,
-    /// Counted LUTs by role, largest first.
+    /// Counted LUTs by role, largest first, then the fitted control LUTs (role `control`).
     pub lut_breakdown: Vec<RoleLuts>,
+    /// LUTs the synthesis overhead factor adds (negative below 1): `luts` = the breakdown's
+    /// sum + this.
+    pub overhead_luts: i64,
 }
 
-/// Estimates `schedule` with `options` and `constants`; `freq_mhz` replaces the estimated
-/// clock in the throughput and latency (the period and frequency stay the estimates).
-pub fn estimate(
+/// The structural Virtex-5 model of `schedule`, before any interval or device mapping (what
+/// the calibration fits); [`crate::estimate`] is this with its interval.
+pub fn model(
     schedule: &Schedule,
     options: Options,
     constants: &Constants,
@@ -70,7 +95,7 @@ pub fn estimate(
 ) -> Estimate {
     let style = options.style_for(schedule);
     let inventory = count::inventory(schedule, style);
-    let resources = device::map(&inventory, constants);
+    let resources = device::map(&inventory, constants, options.flow);
     let path = timing::critical_path(
         schedule,
         style,
@@ -81,8 +106,12 @@ pub fn estimate(
     let freq = 1000.0 / path.period_ns;
     let clock = freq_mhz.unwrap_or(freq);
     let throughput = schedule.throughput_mbps(clock);
+    let one_message =
+        f64::from(schedule.block_bits()) * clock / f64::from(schedule.cycles_per_block());
+    let latency_ns = f64::from(schedule.block_latency()) * 1000.0 / clock;
     Estimate {
         schedule: schedule.name().to_owned(),
+        device: DeviceId::Virtex5,
         size: schedule.block_bits(),
         style,
         flow: options.flow,
@@ -98,11 +127,22 @@ pub fn estimate(
         clock_mhz: clock,
         cycles_per_block: schedule.cycles_per_block(),
         blocks_in_flight: schedule.blocks_in_flight(),
-        latency_ns: f64::from(schedule.block_latency()) * 1000.0 / clock,
+        latency_ns,
         throughput_mbps: throughput,
+        latency_one_message_ns: latency_ns,
+        throughput_one_message_mbps: one_message,
+        interval: Interval::point(
+            "luts",
+            f64::from(resources.luts),
+            path.period_ns,
+            throughput,
+        ),
+        fits_device: true,
+        exceeds: Vec::new(),
         mbps_per_pair: throughput / f64::from(resources.lut_ff_pairs.max(1)),
         mbps_per_slice: throughput / f64::from(resources.slices.max(1)),
         critical_path: path,
         lut_breakdown: resources.breakdown,
+        overhead_luts: resources.overhead_luts,
     }
 }

@@ -62,8 +62,10 @@ fn checked_in_constants_meet_the_goals() {
     assert!(r.fit.area <= 15.0, "fit area MAPE {}", r.fit.area);
     assert!(r.fit.period <= 15.0, "fit period MAPE {}", r.fit.period);
     assert!(r.fit.worst <= 30.0, "worst fit row {}", r.fit.worst);
+    // 30% since issue 30 (was 25%, met only by the degenerate fit that put a hash core's
+    // control at 0 LUTs; see `goals_met`).
     assert!(
-        r.validation.area <= 25.0,
+        r.validation.area <= 30.0,
         "validation area {}",
         r.validation.area
     );

@@ -71,3 +71,54 @@ pub fn arithmetic_checks() -> Vec<ArithmeticCheck> {
     }
     out
 }
+
+/// An other team's row: its throughput against the one of the schedule it is modelled as.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OtherTeamCheck {
+    /// Source (with the reference number).
+    pub source: String,
+    /// The check, against the modelled schedule's cycles.
+    pub check: ArithmeticCheck,
+    /// Cycles per block the table implies: bits x blocks in flight x f / throughput.
+    pub implied_cycles: f64,
+    /// Cycles per block of the modelled schedule.
+    pub model_cycles: u32,
+}
+
+/// The throughput check of every other team's row with a clock and a throughput, against
+/// the schedule [`row_model`] gives it (its size column honoured): where they disagree, the
+/// table's cycles per block are not the modelled design's.
+pub fn other_team_checks() -> Vec<OtherTeamCheck> {
+    let mut out = Vec::new();
+    for row in seed_rows() {
+        if row.is_own_design() || row.source.starts_with("shabal") {
+            continue;
+        }
+        let RowModel::Modelled { schedule, .. } = row_model(&row) else {
+            continue;
+        };
+        let (Some(freq), Some(tp_text), Some(clock_text)) = (
+            row.freq(),
+            row.throughput_mbps.as_ref(),
+            row.freq_mhz.as_ref().or(row.period_ns.as_ref()),
+        ) else {
+            continue;
+        };
+        let paper = num(&row.throughput_mbps).expect("a number");
+        let computed = schedule.throughput_mbps(freq);
+        let clock_value = num(&Some(clock_text.clone())).expect("a number");
+        let bits = f64::from(schedule.block_bits()) * f64::from(schedule.blocks_in_flight());
+        out.push(OtherTeamCheck {
+            source: row.source.clone(),
+            check: ArithmeticCheck {
+                design: schedule.name().to_owned(),
+                paper,
+                computed,
+                tolerance: computed * half_ulp(clock_text) / clock_value + half_ulp(tp_text),
+            },
+            implied_cycles: bits * freq / paper,
+            model_cycles: schedule.cycles_per_block(),
+        });
+    }
+    out
+}

@@ -10,12 +10,16 @@
 
 mod arithmetic;
 mod fit;
+mod loo;
+mod other_teams;
 mod report;
 mod seed;
 mod shabal_unfolding;
 
 pub use arithmetic::*;
 pub use fit::*;
+pub use loo::*;
+pub use other_teams::*;
 pub use report::*;
 pub use seed::*;
 pub use shabal_unfolding::*;
@@ -31,6 +35,6 @@ use skeinhw_sched::{Schedule, preset, preset_spec};
 
 use crate::constants::Constants;
 use crate::error::EstimatorError;
-use crate::estimate::{Estimate, estimate};
+use crate::estimate::{Estimate, model as estimate};
 use crate::shabal::{self, ShabalEstimate};
 use crate::style::{CoreStyle, Flow, Options};

@@ -73,13 +73,18 @@ pub struct Report {
 
 /// Compares every Virtex-5 row with the model under `constants`.
 pub fn report(constants: &Constants) -> Report {
+    report_on(&seed_rows(), constants)
+}
+
+/// [`report`] on `rows` (the seed table's or a user's).
+pub fn report_on(rows: &[SeedRow], constants: &Constants) -> Report {
     let mut fit = Vec::new();
     let mut validation = Vec::new();
     let mut shabal_fit = Vec::new();
     let mut shabal_validation = Vec::new();
     let mut not_modelled = Vec::new();
     let mut other_family_rows = 0;
-    for row in seed_rows() {
+    for row in rows.iter().cloned() {
         if row.role == "other-family" {
             other_family_rows += 1;
             continue;

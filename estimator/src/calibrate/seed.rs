@@ -201,14 +201,20 @@ pub fn row_model(row: &SeedRow) -> RowModel {
             note: String::new(),
         };
     }
+    // The size column is honoured: [32] of Fig. 11 is GMU's Skein-256 (CHES 2010).
+    let size = row.size.unwrap_or(512);
     let other = |base: &str, p: u32, note: &str| {
         let mut spec = preset_spec(base).expect("known preset");
         spec.functional_stages = p;
-        spec.name = format!("{base}-like");
-        RowModel::Modelled {
-            schedule: Box::new(spec.build().expect("valid variation")),
-            options,
-            note: note.to_owned(),
+        spec.size = size;
+        spec.name = format!("{base}-like-{size}");
+        match spec.build() {
+            Ok(schedule) => RowModel::Modelled {
+                schedule: Box::new(schedule),
+                options,
+                note: format!("{note}, Skein-{size}"),
+            },
+            Err(e) => RowModel::NotModelled(format!("{base} at {size} bits: {e}")),
         }
     };
     match row.design.as_str() {

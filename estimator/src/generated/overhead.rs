@@ -52,7 +52,8 @@ fn preset_fits(c: &crate::Constants) -> Result<Vec<PresetFit>, crate::EstimatorE
         .into_iter()
         .map(|schedule| {
             let summary = crate::netlist::summary::NetlistSummary::load(schedule.name())?;
-            let counted = crate::device::map(&inventory(&schedule), c).counted_luts;
+            let counted = crate::device::map(&inventory(&schedule), c, crate::style::Flow::Ise13)
+                .counted_luts;
             Ok(PresetFit {
                 preset: schedule.name().to_owned(),
                 counted,

@@ -28,14 +28,15 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use skeinhw_estimator::calibrate::{self, Report};
+use skeinhw_estimator::calibrate;
 use skeinhw_estimator::constants::{BUILT_IN, SOURCE_PATH};
 use skeinhw_estimator::netlist::summary::{is_datapath_register, is_state_register};
 use skeinhw_estimator::netlist::{NetlistPath, yosys};
 use skeinhw_estimator::shabal::{self as shabal_model, ShabalEstimate};
 use skeinhw_estimator::sweep::{self, SweepConfig};
 use skeinhw_estimator::{
-    Constants, CoreStyle, Estimate, Flow, Netlist, NetlistEstimate, Options, estimate, plot,
+    Constants, CoreStyle, DeviceId, Estimate, Flow, Netlist, NetlistEstimate, Options, estimate,
+    plot,
 };
 use skeinhw_outfile::{Options as OutOptions, OutDir, OutFile};
 use skeinhw_sched::shabal::ShabalSchedule;
@@ -43,6 +44,20 @@ use skeinhw_sched::{AnySchedule, Schedule};
 
 use crate::Status;
 use crate::schedule_args::ScheduleArgs;
+
+/// `--device`, for `estimate`, `sweep` and `calibrate` (`#[command(flatten)]`).
+#[derive(Args, Clone, Copy, Debug)]
+pub struct DeviceArg {
+    /// Device: virtex5 (the seed papers'), virtex6, ecp5 or kintex7.
+    #[arg(long, value_name = "DEVICE", default_value_t = DeviceId::Virtex5,
+          value_parser = parse_device)]
+    pub device: DeviceId,
+}
+
+fn parse_device(s: &str) -> std::result::Result<DeviceId, String> {
+    s.parse()
+        .map_err(|e: skeinhw_estimator::EstimatorError| e.to_string())
+}
 
 fn load_constants(path: Option<&Path>) -> Result<Constants> {
     Ok(match path {

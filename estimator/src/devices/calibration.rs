@@ -1,0 +1,137 @@
+//! Each device's calibration: its transfer from the Virtex-5 model, its leave-one-out
+//! predictions (the headline errors) and the spread every estimate's interval is made of.
+//! Computed once per process from the embedded data.
+
+use std::sync::OnceLock;
+
+use serde::Serialize;
+
+use super::DeviceId;
+use super::rows::{self, DeviceRow};
+use super::transfer::{self, Transfer};
+use crate::calibrate::{Loo, SeedRow, seed_rows, virtex5_loo};
+use crate::constants::Constants;
+use crate::interval::Spread;
+
+/// A device's calibration.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DeviceCalibration {
+    /// The device.
+    pub device: DeviceId,
+    /// What the area of its rows is: `luts`, `slices`, `lut4`, or `luts/slices` (Virtex-5:
+    /// Long's LUTs, Athanasiou's slices).
+    pub area_metric: &'static str,
+    /// Virtex-5 model to device (the identity on Virtex-5).
+    pub transfer: Transfer,
+    /// Leave-one-out predictions of every measured row.
+    pub loo: Loo,
+    /// What the device's numbers are calibrated on, and what is not.
+    pub notes: Vec<String>,
+}
+
+impl DeviceCalibration {
+    /// The ratios measured / leave-one-out model.
+    pub fn spread(&self) -> Spread {
+        self.loo.spread()
+    }
+}
+
+/// `device`'s calibration on `seed` (a seed table: the embedded one or a user's), the ECP5
+/// routed rows and the Kintex-7 netlists.
+pub fn calibrate_device(device: DeviceId, seed: &[SeedRow]) -> DeviceCalibration {
+    let v6 = || rows::virtex6(seed);
+    match device {
+        DeviceId::Virtex5 => DeviceCalibration {
+            device,
+            area_metric: "luts/slices",
+            transfer: Transfer::IDENTITY,
+            loo: virtex5_loo(&Constants::built_in(), seed),
+            notes: vec![
+                "the structural model, fitted on the seed table's role=fit rows (Long 2009's \
+                 LUTs, Athanasiou 2013's slices, both papers' clocks)"
+                    .into(),
+            ],
+        },
+        DeviceId::Virtex6 => {
+            let rows = v6();
+            DeviceCalibration {
+                device,
+                area_metric: "slices",
+                transfer: Transfer::fit(&rows),
+                loo: transfer::loo(&rows, "slices"),
+                notes: vec![format!(
+                    "the Virtex-5 hash core mapped by a power law fitted on {} Virtex-6 rows of \
+                     Athanasiou 2013 (Figs. 6-8; slices and clocks)",
+                    rows.len()
+                )],
+            }
+        }
+        DeviceId::Ecp5 => {
+            let rows = rows::ecp5_routed();
+            DeviceCalibration {
+                device,
+                area_metric: "lut4",
+                transfer: Transfer::fit(&rows),
+                loo: transfer::loo(&rows, "lut4"),
+                notes: vec![format!(
+                    "the generated RTL's LUT4 count and the Virtex-5 period mapped by power laws \
+                     fitted on {} routed rows (data/ecp5/results.json, full cores: Yosys \
+                     synth_ecp5 LUT4s, nextpnr-ecp5 routed Fmax on an LFE5UM-85F, speed 6)",
+                    rows.len()
+                )],
+            }
+        }
+        DeviceId::Kintex7 => {
+            let area = rows::kintex7_netlists();
+            let period = v6();
+            let t = Transfer {
+                area: Transfer::fit(&area).area,
+                period: Transfer::fit(&period).period,
+            };
+            let mut loo = transfer::loo(&area, "luts");
+            loo.points.extend(
+                transfer::loo(&period, "slices")
+                    .points
+                    .into_iter()
+                    .filter(|p| p.is_period()),
+            );
+            DeviceCalibration {
+                device,
+                area_metric: "luts",
+                transfer: t,
+                loo,
+                notes: vec![
+                    format!(
+                        "area: LUTs of {} Yosys `synth_xilinx -family xc7 -nowidelut` netlists \
+                         of the generated RTL (data/kintex7/netlists.csv); slices as Virtex-6's \
+                         (the same CLB: 4 LUT6 and 8 flip-flops a slice, UG474)",
+                        area.len()
+                    ),
+                    "timing: UNCALIBRATED on 7-series; Virtex-6's transfer (Kintex-7's CLB and \
+                     speed are Virtex-6's generation; no 7-series clock was measured here)"
+                        .into(),
+                ],
+            }
+        }
+    }
+}
+
+/// The embedded calibration of `device`, computed once.
+pub fn calibration(device: DeviceId) -> &'static DeviceCalibration {
+    static CACHE: [OnceLock<DeviceCalibration>; 4] = [const { OnceLock::new() }; 4];
+    let i = DeviceId::ALL
+        .iter()
+        .position(|d| *d == device)
+        .expect("listed");
+    CACHE[i].get_or_init(|| calibrate_device(device, &seed_rows()))
+}
+
+/// The rows `device` is calibrated on (Kintex-7: the netlists' areas).
+pub fn device_rows(device: DeviceId) -> Vec<DeviceRow> {
+    match device {
+        DeviceId::Virtex5 => Vec::new(),
+        DeviceId::Virtex6 => rows::virtex6_seed(),
+        DeviceId::Ecp5 => rows::ecp5_routed(),
+        DeviceId::Kintex7 => rows::kintex7_netlists(),
+    }
+}
