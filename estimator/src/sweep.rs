@@ -13,7 +13,8 @@ use serde::Serialize;
 use skeinhw_sched::{ALLOWED_SIZES, RoundDatapath, Schedule, ScheduleSpec};
 
 use crate::constants::Constants;
-use crate::estimate::{Estimate, estimate};
+use crate::devices::{DeviceId, estimate_on};
+use crate::estimate::Estimate;
 use crate::style::{CoreStyle, Flow, Options};
 
 /// What to sweep.
@@ -25,6 +26,8 @@ pub struct SweepConfig {
     pub styles: Vec<CoreStyle>,
     /// Tool flow.
     pub flow: Flow,
+    /// The device the points are estimated on (`--device`).
+    pub device: DeviceId,
     /// The device's size: designs with more slices are flagged (`None`: no check).
     pub capacity: Option<DeviceCapacity>,
 }
@@ -35,7 +38,8 @@ impl Default for SweepConfig {
             sizes: ALLOWED_SIZES.to_vec(),
             styles: CoreStyle::PAPERS.to_vec(),
             flow: Flow::Ise13,
-            capacity: Some(DeviceCapacity::virtex5_largest()),
+            device: DeviceId::Virtex5,
+            capacity: Some(DeviceCapacity::of(DeviceId::Virtex5)),
         }
     }
 }
@@ -49,17 +53,13 @@ pub struct DeviceCapacity {
     pub slices: u32,
 }
 
-/// Virtex-5's largest parts by slices, the XC5VLX330 and XC5VLX330T: 51,840 slices each
-/// (Xilinx DS100, Virtex-5 family overview, Table 1). The one place this number lives: the
-/// device table of `--device` replaces it.
-pub const VIRTEX5_LARGEST: (&str, u32) = ("xc5vlx330t", 51_840);
-
 impl DeviceCapacity {
-    /// [`VIRTEX5_LARGEST`].
-    pub fn virtex5_largest() -> Self {
+    /// The part `device`'s size is checked against (its [`crate::DeviceInfo`]) and its slices.
+    pub fn of(device: DeviceId) -> Self {
+        let info = device.info();
         DeviceCapacity {
-            part: VIRTEX5_LARGEST.0.to_owned(),
-            slices: VIRTEX5_LARGEST.1,
+            part: info.part.to_owned(),
+            slices: info.capacity.slices,
         }
     }
 
@@ -221,7 +221,7 @@ pub fn sweep(
                     style: Some(style),
                     flow: config.flow,
                 };
-                let estimate = estimate(&schedule, options, constants, None);
+                let estimate = estimate_on(config.device, &schedule, options, constants, None);
                 let exceeds_device = config
                     .capacity
                     .as_ref()
@@ -372,7 +372,7 @@ mod tests {
                 .unwrap();
             assert!(smallest.pareto, "{size}: {}", smallest.spec.name);
         }
-        let limit = VIRTEX5_LARGEST.1;
+        let limit = DeviceCapacity::of(DeviceId::Virtex5).slices;
         assert!(s.points.iter().any(|p| p.exceeds_device));
         for p in &s.points {
             assert_eq!(

@@ -80,9 +80,19 @@ pub struct PlotOptions {
 impl PlotOptions {
     /// Virtex-5, the seed papers' points, and the sweep's own device size.
     pub fn virtex5(sweep: &Sweep) -> PlotOptions {
+        PlotOptions::for_device(sweep, crate::DeviceId::Virtex5)
+    }
+
+    /// `device`'s family and the sweep's device size; the seed papers' points only on
+    /// Virtex-5, the device they were measured on.
+    pub fn for_device(sweep: &Sweep, device: crate::DeviceId) -> PlotOptions {
         PlotOptions {
-            device: "Virtex-5".to_owned(),
-            papers: paper_points(),
+            device: device.info().family.to_owned(),
+            papers: if device == crate::DeviceId::Virtex5 {
+                paper_points()
+            } else {
+                Vec::new()
+            },
             device_capacity: sweep
                 .device_capacity
                 .as_ref()

@@ -81,8 +81,11 @@ pub fn run_calibrate(args: CalibrateArgs) -> Result<Status> {
     let goals = report.goals_met();
     let mut out = std::io::stdout().lock();
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &report)?;
-        writeln!(out)?;
+        out.write_all(
+            Envelope::new(device.name(), &current, &report)
+                .to_json()?
+                .as_bytes(),
+        )?;
     } else {
         write!(out, "{report}")?;
         writeln!(

@@ -10,9 +10,6 @@ use skeinhw_estimator::netlist::summary::fnv1a64;
 /// changes meaning; a new field keeps it.
 pub(super) const SCHEMA_VERSION: u32 = 1;
 
-/// The device the model estimates (the one today; `--device` will name it).
-pub(super) const DEVICE: &str = "virtex5";
-
 /// An output's body with its provenance first.
 #[derive(Serialize)]
 pub(super) struct Envelope<T> {
@@ -57,21 +54,21 @@ mod tests {
     #[test]
     fn the_model_version_follows_the_constants() {
         let built_in = Constants::built_in();
-        let v = model_version(DEVICE, &built_in);
+        let v = model_version("virtex5", &built_in);
         assert!(
             v.starts_with("virtex5-") && v.len() == "virtex5-".len() + 16,
             "{v}"
         );
-        assert_eq!(v, model_version(DEVICE, &built_in.clone()));
+        assert_eq!(v, model_version("virtex5", &built_in.clone()));
         let mut changed = built_in;
         changed.t_lut_ns += 0.01;
-        assert_ne!(v, model_version(DEVICE, &changed));
+        assert_ne!(v, model_version("virtex5", &changed));
     }
 
     #[test]
     fn the_envelope_comes_first_and_the_body_stays_flat() {
         let e = Envelope::new(
-            DEVICE,
+            "virtex5",
             &Constants::built_in(),
             serde_json::json!({"luts": 1}),
         );

@@ -1,5 +1,5 @@
-//! `skeinhw estimate`, `skeinhw sweep` and `skeinhw calibrate`: the Virtex-5 estimator of
-//! `skeinhw-estimator` on the command line.
+//! `skeinhw estimate`, `skeinhw sweep` and `skeinhw calibrate`: the estimator of
+//! `skeinhw-estimator` (Virtex-5, Virtex-6, ECP5, Kintex-7: `--device`) on the command line.
 //!
 //! Output files and directories go through `skeinhw-outfile`: written whole or not at all,
 //! an existing file replaced only with `--force`, a directory only if it holds nothing but
@@ -17,7 +17,7 @@ pub use calibration::{CalibrateArgs, run_calibrate};
 pub use one_schedule::{EstimateArgs, run_estimate};
 pub use sweep_cmd::{SweepArgs, run_sweep};
 
-use envelope::{DEVICE, Envelope};
+use envelope::Envelope;
 use synth::synthesize;
 use tables::{netlist_table, shabal_table, table};
 
@@ -35,7 +35,7 @@ use skeinhw_estimator::netlist::{NetlistPath, yosys};
 use skeinhw_estimator::shabal::{self as shabal_model, ShabalEstimate};
 use skeinhw_estimator::sweep::{self, SweepConfig};
 use skeinhw_estimator::{
-    Constants, CoreStyle, DeviceId, Estimate, Flow, Netlist, NetlistEstimate, Options, estimate,
+    Constants, CoreStyle, DeviceId, Estimate, Flow, Netlist, NetlistEstimate, Options, estimate_on,
     plot,
 };
 use skeinhw_outfile::{Options as OutOptions, OutDir, OutFile};

@@ -47,6 +47,8 @@ pub struct EstimateArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    device: DeviceArg,
 }
 
 /// The schedule named on the command line with its overrides applied and validated again.
@@ -60,6 +62,13 @@ fn run_shabal(
     schedule: &ShabalSchedule,
     constants: &Constants,
 ) -> Result<Status> {
+    if args.device.device != DeviceId::Virtex5 {
+        bail!(
+            "{}: --device {}: the Shabal model is of Virtex-5 only",
+            schedule.name(),
+            args.device.device
+        );
+    }
     if args.netlist.is_some() || args.synth {
         bail!(
             "{}: --netlist and --synth take Skein schedules only (the Shabal estimate is the model's)",
@@ -75,7 +84,11 @@ fn run_shabal(
     let e = shabal_model::estimate(schedule, args.flow, constants, args.freq_mhz);
     let mut out = std::io::stdout().lock();
     if args.json {
-        out.write_all(Envelope::new(DEVICE, constants, &e).to_json()?.as_bytes())?;
+        out.write_all(
+            Envelope::new(DeviceId::Virtex5.name(), constants, &e)
+                .to_json()?
+                .as_bytes(),
+        )?;
     } else {
         write!(out, "{}", shabal_table(&e, args.freq_mhz.is_some()))?;
     }
@@ -94,11 +107,19 @@ pub fn run_estimate(args: EstimateArgs) -> Result<Status> {
         return run_shabal(&args, &s, &constants);
     }
     let schedule = args.schedule.build(args.size)?;
+    let device = args.device.device;
+    if device != DeviceId::Virtex5 && (args.netlist.is_some() || args.synth) {
+        bail!(
+            "--device {device}: --netlist and --synth read a Virtex-5 netlist (Yosys synth_xilinx \
+             -family xc5v); for {} figures run `skeinhw explore` with its flows",
+            device.info().family
+        );
+    }
     let options = Options {
         style: mismatch::model_style(args.style, args.synth),
         flow: args.flow,
     };
-    let e = estimate(&schedule, options, &constants, args.freq_mhz);
+    let e = estimate_on(device, &schedule, options, &constants, args.freq_mhz);
     let mut notes: Vec<String> = mismatch::style_note(args.style, args.synth)
         .into_iter()
         .collect();
@@ -154,7 +175,7 @@ pub fn run_estimate(args: EstimateArgs) -> Result<Status> {
     let mut out = std::io::stdout().lock();
     if args.json {
         let report = EstimateReport { model: &e, netlist };
-        let json = Envelope::new(DEVICE, &constants, report).to_json()?;
+        let json = Envelope::new(device.name(), &constants, report).to_json()?;
         out.write_all(json.as_bytes())?;
     } else {
         write!(out, "{}", table(&schedule, &e, args.freq_mhz.is_some()))?;

@@ -14,6 +14,8 @@ pub struct SweepArgs {
     /// Tool flow whose routing delays apply.
     #[arg(long, value_name = "FLOW", default_value = "ise13")]
     flow: Flow,
+    #[command(flatten)]
+    device: DeviceArg,
     /// Write sweep.csv, sweep.json and sweep.svg into this directory (created, its parent
     /// must exist; an existing one only with --force, holding nothing but a previous sweep's
     /// files, listed in its .skeinhw-manifest).
@@ -53,7 +55,8 @@ pub fn run_sweep(args: SweepArgs) -> Result<Status> {
         sizes: args.sizes.clone(),
         styles: args.styles.clone(),
         flow: args.flow,
-        ..SweepConfig::default()
+        device: args.device.device,
+        capacity: Some(sweep::DeviceCapacity::of(args.device.device)),
     };
     let count = sweep::candidate_count(&config);
     if count > sweep::MAX_CANDIDATES {
@@ -101,12 +104,15 @@ pub fn run_sweep(args: SweepArgs) -> Result<Status> {
     // Render everything before writing anything.
     let csv_text = csv.as_ref().map(|_| sweep::to_csv(&result));
     let json_text = match &json {
-        Some(_) => Some(Envelope::new(DEVICE, &constants, &result).to_json()?),
+        Some(_) => Some(Envelope::new(args.device.device.name(), &constants, &result).to_json()?),
         None => None,
     };
-    let svg_text = svg
-        .as_ref()
-        .map(|_| plot::svg(&result, &plot::PlotOptions::virtex5(&result)));
+    let svg_text = svg.as_ref().map(|_| {
+        plot::svg(
+            &result,
+            &plot::PlotOptions::for_device(&result, args.device.device),
+        )
+    });
     let to_stdout = outputs.to_stdout();
     outputs.write([csv_text, json_text, svg_text])?;
 

@@ -84,6 +84,46 @@ fn performance_rows(
     ]
 }
 
+/// The device, one message alone, the interval the device's calibration gives, and the size
+/// check.
+fn device_rows(e: &Estimate) -> Vec<(&'static str, String)> {
+    let iv = &e.interval;
+    let info = e.device.info();
+    vec![
+        (
+            "one message",
+            format!(
+                "{:.1} ns latency, {:.1} Mbit/s",
+                e.latency_one_message_ns, e.throughput_one_message_mbps
+            ),
+        ),
+        ("device", format!("{} ({})", info.family, info.part)),
+        (
+            "interval",
+            format!(
+                "{} {:.0}..{:.0}, period {:.2}..{:.2} ns, throughput {:.1}..{:.1} Mbit/s \
+                 ({:.0}% stated coverage)",
+                iv.area_metric,
+                iv.area.0,
+                iv.area.1,
+                iv.period_ns.0,
+                iv.period_ns.1,
+                iv.throughput_mbps.0,
+                iv.throughput_mbps.1,
+                iv.coverage * 100.0
+            ),
+        ),
+        (
+            "fits the device",
+            if e.fits_device {
+                "yes".to_owned()
+            } else {
+                format!("NO: {}", e.exceeds.join("; "))
+            },
+        ),
+    ]
+}
+
 /// The netlist's numbers beside the model's.
 pub(super) fn netlist_table(e: &Estimate, n: &NetlistReport) -> String {
     use std::fmt::Write as _;
@@ -254,6 +294,7 @@ pub(super) fn table(schedule: &Schedule, e: &Estimate, given_clock: bool) -> Str
         e.throughput_mbps,
         (e.mbps_per_pair, e.mbps_per_slice),
     ));
+    rows.extend(device_rows(e));
     for (k, v) in rows {
         let _ = writeln!(s, "{k:<18} {v}");
     }
