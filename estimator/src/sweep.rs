@@ -47,6 +47,8 @@ impl Default for SweepConfig {
 /// The largest part of the device family and its slices: a design with more does not fit.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DeviceCapacity {
+    /// The device family ("Xilinx Virtex-5").
+    pub family: String,
     /// The part, as its vendor names it.
     pub part: String,
     /// Its slices.
@@ -58,6 +60,7 @@ impl DeviceCapacity {
     pub fn of(device: DeviceId) -> Self {
         let info = device.info();
         DeviceCapacity {
+            family: info.family.to_owned(),
             part: info.part.to_owned(),
             slices: info.capacity.slices,
         }

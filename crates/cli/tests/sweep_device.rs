@@ -32,7 +32,7 @@ fn designs_larger_than_the_device_are_flagged_everywhere() {
     }
     assert!(
         text.contains(&format!(
-            "{} of them larger than the largest Virtex-5, xc5vlx330t (51,840 slices)",
+            "{} of them larger than the largest Xilinx Virtex-5, xc5vlx330 (51,840 slices)",
             over.len()
         )),
         "{text}"

@@ -148,8 +148,9 @@ fn summary(result: &sweep::Sweep) -> String {
         let over = result.points.iter().filter(|p| p.exceeds_device).count();
         let _ = writeln!(
             s,
-            "{over} of them larger than the largest Virtex-5, {} ({} slices): marked \
+            "{over} of them larger than the largest {}, {} ({} slices): marked \
              \"> device\" below, exceeds_device in CSV and JSON, hollow in the plot",
+            c.family,
             c.part,
             plot::number(f64::from(c.slices))
         );
