@@ -18,6 +18,8 @@
 
 #[path = "independent_cores/cli.rs"]
 mod cli;
+#[path = "independent_cores/cyc.rs"]
+mod cyc;
 #[path = "independent_cores/cycle_byteswap.rs"]
 mod cycle_byteswap;
 #[path = "independent_cores/heuristics.rs"]
