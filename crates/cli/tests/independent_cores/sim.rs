@@ -12,7 +12,7 @@ const KAT: &str = concat!(
     "/../../vectors/skein/ShortMsgKAT_512.txt"
 );
 
-/// The two cores.
+/// The three cores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Core {
     /// `skein512_before.v`: one round per clock, state before injection, rotating rings,
@@ -21,6 +21,10 @@ pub enum Core {
     /// `skein512_u8.v`: unroll 8, state after every other injection, fixed key and tweak,
     /// hard-coded IV, parallel digest.
     U8,
+    /// `skein512_cyc.v`: `ath-8r` cycle for cycle (no subkey-0 cycle, Config precomputed),
+    /// state after injection in reverse word order, key and tweak registered whole (k_8, t_2
+    /// too), hard-coded IV, parallel big-endian digest.
+    Cyc,
 }
 
 impl Core {
@@ -28,6 +32,7 @@ impl Core {
         match self {
             Core::Before => "skein512_before",
             Core::U8 => "skein512_u8",
+            Core::Cyc => "skein512_cyc",
         }
     }
 
@@ -51,6 +56,21 @@ impl Core {
                 "ath-8r",
                 &["--set", "config_precomputed=true"],
                 &["--config-precomputed", "true"],
+            ),
+            Core::Cyc => (
+                "ath-8r",
+                &[
+                    "--set",
+                    "config_precomputed=true",
+                    "--set",
+                    "first_subkey_cycle=false",
+                ],
+                &[
+                    "--config-precomputed",
+                    "true",
+                    "--first-subkey-cycle",
+                    "false",
+                ],
             ),
         }
     }

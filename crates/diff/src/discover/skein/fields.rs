@@ -9,7 +9,7 @@ use skeinhw_trace::names;
 
 use super::{FieldKey, Role, SERIAL, Search};
 use crate::discover::scope::{siblings, write_scoped};
-use crate::discover::search::{Candidates, Place};
+use crate::discover::search::{Candidate, Candidates, Place};
 use crate::discover::signals::reset_cycles;
 use crate::discover::timing::misfit;
 use crate::discover::when::{Class, qualifiers};
@@ -121,13 +121,8 @@ impl Search {
                     names::slot(slot.into(), &format!("key_{word}"))
                 }
                 Role::Tweak => {
-                    let words: BTreeSet<u8> = c
-                        .votes
-                        .keys()
-                        .filter(|k| k.0 == Role::Tweak)
-                        .map(|k| k.2)
-                        .collect();
-                    if words.len() >= 2 {
+                    let alone = tweak_words_held_alone(c);
+                    if alone.len() >= 2 {
                         let note = format!(
                             "{}: a tweak ring that rotates its words",
                             name_of(place.signal)
@@ -136,6 +131,11 @@ impl Search {
                             d.notes.push(note);
                         }
                         tweak_rings.insert((place.signal, place.swapped));
+                        continue;
+                    }
+                    // Only values that were also another tweak word (t_1 = t_2 where t_0 is 0):
+                    // no evidence for this word (a slice across t_0 and t_1 can show one).
+                    if !alone.contains(&word) {
                         continue;
                     }
                     names::slot(slot.into(), &format!("tweak_{word}"))
@@ -263,7 +263,7 @@ impl Search {
         }
 
         // The tweak's position word: the slice that followed every position of the golden run in
-        // order (at least two), a register in the scope of the tweak's word 1 if several did
+        // order (with one position, the slice below word 1 in its register), a register in the scope of the tweak's word 1 if several did
         // (ports and test-bench copies carry it too). Only beside a state and a tweak word found:
         // the positions of another message of the same length are the same.
         for (slot, positions) in table.positions.iter().enumerate() {
@@ -278,7 +278,7 @@ impl Search {
                 any_state_found,
                 d.tweak_ring_rotating,
                 full.contains_key(&tweak_0),
-                positions.len() >= 2,
+                !positions.is_empty(),
             ) {
                 // Loaded with the tweak's word 1: the most of its changes at times word 1 changed.
                 let t1_times: BTreeSet<u64> = candidates[&t1].hits.iter().map(|h| h.0).collect();
@@ -290,6 +290,12 @@ impl Search {
                         Some((times.iter().filter(|t| t1_times.contains(t)).count(), *p))
                     })
                     .collect();
+                // One position (the empty message's Output block: 8) could be any small number
+                // in any register: only the slice right below word 1 in its register is taken.
+                let below_t1 = |p: &Place| p.signal == t1.signal && p.offset + 64 == t1.offset;
+                if positions.len() == 1 {
+                    followed.retain(|f| f.0 > 0 && below_t1(&f.1));
+                }
                 let most = followed.iter().map(|f| f.0).max().unwrap_or(0);
                 followed.retain(|f| f.0 == most);
                 let mut followed: Vec<Place> = followed.into_iter().map(|f| f.1).collect();
@@ -304,17 +310,16 @@ impl Search {
                     })
                     .copied()
                     .collect();
-                let chosen = match (followed.as_slice(), near.as_slice()) {
-                    ([one], _) => Some(*one),
-                    _ => followed
-                        .iter()
-                        .find(|p| p.signal == t1.signal && p.offset + 64 == t1.offset)
-                        .copied()
-                        .or(match near.as_slice() {
-                            [one] => Some(*one),
-                            _ => None,
-                        }),
-                };
+                let chosen =
+                    match (followed.as_slice(), near.as_slice()) {
+                        ([one], _) => Some(*one),
+                        _ => followed.iter().find(|p| below_t1(p)).copied().or(
+                            match near.as_slice() {
+                                [one] => Some(*one),
+                                _ => None,
+                            },
+                        ),
+                    };
                 match chosen {
                     Some(place) => {
                         let n = positions.len() as u32;
@@ -533,5 +538,21 @@ fn ring_places(
                 swapped,
             })
         })
+        .collect()
+}
+
+/// The tweak words a place took each on an edge where its value was no other tweak word: a
+/// ring rotates distinct words through each slice, while a tweak register's t_1 and t_2 are
+/// equal in a block whose t_0 (the position) is 0, the empty message's, and both are taken by
+/// either slice there (issue 33: the register taken for a ring, no tweak written).
+fn tweak_words_held_alone(c: &Candidate<u64, FieldKey>) -> BTreeSet<u8> {
+    let mut by_time: BTreeMap<u64, BTreeSet<u8>> = BTreeMap::new();
+    for (time, tag) in c.hits.iter().filter(|(_, t)| t.key.0 == Role::Tweak) {
+        by_time.entry(*time).or_default().insert(tag.key.2);
+    }
+    by_time
+        .into_values()
+        .filter(|w| w.len() == 1)
+        .flatten()
         .collect()
 }
