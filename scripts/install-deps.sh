@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests use when they are missing: Icarus Verilog, Verilator
-# and Yosys (simulation of the generated Verilog, lint, and the estimator's netlist path).
+# and Yosys (simulation of the generated Verilog, lint, and the estimator's netlist path), and
+# GTKWave with a virtual X server (the `--viewer` tests load the save file headless).
 # Safe to run again: it does nothing when everything is there.
 set -euo pipefail
 
@@ -8,6 +9,9 @@ need=()
 command -v iverilog >/dev/null 2>&1 || need+=(iverilog)
 command -v verilator >/dev/null 2>&1 || need+=(verilator)
 command -v yosys >/dev/null 2>&1 || need+=(yosys)
+command -v gtkwave >/dev/null 2>&1 || need+=(gtkwave)
+# xvfb-run (package xvfb) needs xauth.
+command -v xvfb-run >/dev/null 2>&1 || need+=(xvfb xauth)
 # Verilator compiles its models with a C++ compiler and make.
 command -v g++ >/dev/null 2>&1 || need+=(g++)
 command -v make >/dev/null 2>&1 || need+=(make)

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::io::{BufRead, Seek};
 
+use skeinhw_trace::names;
 use wellen::SignalRef;
 use wellen::stream::{self, Filter};
 
@@ -21,6 +22,24 @@ pub(super) type Names = HashMap<String, (usize, u32)>;
 struct Watch {
     keys: Vec<usize>,
     slots: Vec<usize>,
+}
+
+/// A waveform `skeinhw trace` wrote has every signal under its one top scope
+/// ([`names::SCOPE`], `skeinhw.clk`): without `--strip-prefix`, its signals also answer to
+/// their names below that scope (the trace's field names), so that the diff of a trace file
+/// needs no options.
+fn own_trace_names(names: &mut Names, options: &WaveOptions) {
+    let prefix = format!("{}.", names::SCOPE);
+    if options.strip_prefix.is_some() || !names.keys().all(|n| n.starts_with(&prefix)) {
+        return;
+    }
+    let aliases: Vec<(String, (usize, u32))> = names
+        .iter()
+        .map(|(n, v)| (n[prefix.len()..].to_string(), *v))
+        .collect();
+    for (n, v) in aliases {
+        names.entry(n).or_insert(v);
+    }
 }
 
 /// Finds the clock and every probe's signal by name, checking widths and slices.
@@ -203,6 +222,7 @@ pub(super) fn stream_vcd<R: BufRead + Seek>(
             .entry(name.to_string())
             .or_insert((v.id as usize, v.width));
     }
+    own_trace_names(&mut names, options);
     let watch = watch(&names, file, options, probes)?;
     let mut widths = Vec::with_capacity(watch.keys.len());
     for &key in &watch.keys {
@@ -298,7 +318,8 @@ pub(super) fn stream_edges<R: BufRead + Seek>(
     on_edge: impl FnMut(u64, u64, &[Bits]) -> bool,
 ) -> Result<WaveStats, DiffError> {
     let file = file.to_string();
-    let names = signal_names(wave.hierarchy(), options.strip_prefix.as_deref());
+    let mut names = signal_names(wave.hierarchy(), options.strip_prefix.as_deref());
+    own_trace_names(&mut names, options);
     let watch = watch(&names, &file, options, probes)?;
     let refs: Vec<SignalRef> = watch
         .keys
