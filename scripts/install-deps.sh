@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests use when they are missing: Icarus Verilog, Verilator,
-# Yosys (simulation of the generated Verilog, lint, and the estimator's netlist path) and
-# rsvg-convert (the Pareto plot rendered to PNG).
+# Yosys (simulation of the generated Verilog, lint, and the estimator's netlist path),
+# rsvg-convert (the Pareto plot rendered to PNG), and GTKWave with a virtual X server (the
+# `--viewer` tests load the save file headless).
 # Safe to run again: it does nothing when everything is there.
 set -euo pipefail
 
@@ -11,6 +12,9 @@ command -v verilator >/dev/null 2>&1 || need+=(verilator)
 command -v yosys >/dev/null 2>&1 || need+=(yosys)
 # The estimator's plot test renders the Pareto plot to PNG (skipped, and says so, without it).
 command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
+command -v gtkwave >/dev/null 2>&1 || need+=(gtkwave)
+# xvfb-run (package xvfb) needs xauth.
+command -v xvfb-run >/dev/null 2>&1 || need+=(xvfb xauth)
 # Verilator compiles its models with a C++ compiler and make.
 command -v g++ >/dev/null 2>&1 || need+=(g++)
 command -v make >/dev/null 2>&1 || need+=(make)

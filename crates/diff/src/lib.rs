@@ -22,6 +22,7 @@ pub mod options;
 pub mod report;
 pub mod shabal_event;
 mod vcd;
+pub mod viewer;
 pub mod wave;
 
 pub use cycle::{CycleComparator, CycleOptions, compare_cycles};

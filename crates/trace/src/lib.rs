@@ -22,7 +22,10 @@ use std::str::FromStr;
 pub use error::TraceError;
 pub use fst::FstWriter;
 pub use jsonl::{JsonlReader, JsonlWriter, MAX_LINE_BYTES, read_line_bounded};
-pub use merge::{Divergence, ViewerFiles, write_viewer_files};
+pub use merge::{
+    Divergence, VIEW_FST, VIEW_GTKW, VIEW_SUCL, ViewerFiles, check_viewer_dir, write_viewer_dir,
+    write_viewer_files,
+};
 pub use output::AtomicFile;
 /// The options of [`AtomicFile::create_with`] (`--force`, `-` for standard output).
 pub use skeinhw_outfile::Options as OutputOptions;

@@ -1,6 +1,6 @@
-//! Save files for wave viewers, to look at a divergence the diff found: the diverging fields'
-//! golden and RTL signals, grouped (`golden`, then `rtl`), the cursor on the first divergent
-//! edge. GTKWave and Surfer show one dump file per window, so [`crate::merge`] first writes
+//! Save files for wave viewers, to look at a divergence the diff found: signals in named
+//! groups (the diff's are `diverging`, then `context`, each field's golden signal beside its
+//! RTL signal), the cursor on the first divergent edge. GTKWave and Surfer show one dump file per window, so [`crate::write_viewer_dir`] first writes
 //! one FST holding both sides' signals under the scopes `golden` and `rtl`; the save files
 //! below name that file (or any one file holding both).
 //!

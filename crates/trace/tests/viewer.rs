@@ -10,7 +10,7 @@ use std::process::Command;
 use skeinhw_sched::preset;
 use skeinhw_sched::sim::{Job, simulate};
 use skeinhw_skein::Params;
-use skeinhw_trace::{Divergence, FstWriter, VcdWriter, write_viewer_files};
+use skeinhw_trace::{Divergence, FstWriter, VcdWriter, write_viewer_dir, write_viewer_files};
 
 fn bits_of(path: &Path, name: &str) -> Vec<(u64, String)> {
     let mut wave = wellen::simple::read(path).unwrap();
@@ -41,20 +41,26 @@ fn merged_fst_and_save_files_show_both_sides_at_the_edge() {
     simulate(&s, &[Job::bytes(b"abd", 512, Params::default())], &mut w).unwrap();
 
     let field = |n: &str| (format!("skeinhw.{n}"), format!("skeinhw.{n}"));
-    let fields = [field("clk"), field("slot0_state_0"), field("slot0_valid")];
+    let top = [field("clk")];
+    let diverging = [field("slot0_state_0")];
+    let context = [field("slot0_valid")];
     let d = Divergence {
         golden: &golden,
         rtl: &rtl,
-        fields: &fields,
+        rtl_prefix: None,
+        top: &top,
+        diverging: &diverging,
+        context: &context,
         rtl_time: 1460,
-        golden_shift: 0,
+        golden_time: Some(1460),
         window: 200,
     };
     let files = write_viewer_files(&d, &dir.path().join("view")).unwrap();
     assert_eq!(files.merged, dir.path().join("view.fst"));
+    assert_eq!(files.cursor, 1460);
 
     for (side, file) in [("golden", &golden), ("rtl", &rtl)] {
-        for (g, _) in &fields {
+        for (g, _) in top.iter().chain(&diverging).chain(&context) {
             assert_eq!(
                 bits_of(&files.merged, &format!("{side}.{g}")),
                 bits_of(file, g),
@@ -77,21 +83,79 @@ fn merged_fst_and_save_files_show_both_sides_at_the_edge() {
         gtkw.lines()
             .any(|l| l.starts_with("*") && l.split(' ').nth(1) == Some("1460"))
     );
-    assert!(gtkw.contains("@200\n-golden\n") && gtkw.contains("@200\n-rtl\n"));
-    assert!(gtkw.contains("golden.skeinhw.slot0_state_0[63:0]"));
+    // The clocks, then the diverging field golden beside RTL, then the context.
+    let traces: Vec<&str> = gtkw.lines().skip_while(|l| !l.starts_with('@')).collect();
+    assert_eq!(
+        traces,
+        [
+            "@28",
+            "golden.skeinhw.clk",
+            "rtl.skeinhw.clk",
+            "@200",
+            "-diverging",
+            "@22",
+            "golden.skeinhw.slot0_state_0[63:0]",
+            "rtl.skeinhw.slot0_state_0[63:0]",
+            "@200",
+            "-context",
+            "@28",
+            "golden.skeinhw.slot0_valid",
+            "rtl.skeinhw.slot0_valid",
+        ]
+    );
     let sucl = std::fs::read_to_string(&files.surfer).unwrap();
     assert!(sucl.starts_with(&format!("load_file {}\n", merged.display())));
-    assert!(sucl.contains("variable_add rtl.skeinhw.slot0_state_0\n"));
+    assert!(sucl.contains(
+        "divider_add diverging\nvariable_add golden.skeinhw.slot0_state_0\n\
+         variable_add rtl.skeinhw.slot0_state_0\n"
+    ));
     assert!(sucl.ends_with("cursor_set 1460\ngoto_cursor\n"));
 
     // A signal that is not there is an error naming it and the file.
     let bad = [field("slot7_state_0")];
-    let err = write_viewer_files(&Divergence { fields: &bad, ..d }, &dir.path().join("x"))
-        .unwrap_err()
-        .to_string();
+    let err = write_viewer_files(
+        &Divergence {
+            diverging: &bad,
+            ..d.clone()
+        },
+        &dir.path().join("x"),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
         err.contains("skeinhw.slot7_state_0") && err.contains("golden.fst"),
         "{err}"
+    );
+
+    // The golden side moved: its cycle 100 (time 1000) rises on the RTL's edge at 1460.
+    let shifted = Divergence {
+        golden_time: Some(1000),
+        ..d.clone()
+    };
+    let moved = write_viewer_files(&shifted, &dir.path().join("moved")).unwrap();
+    let g = bits_of(&moved.merged, "golden.skeinhw.slot0_state_0");
+    let want: Vec<(u64, String)> = bits_of(&golden, "skeinhw.slot0_state_0")
+        .into_iter()
+        .map(|(t, v)| ((t + 460), v))
+        .collect();
+    // Before its first change the shifted side is unknown (x) in the merged file.
+    assert!(g[0] == (0, "x".repeat(64)), "{:?}", g[0]);
+    assert!(g[1..] == want[..], "every change 460 later");
+
+    // A viewer directory: created new; written again only with force; a user's file refused.
+    let out = dir.path().join("viewer");
+    let files = write_viewer_dir(&d, &out, false).unwrap();
+    assert_eq!(files.gtkw, out.join("view.gtkw"));
+    assert!(files.merged.is_file() && files.surfer.is_file());
+    let again = write_viewer_dir(&d, &out, false).unwrap_err().to_string();
+    assert!(again.contains("--force"), "{again}");
+    write_viewer_dir(&d, &out, true).unwrap();
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    let foreign = write_viewer_dir(&d, &out, true).unwrap_err().to_string();
+    assert!(foreign.contains("notes.txt"), "{foreign}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.txt")).unwrap(),
+        "mine"
     );
 
     gtkwave_loads(&files.gtkw, dir.path());
@@ -132,6 +196,7 @@ fn gtkwave_loads(gtkw: &Path, dir: &Path) {
     let shown = out.lines().find(|l| l.starts_with("SHOWN")).unwrap();
     for name in [
         "golden.skeinhw.clk",
+        "rtl.skeinhw.clk",
         "golden.skeinhw.slot0_state_0[63:0]",
         "rtl.skeinhw.slot0_state_0[63:0]",
         "rtl.skeinhw.slot0_valid",

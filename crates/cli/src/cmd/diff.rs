@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
+use skeinhw_diff::viewer::ViewerRequest;
 use skeinhw_diff::wave::WaveOptions;
 use skeinhw_diff::{
     AnyGolden, CycleOptions, Golden, OwnedJob, OwnedShabalJob, ShabalGolden, SignalMap,
@@ -125,6 +126,16 @@ pub struct DiffArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// On a divergence, write into DIR (created; an existing one only with --force, and only
+    /// if it holds nothing but an earlier run's files) view.fst (the golden and RTL signals
+    /// merged), view.gtkw (`gtkwave -a DIR/view.gtkw`) and view.sucl (`surfer
+    /// --command-file DIR/view.sucl`): the diverging fields first, golden beside RTL, the
+    /// cursor on the first divergent edge.
+    #[arg(long, value_name = "DIR")]
+    pub viewer: Option<PathBuf>,
+    /// Replace the files an earlier --viewer run wrote in DIR.
+    #[arg(long, requires = "viewer")]
+    pub force: bool,
 }
 
 /// `--schedule` and its overrides, optional here because `--golden` may replace them.
@@ -255,8 +266,45 @@ fn matching_reset_cycles(
     Ok(None)
 }
 
+/// Writes the `--viewer` files of the report's divergence (the golden trace computed or read
+/// again: the diff streamed it), and says where on standard error.
+fn write_viewer(
+    args: &DiffArgs,
+    report: &skeinhw_diff::DiffReport,
+    map: &SignalMap,
+    options: &CycleOptions,
+) -> Result<()> {
+    let Some(dir) = &args.viewer else {
+        return Ok(());
+    };
+    let request = ViewerRequest {
+        dir,
+        force: args.force,
+        rtl: &args.wave,
+        rtl_prefix: options.wave.strip_prefix.as_deref(),
+        rtl_clock: &options.wave.clock,
+        map,
+    };
+    match skeinhw_diff::viewer::write_viewer(&request, golden(args)?, report)? {
+        Some(files) => eprintln!(
+            "skeinhw: viewer files in {}: gtkwave -a {}, or surfer --command-file {} (cursor at \
+             {} in {}'s time units)",
+            dir.display(),
+            files.gtkw.display(),
+            files.surfer.display(),
+            files.cursor,
+            files.merged.display(),
+        ),
+        None => eprintln!("skeinhw: no divergent edge: no viewer files written"),
+    }
+    Ok(())
+}
+
 /// Runs `skeinhw diff`.
 pub fn run(args: DiffArgs) -> Result<Status> {
+    if let Some(dir) = &args.viewer {
+        skeinhw_diff::viewer::check_viewer(dir, args.force)?;
+    }
     let golden = golden(&args)?;
     // Without a map, in_ready is not compared: a trace VCD has `in_ready_<k>`, the generated
     // Verilog one `in_ready` port (its signal_map.json maps the bits).
@@ -283,7 +331,7 @@ pub fn run(args: DiffArgs) -> Result<Status> {
             partial: args.partial,
         })
     };
-    let report = match (args.align, golden) {
+    let (report, map, options) = match (args.align, golden) {
         (Align::Cycle, golden) => {
             let golden = golden.into_frames();
             let map = map_file.unwrap_or_else(|| identity(&golden.signals));
@@ -300,7 +348,7 @@ pub fn run(args: DiffArgs) -> Result<Status> {
                     options.reset_cycles
                 ));
             }
-            report
+            (report, map, options)
         }
         (Align::Event, AnyGolden::Skein(golden)) => {
             // Without a map: the generated Verilog's registers that event alignment compares.
@@ -319,13 +367,14 @@ pub fn run(args: DiffArgs) -> Result<Status> {
                 SignalMap::identity(usable, None)
             });
             let options = with(&map)?;
-            skeinhw_diff::compare_events(
+            let report = skeinhw_diff::compare_events(
                 &golden.header,
                 golden.records,
                 &args.wave,
                 &map,
                 &options,
-            )?
+            )?;
+            (report, map, options)
         }
         (Align::Event, AnyGolden::Shabal(golden)) => {
             // Without a map: the generated Verilog's A, B, C and digest registers.
@@ -343,13 +392,14 @@ pub fn run(args: DiffArgs) -> Result<Status> {
                 SignalMap::identity(usable, None)
             });
             let options = with(&map)?;
-            skeinhw_diff::compare_shabal_events(
+            let report = skeinhw_diff::compare_shabal_events(
                 &golden.header,
                 golden.records,
                 &args.wave,
                 &map,
                 &options,
-            )?
+            )?;
+            (report, map, options)
         }
     };
     let mut out = std::io::stdout().lock();
@@ -358,5 +408,7 @@ pub fn run(args: DiffArgs) -> Result<Status> {
     } else {
         writeln!(out, "{report}")?;
     }
+    drop(out);
+    write_viewer(&args, &report, &map, &options)?;
     Ok(report.exit_status())
 }

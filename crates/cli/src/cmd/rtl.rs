@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use skeinhw_diff::DiffReport;
+use skeinhw_diff::viewer::ViewerRequest;
+use skeinhw_diff::{AnyGolden, DiffReport, Golden, ShabalGolden, SignalMap};
 use skeinhw_outfile::OutFile;
 use skeinhw_rtl::{
     AnyDesign, CoreInfo, Features, Message, ResetDiff, RunLimits, RunOutput, Simulator,
@@ -57,6 +58,7 @@ pub struct RtlArgs {
 /// Arguments of `sim`.
 #[derive(Args)]
 #[command(after_help = SIM_AFTER_HELP)]
+#[command(group(clap::ArgGroup::new("kept").multiple(true)))]
 pub struct SimArgs {
     #[command(flatten)]
     pub schedule: ScheduleArgs,
@@ -71,10 +73,15 @@ pub struct SimArgs {
     pub rtl_dir: Option<PathBuf>,
     /// Keep the simulation's VCD at this path (an existing file only with --force; a symlink
     /// is written through, a FIFO or device written in place).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", group = "kept")]
     pub vcd: Option<PathBuf>,
-    /// Replace an existing --vcd file.
-    #[arg(long, requires = "vcd")]
+    /// On a divergence, write the wave-viewer files into DIR as `diff --viewer` does
+    /// (view.fst, view.gtkw, view.sucl: golden beside RTL, the cursor on the first divergent
+    /// edge).
+    #[arg(long, value_name = "DIR", group = "kept")]
+    pub viewer: Option<PathBuf>,
+    /// Replace an existing --vcd file, or the files an earlier --viewer run wrote in DIR.
+    #[arg(long, requires = "kept")]
     pub force: bool,
     /// Further messages (hex), as `trace --more`: message i goes to stream i mod S (S: the
     /// design's streams, one per block in flight), after the messages of that stream before it.
@@ -177,6 +184,9 @@ fn simulate_design(
     limits: RunLimits,
 ) -> Result<Simulated> {
     let simulator: Simulator = args.simulator.parse()?;
+    if let Some(dir) = &args.viewer {
+        skeinhw_diff::viewer::check_viewer(dir, args.force)?;
+    }
     // Checked before the simulation: standard output carries the digest, not the VCD.
     let keep = args
         .vcd
@@ -425,6 +435,42 @@ fn verdict(
     }
 }
 
+/// `--viewer`: the divergence's viewer files, the RTL signals named as the generated test
+/// bench names them (the trace's names under [`skeinhw_rtl::SCOPE`], `in_ready` one port).
+fn write_viewer<'a>(
+    args: &SimArgs,
+    sim: &Simulated,
+    fields: impl IntoIterator<Item = &'a str>,
+    golden: AnyGolden,
+    report: &DiffReport,
+) -> Result<()> {
+    let Some(dir) = &args.viewer else {
+        return Ok(());
+    };
+    let scope = Some(skeinhw_rtl::SCOPE);
+    let map = SignalMap::identity(fields, scope).in_ready_on_port(scope);
+    let clock = format!("{}.{}", skeinhw_rtl::SCOPE, skeinhw_trace::names::CLK);
+    let request = ViewerRequest {
+        dir,
+        force: args.force,
+        rtl: &sim.vcd,
+        rtl_prefix: sim.simulator.vcd_prefix(),
+        rtl_clock: &clock,
+        map: &map,
+    };
+    if let Some(files) = skeinhw_diff::viewer::write_viewer(&request, golden, report)? {
+        eprintln!(
+            "skeinhw: viewer files in {}: gtkwave -a {}, or surfer --command-file {} (cursor at \
+             {})",
+            dir.display(),
+            files.gtkw.display(),
+            files.surfer.display(),
+            files.cursor,
+        );
+    }
+    Ok(())
+}
+
 fn sim_skein(args: &SimArgs, schedule: &Schedule) -> Result<Status> {
     let m = &args.message;
     let state_bits = u64::from(schedule.size().bits());
@@ -499,6 +545,18 @@ fn sim_skein(args: &SimArgs, schedule: &Schedule) -> Result<Status> {
         sim.simulator.vcd_prefix(),
         &omitted,
     )?;
+    if let Some(report) = &report {
+        let signals = skeinhw_trace::names::trace_signals(header);
+        let fields = signals
+            .iter()
+            .map(|s| s.name.as_str())
+            .filter(|n| !omitted.iter().any(|o| o == n));
+        let golden = AnyGolden::Skein(Golden {
+            header: header.clone(),
+            records: Box::new(expected.clone().into_iter().map(Ok)),
+        });
+        write_viewer(args, &sim, fields, golden, report)?;
+    }
     let out_blocks = out_bits.div_ceil(8).div_ceil(header.words as u64 * 8) as usize;
     verdict(
         schedule.name(),
@@ -560,6 +618,20 @@ fn sim_shabal(args: &SimArgs, schedule: &ShabalSchedule) -> Result<Status> {
         skeinhw_rtl::SCOPE,
         sim.simulator.vcd_prefix(),
     )?;
+    if let Some(report) = &report {
+        let signals = skeinhw_trace::shabal::signals(header.output_words());
+        let golden = AnyGolden::Shabal(ShabalGolden {
+            header: header.clone(),
+            records: Box::new(expected.clone().into_iter().map(Ok)),
+        });
+        write_viewer(
+            args,
+            &sim,
+            signals.iter().map(|s| s.name.as_str()),
+            golden,
+            report,
+        )?;
+    }
     verdict(
         schedule.name(),
         &sim,

@@ -14,6 +14,7 @@ use crate::error::DiffError;
 pub use crate::options::WaveOptions;
 
 mod contain;
+mod fst;
 mod precheck;
 mod sampler;
 mod scan;
@@ -183,6 +184,17 @@ where
         message,
     };
     let fst = precheck(&mut input, !ours).map_err(malformed)?;
+    if ours && fst {
+        let start = input
+            .stream_position()
+            .map_err(|e| malformed(e.to_string()))?;
+        if let Some(stats) = fst::stream_fst(&mut input, file, options, probes, &mut on_edge)? {
+            return Ok(stats);
+        }
+        input
+            .seek(SeekFrom::Start(start))
+            .map_err(|e| malformed(e.to_string()))?;
+    }
     if ours && !fst {
         let read = stream_vcd(&mut input, file, options, probes, &mut on_edge)?;
         // Our reader checked the time order of what it read: the rest of a file it stopped

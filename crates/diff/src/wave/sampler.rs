@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::io::{BufRead, Seek};
 
+use skeinhw_trace::names;
 use wellen::SignalRef;
 use wellen::stream::{self, Filter};
 
@@ -18,13 +19,31 @@ pub(super) type Names = HashMap<String, (usize, u32)>;
 
 /// The watched signals: `keys[0]` is the clock, `slots[p]` the position in `keys` of probe
 /// `p`'s signal (several probes may share one signal).
-struct Watch {
-    keys: Vec<usize>,
+pub(super) struct Watch {
+    pub(super) keys: Vec<usize>,
     slots: Vec<usize>,
 }
 
+/// A waveform `skeinhw trace` wrote has every signal under its one top scope
+/// ([`names::SCOPE`], `skeinhw.clk`): without `--strip-prefix`, its signals also answer to
+/// their names below that scope (the trace's field names), so that the diff of a trace file
+/// needs no options.
+pub(super) fn own_trace_names(names: &mut Names, options: &WaveOptions) {
+    let prefix = format!("{}.", names::SCOPE);
+    if options.strip_prefix.is_some() || !names.keys().all(|n| n.starts_with(&prefix)) {
+        return;
+    }
+    let aliases: Vec<(String, (usize, u32))> = names
+        .iter()
+        .map(|(n, v)| (n[prefix.len()..].to_string(), *v))
+        .collect();
+    for (n, v) in aliases {
+        names.entry(n).or_insert(v);
+    }
+}
+
 /// Finds the clock and every probe's signal by name, checking widths and slices.
-fn watch(
+pub(super) fn watch(
     names: &Names,
     file: &str,
     options: &WaveOptions,
@@ -81,7 +100,7 @@ fn watch(
 }
 
 /// Why a [`Sampler`] refused a change.
-enum Refused {
+pub(super) enum Refused {
     /// The callback asked for no more edges.
     Stop,
     /// A time stamp before the step's.
@@ -91,25 +110,25 @@ enum Refused {
 /// Turns value changes into one sample per rising clock edge, shared by both readers so that
 /// they sample alike: a time step ends when a change of a later time arrives (or the file
 /// ends); a rising edge in it is sampled then, after all of its changes.
-struct Sampler<'p, F> {
+pub(super) struct Sampler<'p, F> {
     probes: &'p [Probe],
     slots: Vec<usize>,
     /// The current value of each watched signal (the clock first), updated in place.
-    current: Vec<Bits>,
+    pub(super) current: Vec<Bits>,
     /// Which of `current` changed since the last edge's samples were made: only their
     /// probes are sampled again (most registers hold their value on most edges).
-    dirty: Vec<bool>,
+    pub(super) dirty: Vec<bool>,
     samples: Vec<Bits>,
     step_time: Option<u64>,
     /// The clock at the end of the previous time step.
     clock_before: bool,
     stats: WaveStats,
-    stop: bool,
+    pub(super) stop: bool,
     on_edge: F,
 }
 
 impl<'p, F: FnMut(u64, u64, &[Bits]) -> bool> Sampler<'p, F> {
-    fn new(probes: &'p [Probe], watch: Watch, on_edge: F) -> Self {
+    pub(super) fn new(probes: &'p [Probe], watch: Watch, on_edge: F) -> Self {
         Sampler {
             probes,
             current: watch.keys.iter().map(|_| Bits::known(vec![], 0)).collect(),
@@ -126,7 +145,7 @@ impl<'p, F: FnMut(u64, u64, &[Bits]) -> bool> Sampler<'p, F> {
 
     /// Called before a watched change at `time`: ends the previous step if this is a new one.
     #[inline]
-    fn at(&mut self, time: u64) -> Result<(), Refused> {
+    pub(super) fn at(&mut self, time: u64) -> Result<(), Refused> {
         if self.stop {
             return Err(Refused::Stop);
         }
@@ -173,7 +192,7 @@ impl<'p, F: FnMut(u64, u64, &[Bits]) -> bool> Sampler<'p, F> {
     }
 
     /// The end of the file: its last step ends.
-    fn finish(mut self) -> WaveStats {
+    pub(super) fn finish(mut self) -> WaveStats {
         if let (Some(t), false) = (self.step_time, self.stop) {
             self.end_step(t);
         }
@@ -203,6 +222,7 @@ pub(super) fn stream_vcd<R: BufRead + Seek>(
             .entry(name.to_string())
             .or_insert((v.id as usize, v.width));
     }
+    own_trace_names(&mut names, options);
     let watch = watch(&names, file, options, probes)?;
     let mut widths = Vec::with_capacity(watch.keys.len());
     for &key in &watch.keys {
@@ -298,7 +318,8 @@ pub(super) fn stream_edges<R: BufRead + Seek>(
     on_edge: impl FnMut(u64, u64, &[Bits]) -> bool,
 ) -> Result<WaveStats, DiffError> {
     let file = file.to_string();
-    let names = signal_names(wave.hierarchy(), options.strip_prefix.as_deref());
+    let mut names = signal_names(wave.hierarchy(), options.strip_prefix.as_deref());
+    own_trace_names(&mut names, options);
     let watch = watch(&names, &file, options, probes)?;
     let refs: Vec<SignalRef> = watch
         .keys
