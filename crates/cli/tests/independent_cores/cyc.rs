@@ -233,14 +233,12 @@ fn the_first_clock_mutants_are_caught_by_event_in_message_block_0() {
     }
 }
 
-// The placements the specification gives, which event alignment misses today (issue 33): the
-// register never holds the state after subkey 0, so when the fault already shows in its first
-// value (after subkey 2), every state event of the block is "never seen" and the first, "after
-// subkey 0", is named, its golden words beside the RTL's state after subkey 2 (all 8 differ);
-// a tweak never seen is shown as "(not seen)" in all three words.
+// The placements the specification gives by event (issue 33). The register never holds the
+// state after subkey 0: when its first value (after subkey 2) is already faulty, no stride has
+// been learned, and the report names the block's event closest to the values the register held
+// before its first match (the first compared edge's included), with its words.
 
 #[test]
-#[ignore = "event alignment names 'after subkey 0' (a state this core never registers), all 8 words"]
 fn the_rotation_mutant_is_caught_by_event_after_subkey_2() {
     event_catches(
         "MUT_ROT",
@@ -250,7 +248,6 @@ fn the_rotation_mutant_is_caught_by_event_after_subkey_2() {
 }
 
 #[test]
-#[ignore = "event alignment names 'after subkey 0' (a state this core never registers), all 8 words"]
 fn the_permutation_mutant_is_caught_by_event_after_subkey_2() {
     event_catches(
         "MUT_PERM",
@@ -260,13 +257,12 @@ fn the_permutation_mutant_is_caught_by_event_after_subkey_2() {
 }
 
 #[test]
-#[ignore = "event alignment names 'after subkey 0' (a state this core never registers)"]
+#[ignore = "subkey 0 is faulty (k_{0,7} + 1), so every word of the first registered state (after subkey 2) differs: nothing tells which event of the block it is, and the report names after subkey 0 beside the RTL's state after subkey 2"]
 fn the_subkey_index_mutant_is_caught_by_event_after_subkey_2() {
     event_catches("MUT_SUBKEY", "message block 0, after subkey 2", &STATE);
 }
 
 #[test]
-#[ignore = "event alignment shows the tweak never seen as '(not seen)' in all three words"]
 fn the_first_flag_mutant_is_caught_by_event_in_t1_and_t2() {
     event_catches(
         "MUT_FIRST",

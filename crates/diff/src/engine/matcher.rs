@@ -156,12 +156,10 @@ pub(crate) enum Seen {
     Nothing,
     /// Event `j` of `stream`: the nearest one at or after the next expected.
     Event(u32, usize),
-    /// A new value that is no expected event; `first_change`: the view held a value before.
+    /// A new value that is no expected event.
     Other {
         /// The value's words, in view order.
         value: Vec<u64>,
-        /// The view had shown a value on an earlier compared edge.
-        first_change: bool,
     },
 }
 
@@ -271,7 +269,6 @@ impl Matcher {
             return Seen::Nothing;
         }
         let best = best.map(|(key, stream, j)| (stream, j, key.1));
-        let first_change = self.last[vi].is_some();
         match best {
             Some((stream, j, _)) => {
                 self.last[vi] = Some(value);
@@ -279,10 +276,7 @@ impl Matcher {
             }
             None => {
                 self.last[vi] = Some(value.clone());
-                Seen::Other {
-                    value,
-                    first_change,
-                }
+                Seen::Other { value }
             }
         }
     }

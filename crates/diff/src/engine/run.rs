@@ -21,8 +21,6 @@ pub(crate) struct Taken {
     pub(crate) time: u64,
     /// The value's words, in view order.
     pub(crate) value: Vec<u64>,
-    /// The view had shown a value on an earlier compared edge.
-    pub(crate) first_change: bool,
     /// The stream and event of the view's last match, if any.
     pub(crate) armed: Option<(u32, usize)>,
     /// The same, kept after the first value that was no event.
@@ -221,10 +219,7 @@ impl Engine {
                         self.take(streams, vi, family, (stream, j), (edge, time), runs);
                     }
                 }
-                Seen::Other {
-                    value,
-                    first_change,
-                } => {
+                Seen::Other { value } => {
                     // No event follows the held one: taken if its stream may leave its current
                     // block (a design without that block, its first value faulty), else a
                     // value that only happened to equal a later event.
@@ -245,7 +240,6 @@ impl Engine {
                             edge,
                             time,
                             value,
-                            first_change,
                             armed,
                             last_match: self.matcher.last_match[vi],
                         },

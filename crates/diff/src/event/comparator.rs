@@ -11,6 +11,10 @@ use crate::wave::Bits;
 /// registered events (one round per clock, 80 rounds for Threefish-1024).
 const GAPS_KEPT: usize = 96;
 
+/// Values kept before a register's first match: the reset value, then the first states of a
+/// block (a register that never holds the state after subkey 0, faulty from its first value).
+const GAPS_BEFORE_MATCH: usize = 8;
+
 /// The event comparison, fed edge by edge (see the module documentation).
 pub struct EventComparator {
     pub(super) ex: Expected,
@@ -37,7 +41,9 @@ impl EventComparator {
             true,
             |streams, t| {
                 let family = views[t.vi].family.index();
-                // Before any match, the value is where the first event was expected.
+                // Before any match, the first values (the first compared edge's too: after
+                // `reset_cycles` it may already be the block's first state) are where the
+                // first events were expected; the report takes the closest.
                 // Every value after a match (up to GAPS_KEPT) is kept: the next event's place
                 // is among them, and the report compares the register there (issue 33).
                 let kept = |stream: &u32, j: usize| {
@@ -54,10 +60,10 @@ impl EventComparator {
                     None => streams
                         .iter()
                         .find(|(_, st)| {
-                            st.queue.next(family) == 0 && st.queue.gaps(family).is_empty()
+                            st.queue.next(family) == 0
+                                && st.queue.gaps(family).len() < GAPS_BEFORE_MATCH
                         })
-                        .map(|(k, _)| (*k, None))
-                        .filter(|_| t.first_change),
+                        .map(|(k, _)| (*k, None)),
                 };
                 if let Some((stream, matched)) = gap {
                     let st = streams.get_mut(&stream).expect("stream");

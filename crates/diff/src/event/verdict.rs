@@ -79,6 +79,11 @@ impl EventComparator {
                 // other subkey, or a faulty feed-forward), that one: the value in the event's
                 // place (issue 33).
                 let gaps = st.queue.gaps(f.index());
+                // A register never seen to hold a block's state has taught no stride: the
+                // value in an event's place is then the closest event alone (a core that never
+                // registers the state after subkey 0, faulty from its first value).
+                let evidence = reg.evidence(f);
+                let mut placed = false;
                 let mut groups: Vec<Option<usize>> = gaps.iter().map(|g| g.matched).collect();
                 groups.dedup();
                 for matched in groups {
@@ -91,11 +96,20 @@ impl EventComparator {
                             .unwrap_or(0)
                     };
                     let on_stride = (from..evs.len())
-                        .find(|&k| reg.on_stride(evs[k].kind) && block_expected(evs[k].block));
+                        .find(|&k| reg.on_stride(evs[k].kind) && block_expected(evs[k].block))
+                        .filter(|_| evidence);
                     let closest = (from < evs.len() && block_expected(evs[from].block))
                         .then(|| {
                             (from..evs.len())
                                 .take_while(|&k| evs[k].block == evs[from].block)
+                                // Before any match (the reset value among the values), a
+                                // design with a stride is held to its kinds: a reset 0 equal in
+                                // some words to an unregistered event is none of them.
+                                .filter(|&k| {
+                                    matched.is_some()
+                                        || !evidence
+                                        || reg.closed.contains(&evs[k].kind)
+                                })
                                 .map(|k| (equal(k), std::cmp::Reverse(k)))
                                 .max()
                                 .map(|(_, k)| k.0)
@@ -115,9 +129,11 @@ impl EventComparator {
                         && evs[k].seen.is_none()
                     {
                         candidates.push((evs[k].block, f, k));
+                        placed = true;
                     }
                 }
-                if !reg.evidence(f)
+                if !evidence
+                    && !placed
                     && let Some(j) = evs
                         .iter()
                         .position(|e| block_expected(e.block) && mid_block(f, e.kind))
@@ -137,7 +153,12 @@ impl EventComparator {
                             .iter()
                             .any(|e| e.block == b && e.seen.is_some())
                     });
-                    if !any {
+                    // A state event of the block already placed (the closest to a faulty
+                    // value) names the block's fault better than its first event.
+                    let placed = candidates.iter().any(|&(cb, cf, _)| {
+                        cb == b && matches!(cf, Family::State | Family::StateBefore)
+                    });
+                    if !any && !placed {
                         let f = if families.contains(&Family::StateBefore) {
                             Family::StateBefore
                         } else {
