@@ -44,6 +44,32 @@ fn number(printed: &str, what: &str, line: usize) -> f64 {
         .unwrap_or_else(|_| panic!("seed-tables.csv line {line}: {what} = {printed:?}"))
 }
 
+/// The fields of one CSV line: split on commas outside double quotes, quotes removed (two
+/// quotes inside quotes are one).
+fn fields(line: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                out.last_mut().expect("a field").push('"');
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(String::new()),
+            c => out.last_mut().expect("a field").push(c),
+        }
+    }
+    out
+}
+
+#[test]
+fn a_quoted_comma_stays_in_its_field() {
+    assert_eq!(fields(r#"a,"b, c",d"#), ["a", "b, c", "d"]);
+    assert_eq!(fields(r#"x,"say ""hi""""#), ["x", r#"say "hi""#]);
+}
+
 #[test]
 fn throughput_of_every_preset_row_reproduces_the_table() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../estimator/data/seed-tables.csv");
@@ -60,8 +86,10 @@ fn throughput_of_every_preset_row_reproduces_the_table() {
     let mut designs_seen = std::collections::BTreeSet::new();
     for (i, line) in lines {
         let line_no = i + 1;
-        // No quoting in this file: a plain split, with a field count check.
-        let row: Vec<&str> = line.split(',').collect();
+        // Fields split on commas outside double quotes (a note may quote a comma: row [22]),
+        // with a field count check.
+        let row = fields(line);
+        let row: Vec<&str> = row.iter().map(String::as_str).collect();
         assert_eq!(
             row.len(),
             COLUMNS.len(),
