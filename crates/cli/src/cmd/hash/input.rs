@@ -96,7 +96,7 @@ pub(super) fn open_file(name: &OsStr) -> Result<File> {
 /// Hashes a file (or standard input for `-`) in constant memory; returns digest and length.
 pub(crate) fn hash_input(setup: &Setup, name: &OsStr) -> Result<(Digest, u64)> {
     if name == "-" {
-        return hash_reader(setup, io::stdin().lock(), None);
+        return hash_reader(setup, io::stdin(), None);
     }
     let path = Path::new(name);
     let shown = path.display();
@@ -122,25 +122,18 @@ pub(crate) fn hash_input(setup: &Setup, name: &OsStr) -> Result<(Digest, u64)> {
 
 fn hash_reader(
     setup: &Setup,
-    mut reader: impl Read,
+    reader: impl Read + Send,
     bar: Option<&ProgressBar>,
 ) -> Result<(Digest, u64)> {
     let mut h = setup.hasher()?;
-    let mut buf = vec![0u8; READ_CHUNK];
     let mut total = 0u64;
-    loop {
-        let n = match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e.into()),
-        };
-        h.update(&buf[..n]);
-        total += n as u64;
+    super::read_ahead::read_ahead(reader, |chunk| {
+        h.update(chunk);
+        total += chunk.len() as u64;
         if let Some(bar) = bar {
             bar.set_position(total);
         }
-    }
+    })?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

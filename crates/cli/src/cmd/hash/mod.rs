@@ -33,6 +33,7 @@ mod check;
 mod digest;
 mod input;
 mod many;
+mod read_ahead;
 mod setup;
 
 pub use args::{Alg, HashArgs};
