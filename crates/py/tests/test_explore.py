@@ -48,6 +48,22 @@ def test_grid_is_the_product_and_seedless_flows_run_once():
     assert pts[0].sets == ("f=1",)
 
 
+def test_a_schedule_s_own_flow_args_replace_the_study_s_for_that_flow(tmp_path):
+    from skeinhw.explore.study import load_study
+
+    study = tmp_path / "s.toml"
+    study.write_text('schedules = ["a", "ath-4r"]\nflows = ["v5-netlist", "ecp5"]\n'
+                     '[schedule_flow_args.ath-4r]\necp5 = ["--placer static", "--seed-x 1"]\n')
+    pts = load_study(str(study)).points(flows.seeded())
+    own = [p.flow_args for p in pts if p.schedule == "ath-4r" and p.flow == "ecp5"]
+    assert own == [("--placer", "static"), ("--seed-x", "1")]
+    assert [p.flow_args for p in pts if p.schedule == "a"] == [(), ()]
+    assert [p.flow_args for p in pts if p.flow == "v5-netlist"] == [(), ()]
+    study.write_text('schedules = ["a"]\n[schedule_flow_args.b]\necp5 = ["x"]\n')
+    with pytest.raises(ExploreError, match="names 'b'"):
+        load_study(str(study))
+
+
 def test_a_study_runs_once_and_resumes(tmp_path, capsys):
     out = tmp_path / "s"
     assert fake_study(out) == 0

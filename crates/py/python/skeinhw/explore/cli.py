@@ -4,6 +4,7 @@
         --set first_subkey_cycle=false,true --core lean,full --flow v5-netlist --out study1
     skeinhw explore --study study.toml --address auto --out study1
     skeinhw explore --study study.toml --guided --out study1
+    skeinhw explore table --store study1    # the ECP5 rows and README table (see tablecmd)
 
 Exit status: 0 when the study ran (a tool's failure is a record, not an error), 2 on bad input
 (one line naming the thing; nothing written), 130 after Ctrl-C (the store consistent: run the
@@ -52,7 +53,8 @@ def parser() -> argparse.ArgumentParser:
                    help="CPUs of the Ray started here (default: all); with no --address")
     r.add_argument("--serial", action="store_true", help="run in this process, without Ray")
     r.add_argument("--yosys", choices=tools.KINDS, default="auto",
-                   help="tools from YoWASP (PyPI) or the system (default: YoWASP if installed)")
+                   help="Yosys from YoWASP (PyPI) or the system (default: YoWASP if installed; "
+                        "nextpnr is YoWASP's when installed, else the system's)")
     r.add_argument("--time-limit", type=float, default=3600.0, metavar="S",
                    help="per-point time limit, seconds (default 3600)")
     r.add_argument("--max-retries", type=int, default=3, metavar="N",
@@ -87,6 +89,11 @@ def grid_of(a: argparse.Namespace) -> study.Grid:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["table"]:
+        from . import tablecmd
+
+        return tablecmd.main(argv[1:])
     a = parser().parse_args(argv)
     try:
         return run(a)
