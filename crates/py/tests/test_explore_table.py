@@ -82,11 +82,7 @@ def test_the_table_from_the_checked_in_rows_is_the_readme_s(tmp_path):
     root = repo_copy(tmp_path)
     readme = (root / "README.md").read_text()
     assert table("--root", str(root)) == 0
-    again = (root / "README.md").read_text()
-    # The generated region is the README's own (only an older generator's marker renamed).
-    for old in ecp5table.OLD_BEGINS:
-        readme = readme.replace(old, ecp5table.BEGIN)
-    assert again == readme
+    assert (root / "README.md").read_text() == readme  # the generated region is the README's
     assert json.loads((root / ecp5data.RESULTS).read_text())["rows"] == checked_in()["rows"]
 
 
@@ -107,10 +103,7 @@ def test_rows_from_a_store_replace_the_checked_in_ones_with_the_same_figures(tmp
         assert new["verilog_fnv1a64"] == ecp5data.fnv1a64(want)
         assert "equivalent_verilog" not in new
     # The same figures: the same table.
-    after = (root / "README.md").read_text()
-    for old in ecp5table.OLD_BEGINS:
-        before = before.replace(old, ecp5table.BEGIN)
-    assert after == before
+    assert (root / "README.md").read_text() == before
     # The rows keep the format the estimator and crates/rtl/tests/ecp5_data.rs read.
     assert set(data) == {"about", "rows"}
     assert all(set(r) >= {"design", "variant", "verilog_fnv1a64", "tools", "xc5v", "ecp5"}
