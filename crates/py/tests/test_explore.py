@@ -280,6 +280,25 @@ def test_guided_finds_the_front_when_the_model_is_off_by_family_and_field():
     assert last["open"] == 0 and last["error_after_refit"]["area"] < 0.05
 
 
+def test_points_of_one_design_are_measured_once():
+    def job(key, name, rpc):
+        sched = json.dumps({"name": name, "source": name, "rounds_per_cycle": rpc})
+        return {"key": key, "schedule_json": sched, "point": {
+            "schedule": name, "core": "lean", "flow": "v5-netlist", "flow_args": [],
+            "seed": None}}
+
+    jobs = [job("1", "ath-1r", 2), job("4", "ath-4r", 2), job("8", "ath-8r", 4)]
+    assert [j["key"] for j in guided.distinct(jobs, {})] == ["1", "8"]
+    assert [j["key"] for j in guided.distinct(jobs, {"4": {}})] == ["4", "8"]
+
+
+def test_compare_says_by_how_much_a_missed_point_was_missed():
+    point = {"area": 100, "throughput_mbps": 100}
+    assert cli.shortfall(point, [{"area": 110, "throughput_mbps": 100},
+                                 {"area": 100, "throughput_mbps": 80}]) == pytest.approx(0.1)
+    assert cli.shortfall(point, [{"area": 90, "throughput_mbps": 120}]) == 0
+
+
 def test_guided_refit_corrects_a_uniform_bias():
     jobs = [{"key": str(i), "point": {"schedule": "s", "core": "lean"},
              "model": {"area": 100 + i, "throughput_mbps": 50 + i}} for i in range(5)]

@@ -224,16 +224,20 @@ def write_report(out: str, jobs: list[dict[str, Any]], st: storemod.Store,
             json.dump(summary, f, indent=2)
             f.write("\n")
         print(f"guided: {summary['real_runs']} real runs ({summary['reused']} reused from the "
-              f"store) of {summary['candidates']} candidates, {len(summary['rounds'])} rounds")
+              f"store) of {summary['candidates']} candidates ({summary['designs']} distinct "
+              f"designs), {len(summary['rounds'])} rounds")
         c = summary.get("compare")
         if c:
             print(f"guided vs the full grid ({c['grid_points']} points measured, "
                   f"{c['grid_missing']} missing): found {c['found']} of its {c['grid_front']} "
                   f"front points; same front: {'yes' if c['same_front'] else 'no'}")
+            for label, gap in c["missed_by"].items():
+                print(f"  missed {label}: the guided front's nearest point is {gap:.1%} short")
         for i, rd in enumerate(summary["rounds"], 1):
             print(f"  round {i}: {rd['runs']} runs; model error (area, throughput) raw "
                   f"{pct(rd['model_error_raw'])}, before refit {pct(rd['error_before_refit'])}, "
-                  f"after {pct(rd['error_after_refit'])}; band {rd['band']:.1%}")
+                  f"after {pct(rd['error_after_refit'])}; widest family band {rd['band']:.1%}; "
+                  f"{rd['open']} candidates left that can be on the front")
 
 
 def compare(jobs: list[dict[str, Any]], grid: storemod.Store,
@@ -241,11 +245,23 @@ def compare(jobs: list[dict[str, Any]], grid: storemod.Store,
     """The guided front against the full grid's measured one (same keys, same figures)."""
     recs = [grid.get(j["key"]) for j in jobs]
     missing = sum(r is None for r in recs)
-    front = {r["key"] for r in report.pareto(report.measured_rows([r for r in recs if r]))}
+    rows = {r["key"]: r for r in report.measured_rows([r for r in recs if r])}
+    front = {r["key"] for r in report.pareto(list(rows.values()))}
     found = front & set(summary["front"])
+    mine = [rows[k] for k in summary["front"] if k in rows]
     return {"grid_points": len(jobs) - missing, "grid_missing": missing,
             "grid_front": len(front), "found": len(found), "missed": sorted(front - found),
+            "missed_by": {rows[k]["label"]: round(shortfall(rows[k], mine), 4)
+                          for k in sorted(front - found)},
             "same_front": not missing and found == front == set(summary["front"])}
+
+
+def shortfall(point: dict[str, Any], front: list[dict[str, Any]]) -> float:
+    """How far the nearest point of ``front`` falls short of ``point``: the larger of its
+    excess area and missing throughput, relative (0: as good on both)."""
+    gaps = [max(0.0, g["area"] / point["area"] - 1,
+                point["throughput_mbps"] / g["throughput_mbps"] - 1) for g in front]
+    return min(gaps, default=1.0)
 
 
 def pct(e: dict[str, Any]) -> str:

@@ -57,7 +57,8 @@ def own_flow(args: str) -> str:
 def fmax_cell(r: Row | None) -> str:
     e = r.get("ecp5") if r else None
     if e and e.get("fits") is False:
-        return f"does not fit ({100 * e['comb_used'] / e['comb_available']:.0f}% of the logic cells)"
+        share = 100 * e["comb_used"] / e["comb_available"]
+        return f"does not fit ({share:.0f}% of the logic cells)"
     if not e:
         return "-"
     own = own_flow(r["tools"].get("nextpnr_args", ""))

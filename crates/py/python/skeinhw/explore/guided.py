@@ -15,12 +15,13 @@ The search stops when no unmeasured candidate can still be on the front. The mod
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 from statistics import NormalDist
 from typing import Any, Callable
 
-from .refit import METRICS, Fit, family, ok_record, refit
+from .refit import METRICS, Features, Fit, family, ok_record, refit
 from .report import pareto
 
 Z = 2.0  # a family's band: Z times its cross-validated error (about 95% of its points)
@@ -109,11 +110,39 @@ def probes(jobs: list[Job], measured: dict[str, Record], fit: Fit) -> list[Job]:
     return [j for _, j in best.values()]
 
 
+def field_probes(jobs: list[Job], chosen: list[Job], fit: Fit) -> list[Job]:
+    """One point for each value of a varied field that no chosen point has (its best
+    throughput per area as predicted): without it the refit cannot see that field's effect
+    (the model's predicted front can all share one value)."""
+    feats = Features(jobs)
+    seen = [set() for _ in feats.columns]
+    for j in chosen:
+        for i, v in enumerate(feats.of(j)):
+            seen[i].add(v)
+    out: list[Job] = []
+    for i in range(len(feats.columns)):
+        best = None
+        for j in jobs:
+            v = feats.of(j)[i]
+            if v in seen[i] or j in chosen or j in out:
+                continue
+            p = fit.predict(j)
+            ratio = p["throughput_mbps"] / max(p["area"], 1e-9)
+            if best is None or ratio > best[0]:
+                best = (ratio, j)
+        if best is not None:
+            out.append(best[1])
+            for k, v in enumerate(feats.of(best[1])):
+                seen[k].add(v)
+    return out
+
+
 def next_round(jobs: list[Job], measured: dict[str, Record], fit: Fit, first: bool) -> list[Job]:
     """The candidates of the next round (none: the search is over)."""
     if first:
         batch = [j for j in predicted_front(jobs, fit) if j["key"] not in measured]
-        return batch + [j for j in probes(jobs, measured, fit) if j not in batch]
+        batch += [j for j in probes(jobs, measured, fit) if j not in batch]
+        return batch + field_probes(jobs, batch, fit)
     front = measured_front(jobs, measured)
     cands = open_candidates(jobs, measured, fit)
     cands.sort(key=lambda j: -chance_on_front(j, fit, front))
@@ -121,11 +150,37 @@ def next_round(jobs: list[Job], measured: dict[str, Record], fit: Fit, first: bo
     return batch + [j for j in probes(jobs, measured, fit) if j not in batch]
 
 
+def design(job: Job) -> str:
+    """What a point builds and runs: its schedule less its name and source (which reach the
+    Verilog only as comments), core, flow, arguments and seed."""
+    if "schedule_json" not in job:
+        return job["key"]
+    sched = {k: v for k, v in json.loads(job["schedule_json"]).items()
+             if k not in ("name", "source")}
+    p = job["point"]
+    return json.dumps([sched, p["core"], p["flow"], p["flow_args"], p["seed"]], sort_keys=True)
+
+
+def distinct(jobs: list[Job], measured: dict[str, Record]) -> list[Job]:
+    """One point per design: a measured one where there is one, else the first in the grid
+    (the one a grid's front keeps among equal points). Presets that differ only in the
+    fields a study sets (ath-1r, ath-4r and ath-8r with ``rounds_per_cycle``) are one design:
+    measuring it once measures them all."""
+    first: dict[str, Job] = {}
+    for j in jobs:
+        d = design(j)
+        if d not in first or (j["key"] in measured and first[d]["key"] not in measured):
+            first[d] = j
+    return [j for j in jobs if first[design(j)] is j]
+
+
 def search(jobs: list[Job], measured: dict[str, Record],
            run: Callable[[list[Job]], None]) -> dict[str, Any]:
     """Rounds of real runs (``run`` puts each result into ``measured``); returns the summary:
     rounds (runs, error before and after the refit, bands), real runs against the grid, the
-    front."""
+    front. Points of the same design as another (:func:`distinct`) are not run again."""
+    grid = len(jobs)
+    jobs = distinct(jobs, measured)
     already = sum(1 for j in jobs if j["key"] in measured)
     fit = refit(jobs, measured) if already else Fit()
     rounds = []
@@ -146,6 +201,6 @@ def search(jobs: list[Job], measured: dict[str, Record],
     ran = sum(1 for j in jobs if j["key"] in measured) - already
     front = pareto([{"key": j["key"], **{m: measured[j["key"]]["figures"][m] for m in METRICS}}
                     for j in jobs if ok_record(measured.get(j["key"]))])
-    return {"candidates": len(jobs), "real_runs": ran, "reused": already, "rounds": rounds,
+    return {"candidates": grid, "designs": len(jobs), "real_runs": ran, "reused": already, "rounds": rounds,
             "front": [r["key"] for r in front],
             "scale": {f"{f}:{m}": round(math.exp(a), 4) for (f, m), (a, _) in fit.coef.items()}}
