@@ -30,7 +30,9 @@ PROG = "skeinhw explore"
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=PROG, description="Design-space studies with real "
-                                "synthesis on Ray: resumable, fault-tolerant, model-guided.")
+                                "synthesis on Ray: resumable, fault-tolerant, model-guided.",
+                                epilog="skeinhw explore table --store DIR: the README's ECP5 "
+                                "table and its rows (results.json) from a store (table --help)")
     g = p.add_argument_group("the study (a grid; or --study FILE)")
     g.add_argument("--study", metavar="FILE", help="study file (TOML or JSON), copied into --out")
     g.add_argument("--schedule", action="append", default=[], metavar="NAME|FILE.json",
