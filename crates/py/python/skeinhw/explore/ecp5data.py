@@ -249,6 +249,18 @@ def write_whole(path: str, text: str) -> None:
         raise
 
 
+# The netlist's own figures (Yosys's cells); the rest of ``xc5v`` is the estimator's reading
+# of the netlist (packing, timing), which changes with the estimator's constants.
+NETLIST_CELLS = ("luts", "ffs", "carry4")
+
+
+def estimator_only(diffs: list[str]) -> bool:
+    """Whether ``diffs`` (of :func:`differences`) are all in the estimator's reading of an
+    unchanged netlist."""
+    return bool(diffs) and all(d.startswith("xc5v.") and d.split()[0][5:] not in NETLIST_CELLS
+                               for d in diffs)
+
+
 def differences(old: Row, new: Row) -> list[str]:
     """What a re-made row measures differently from the checked-in one (not the seconds);
     an ``ecp5`` not re-run is not compared."""
