@@ -1,11 +1,11 @@
 //! The measured rows of `estimator/data/ecp5/results.json` (Yosys Virtex-5 netlists and ECP5
-//! place-and-route, made by `scripts/ecp5.py`) are of the Verilog checked in today: each row's
+//! place-and-route, made by `skeinhw explore table` from a study store) are of the Verilog checked in today: each row's
 //! hash is recomputed from `generated/<design>/skeinhw.v` (full cores) or from the lean core
 //! generated in memory. A row whose Verilog the generator has since changed without changing
 //! the hardware (e.g. no longer emitting functions no stage calls) keeps its measured hash and
 //! names the current text in `"equivalent_verilog": {"fnv1a64", "evidence"}`; the row is
-//! current when today's hash is either. `SKEINHW_SLOW=1` re-runs the script on long-iter-256
-//! and compares.
+//! current when today's hash is either. `SKEINHW_SLOW=1` re-runs long-iter-256's lean row with
+//! `skeinhw explore` and compares (`skeinhw explore table --check`).
 
 use std::path::PathBuf;
 
@@ -108,7 +108,7 @@ fn every_checked_in_row_is_of_the_current_verilog() {
     eprintln!("{} row(s), {routed} placed and routed", rows.len());
     assert!(
         stale.is_empty(),
-        "rows made from other Verilog than today's: {}; re-run scripts/ecp5.py (see README.md)",
+        "rows made from other Verilog than today's: {}; re-run them with skeinhw explore and skeinhw explore table (see README.md)",
         stale.join(", ")
     );
 }
@@ -171,16 +171,55 @@ fn a_lean_netlist_has_fewer_flip_flops_and_luts_than_the_full_one() {
     assert!(compared > 0, "no lean row to compare with a full netlist");
 }
 
+/// The Python that has `skeinhw[explore]`: `SKEINHW_PYTHON`, else the test venv's, else python3.
+fn python() -> PathBuf {
+    if let Some(p) = std::env::var_os("SKEINHW_PYTHON") {
+        return p.into();
+    }
+    let venv = root().join("target/venv/bin/python");
+    if venv.exists() {
+        venv
+    } else {
+        "python3".into()
+    }
+}
+
 #[test]
-fn the_script_reproduces_the_checked_in_row_of_long_iter_256() {
+fn explore_reproduces_the_checked_in_row_of_long_iter_256() {
     if std::env::var_os("SKEINHW_SLOW").is_none_or(|v| v != "1") {
         eprintln!("skipped: SKEINHW_SLOW=1 re-runs Yosys and nextpnr (minutes)");
         return;
     }
-    let status = std::process::Command::new("python3")
-        .arg(root().join("scripts/ecp5.py"))
-        .args(["--check", "--only", "long-iter-256", "--variant", "lean"])
-        .status()
-        .expect("python3");
-    assert!(status.success(), "scripts/ecp5.py --check: {status}");
+    let store = std::env::temp_dir().join(format!("skeinhw-ecp5-check-{}", std::process::id()));
+    let explore = |args: &[&str]| {
+        let status = std::process::Command::new(python())
+            .args(["-m", "skeinhw.explore"])
+            .args(args)
+            .current_dir(root())
+            .status()
+            .expect("python with skeinhw[explore]");
+        assert!(
+            status.success(),
+            "skeinhw explore {}: {status}",
+            args.join(" ")
+        );
+    };
+    let out = store.to_str().expect("a UTF-8 temporary directory");
+    // Debian's Yosys made the checked-in rows (their tools.yosys), YoWASP's nextpnr-ecp5.
+    explore(&[
+        "--schedule",
+        "long-iter-256",
+        "--core",
+        "lean",
+        "--flow",
+        "v5-netlist,ecp5",
+        "--yosys",
+        "system",
+        "--serial",
+        "--no-progress",
+        "--out",
+        out,
+    ]);
+    explore(&["table", "--check", "--store", out]);
+    std::fs::remove_dir_all(&store).ok();
 }

@@ -4,6 +4,7 @@
         --set first_subkey_cycle=false,true --core lean,full --flow v5-netlist --out study1
     skeinhw explore --study study.toml --address auto --out study1
     skeinhw explore --study study.toml --guided --out study1
+    skeinhw explore table --store study1    # the ECP5 rows and README table (see tablecmd)
 
 Exit status: 0 when the study ran (a tool's failure is a record, not an error), 2 on bad input
 (one line naming the thing; nothing written), 130 after Ctrl-C (the store consistent: run the
@@ -29,7 +30,9 @@ PROG = "skeinhw explore"
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=PROG, description="Design-space studies with real "
-                                "synthesis on Ray: resumable, fault-tolerant, model-guided.")
+                                "synthesis on Ray: resumable, fault-tolerant, model-guided.",
+                                epilog="skeinhw explore table --store DIR: the README's ECP5 "
+                                "table and its rows (results.json) from a store (table --help)")
     g = p.add_argument_group("the study (a grid; or --study FILE)")
     g.add_argument("--study", metavar="FILE", help="study file (TOML or JSON), copied into --out")
     g.add_argument("--schedule", action="append", default=[], metavar="NAME|FILE.json",
@@ -52,7 +55,8 @@ def parser() -> argparse.ArgumentParser:
                    help="CPUs of the Ray started here (default: all); with no --address")
     r.add_argument("--serial", action="store_true", help="run in this process, without Ray")
     r.add_argument("--yosys", choices=tools.KINDS, default="auto",
-                   help="tools from YoWASP (PyPI) or the system (default: YoWASP if installed)")
+                   help="Yosys from YoWASP (PyPI) or the system (default: YoWASP if installed; "
+                        "nextpnr is YoWASP's when installed, else the system's)")
     r.add_argument("--time-limit", type=float, default=3600.0, metavar="S",
                    help="per-point time limit, seconds (default 3600)")
     r.add_argument("--max-retries", type=int, default=3, metavar="N",
@@ -87,6 +91,11 @@ def grid_of(a: argparse.Namespace) -> study.Grid:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["table"]:
+        from . import tablecmd
+
+        return tablecmd.main(argv[1:])
     a = parser().parse_args(argv)
     try:
         return run(a)
@@ -217,16 +226,20 @@ def write_report(out: str, jobs: list[dict[str, Any]], st: storemod.Store,
             json.dump(summary, f, indent=2)
             f.write("\n")
         print(f"guided: {summary['real_runs']} real runs ({summary['reused']} reused from the "
-              f"store) of {summary['candidates']} candidates, {len(summary['rounds'])} rounds")
+              f"store) of {summary['candidates']} candidates ({summary['designs']} distinct "
+              f"designs), {len(summary['rounds'])} rounds")
         c = summary.get("compare")
         if c:
             print(f"guided vs the full grid ({c['grid_points']} points measured, "
                   f"{c['grid_missing']} missing): found {c['found']} of its {c['grid_front']} "
                   f"front points; same front: {'yes' if c['same_front'] else 'no'}")
+            for label, gap in c["missed_by"].items():
+                print(f"  missed {label}: the guided front's nearest point is {gap:.1%} short")
         for i, rd in enumerate(summary["rounds"], 1):
             print(f"  round {i}: {rd['runs']} runs; model error (area, throughput) raw "
                   f"{pct(rd['model_error_raw'])}, before refit {pct(rd['error_before_refit'])}, "
-                  f"after {pct(rd['error_after_refit'])}; band {rd['band']:.1%}")
+                  f"after {pct(rd['error_after_refit'])}; widest family band {rd['band']:.1%}; "
+                  f"{rd['open']} candidates left that can be on the front")
 
 
 def compare(jobs: list[dict[str, Any]], grid: storemod.Store,
@@ -234,11 +247,23 @@ def compare(jobs: list[dict[str, Any]], grid: storemod.Store,
     """The guided front against the full grid's measured one (same keys, same figures)."""
     recs = [grid.get(j["key"]) for j in jobs]
     missing = sum(r is None for r in recs)
-    front = {r["key"] for r in report.pareto(report.measured_rows([r for r in recs if r]))}
+    rows = {r["key"]: r for r in report.measured_rows([r for r in recs if r])}
+    front = {r["key"] for r in report.pareto(list(rows.values()))}
     found = front & set(summary["front"])
+    mine = [rows[k] for k in summary["front"] if k in rows]
     return {"grid_points": len(jobs) - missing, "grid_missing": missing,
             "grid_front": len(front), "found": len(found), "missed": sorted(front - found),
+            "missed_by": {rows[k]["label"]: round(shortfall(rows[k], mine), 4)
+                          for k in sorted(front - found)},
             "same_front": not missing and found == front == set(summary["front"])}
+
+
+def shortfall(point: dict[str, Any], front: list[dict[str, Any]]) -> float:
+    """How far the nearest point of ``front`` falls short of ``point``: the larger of its
+    excess area and missing throughput, relative (0: as good on both)."""
+    gaps = [max(0.0, g["area"] / point["area"] - 1,
+                point["throughput_mbps"] / g["throughput_mbps"] - 1) for g in front]
+    return min(gaps, default=1.0)
 
 
 def pct(e: dict[str, Any]) -> str:

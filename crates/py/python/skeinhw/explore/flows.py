@@ -171,9 +171,10 @@ def node_name() -> str:
 
 
 def program(job: dict[str, Any], tool: str) -> str:
-    prog = toolmod.find(tool, job["tool_kind"])
+    kind = job["tool_kind"][tool]
+    prog = toolmod.find(tool, kind)
     if prog is None:
-        raise ToolFailed("failed", f"{tool} not found on this node ({job['tool_kind']})", "")
+        raise ToolFailed("failed", f"{tool} not found on this node ({kind})", "")
     return prog
 
 
@@ -199,6 +200,7 @@ def v5_netlist(job: dict[str, Any], work: str, deadline: float) -> dict[str, Any
         "throughput_mbps": round(n["throughput_mbps"], 3),
         "carry4": n["cells"].get("carry4"),
         "cycles_per_block": n.get("cycles_per_block"),
+        "blocks_in_flight": n.get("blocks_in_flight"),
         "block_latency_cycles": n.get("block_latency_cycles"),
         "path_lut_depth": cp.get("lut_depth"),
         "path_carry_chains": cp.get("carry_chains"),
@@ -224,7 +226,9 @@ def ecp5(job: dict[str, Any], work: str, deadline: float) -> dict[str, Any]:
                 if comb else {}
             raise ToolFailed("failed", "does not fit: " + UNPLACEABLE, e.log,
                              {"fits": False, "lut4": cells.get("LUT4", 0),
-                              "ffs": cells.get("TRELLIS_FF", 0), **used}) from None
+                              "ccu2c": cells.get("CCU2C", 0), "ffs": cells.get("TRELLIS_FF", 0),
+                              "pfumx": cells.get("PFUMX", 0) + cells.get("L6MUX21", 0),
+                              **used}) from None
         raise
     rep = json.load(open(os.path.join(work, "ecp5-report.json")))
     clk = [v for k, v in rep.get("fmax", {}).items() if "clk" in k]

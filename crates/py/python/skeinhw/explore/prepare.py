@@ -67,14 +67,16 @@ class Preparer:
         self.tool_kind = tool_kind
         self.time_limit_s = time_limit_s
         self._versions: dict[str, dict[str, str]] = {}
-        self._kind: dict[str, str] = {}
+        self._kind: dict[str, dict[str, str]] = {}
 
-    def tools_for(self, flow: str) -> tuple[str, dict[str, str]]:
+    def tools_for(self, flow: str) -> tuple[dict[str, str], dict[str, str]]:
+        """The kind of each tool of ``flow`` (``--yosys`` names Yosys's; nextpnr is YoWASP's
+        when installed) and their version lines."""
         if flow not in self._versions:
-            needed = list(flows.FLOWS[flow].tools)
-            kind = tools.resolve_kind(self.tool_kind, needed)
-            self._kind[flow] = kind
-            self._versions[flow] = tools.versions(needed, kind) if needed else {}
+            kinds = {t: tools.resolve_kind(self.tool_kind if t == "yosys" else "auto", [t])
+                     for t in flows.FLOWS[flow].tools}
+            self._kind[flow] = kinds
+            self._versions[flow] = tools.versions(kinds)
         return self._kind[flow], self._versions[flow]
 
     def job(self, point: Point) -> dict[str, Any]:

@@ -64,6 +64,9 @@ class Grid:
     flows: list[str] = field(default_factory=lambda: ["v5-netlist"])
     flow_args: list[str] = field(default_factory=lambda: [""])
     seeds: list[int] = field(default_factory=lambda: [1])
+    # A schedule's own flow arguments for a flow, in place of ``flow_args`` (nextpnr's placer
+    # and router for the designs its default flow does not route): schedule -> flow -> args.
+    schedule_flow_args: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
     def points(self, seeded: "dict[str, bool]") -> list[Point]:
         """Every point, in grid order, without duplicates (``seeded[flow]``: takes a seed)."""
@@ -79,20 +82,22 @@ class Grid:
         combos = list(itertools.product(*(self.sets[f] for f in fields)))
         out: list[Point] = []
         seen = set()
-        for sched, combo, core, flow, args, seed in itertools.product(
-            self.schedules, combos, self.cores, self.flows, self.flow_args, self.seeds
+        for sched, combo, core, flow in itertools.product(
+            self.schedules, combos, self.cores, self.flows
         ):
-            p = Point(
-                schedule=sched,
-                sets=tuple(f"{f}={v}" for f, v in zip(fields, combo)),
-                core=core,
-                flow=flow,
-                flow_args=tuple(shlex.split(args)),
-                seed=seed if seeded[flow] else None,
-            )
-            if p not in seen:
-                seen.add(p)
-                out.append(p)
+            own = self.schedule_flow_args.get(sched, {}).get(flow)
+            for args, seed in itertools.product(own or self.flow_args, self.seeds):
+                p = Point(
+                    schedule=sched,
+                    sets=tuple(f"{f}={v}" for f, v in zip(fields, combo)),
+                    core=core,
+                    flow=flow,
+                    flow_args=tuple(shlex.split(args)),
+                    seed=seed if seeded[flow] else None,
+                )
+                if p not in seen:
+                    seen.add(p)
+                    out.append(p)
         return out
 
     def as_dict(self) -> dict[str, Any]:
@@ -103,6 +108,7 @@ class Grid:
             "flows": self.flows,
             "flow_args": self.flow_args,
             "seeds": self.seeds,
+            "schedule_flow_args": self.schedule_flow_args,
         }
 
 
@@ -144,7 +150,7 @@ def load_study(path: str) -> Grid:
             data = json.loads(raw)
     except Exception as e:  # noqa: BLE001 - any parse error is the file's
         raise ExploreError(f"{path}: not a valid study file: {e}") from None
-    known = {"schedules", "set", "cores", "flows", "flow_args", "seeds"}
+    known = {"schedules", "set", "cores", "flows", "flow_args", "seeds", "schedule_flow_args"}
     unknown = set(data) - known
     if unknown:
         raise ExploreError(f"{path}: unknown key {sorted(unknown)[0]!r} (known: {sorted(known)})")
@@ -155,4 +161,13 @@ def load_study(path: str) -> Grid:
     g.flows = [str(f) for f in data.get("flows", g.flows)]
     g.flow_args = [str(a) for a in data.get("flow_args", g.flow_args)]
     g.seeds = [int(s) for s in data.get("seeds", g.seeds)]
+    own = data.get("schedule_flow_args", {})
+    if not isinstance(own, dict) or not all(isinstance(v, dict) for v in own.values()):
+        raise ExploreError(f"{path}: schedule_flow_args: expected schedule -> flow -> "
+                           f"[arguments, ...]")
+    g.schedule_flow_args = {str(s): {str(f): [str(a) for a in args] for f, args in v.items()}
+                            for s, v in own.items()}
+    for s in g.schedule_flow_args:
+        if s not in g.schedules:
+            raise ExploreError(f"{path}: schedule_flow_args names {s!r}, not in schedules")
     return g

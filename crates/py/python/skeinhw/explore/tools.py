@@ -2,7 +2,8 @@
 
 Every record names the exact version of each tool (its ``-V``/``--version`` line), found once
 by the driver; a worker runs the same kind of tool (``yowasp`` or ``system``) from its own
-environment.
+environment. ``--yosys`` chooses Yosys's kind; nextpnr is YoWASP's when installed, else the
+system's.
 """
 
 from __future__ import annotations
@@ -41,14 +42,16 @@ def resolve_kind(kind: str, tools: list[str]) -> str:
     return "yowasp" if all(find(t, "yowasp") for t in tools) else "system"
 
 
-def versions(tools: list[str], kind: str) -> dict[str, str]:
-    """``{tool: version line}`` for ``tools`` of ``kind``; a missing tool is an error."""
+def versions(kinds: dict[str, str]) -> dict[str, str]:
+    """``{tool: version line}`` for each tool of its kind; a missing tool is an error."""
     out = {}
-    for t in tools:
+    for t, kind in kinds.items():
         prog = find(t, kind)
         hint = f"pip install 'skeinhw[explore]' (YoWASP's {PROGRAMS[t][0]})"
-        if kind == "system":
+        if kind == "system" and t == "yosys":
             hint = f"install {PROGRAMS[t][1]}, or drop --yosys system to use YoWASP's"
+        elif kind == "system":
+            hint = f"{hint}, or install {PROGRAMS[t][1]}"
         if prog is None:
             raise ExploreError(f"{t}: not found ({kind} tools): {hint}")
         flag = "-V" if t == "yosys" else "--version"
