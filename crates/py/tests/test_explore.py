@@ -64,6 +64,20 @@ def test_a_schedule_s_own_flow_args_replace_the_study_s_for_that_flow(tmp_path):
         load_study(str(study))
 
 
+def test_a_study_file_s_booleans_and_numbers_read_as_set_spells_them(tmp_path):
+    from skeinhw.explore.study import load_study
+
+    for name, text in [("s.toml", 'schedules = ["ath-1r"]\n[set]\nsize = [256]\n'
+                                  'first_subkey_cycle = [false, true]\n'),
+                       ("s.json", '{"schedules": ["ath-1r"], "set": {"size": [256], '
+                                  '"first_subkey_cycle": [false, true]}}')]:
+        study = tmp_path / name
+        study.write_text(text)
+        pts = load_study(str(study)).points(flows.seeded())
+        assert sorted(p.sets for p in pts) == [
+            ("size=256", "first_subkey_cycle=false"), ("size=256", "first_subkey_cycle=true")]
+
+
 def test_a_study_runs_once_and_resumes(tmp_path, capsys):
     out = tmp_path / "s"
     assert fake_study(out) == 0

@@ -119,6 +119,14 @@ def split_list(text: str, what: str) -> list[str]:
     return items
 
 
+def field_text(value) -> str:
+    """A study file's field value as ``--set`` spells it: TOML/JSON booleans as ``true`` and
+    ``false`` (Python's ``str`` gives ``True``, which the schedule refuses)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def parse_set(text: str) -> tuple[str, list[str]]:
     """``--set field=v1,v2``: one field and its alternatives."""
     name, eq, values = text.partition("=")
@@ -156,7 +164,7 @@ def load_study(path: str) -> Grid:
         raise ExploreError(f"{path}: unknown key {sorted(unknown)[0]!r} (known: {sorted(known)})")
     g = Grid()
     g.schedules = [str(s) for s in data.get("schedules", [])]
-    g.sets = {str(k): [str(v) for v in vs] for k, vs in data.get("set", {}).items()}
+    g.sets = {str(k): [field_text(v) for v in vs] for k, vs in data.get("set", {}).items()}
     g.cores = [str(c) for c in data.get("cores", g.cores)]
     g.flows = [str(f) for f in data.get("flows", g.flows)]
     g.flow_args = [str(a) for a in data.get("flow_args", g.flow_args)]
