@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use serde::Serialize;
 
 use super::DeviceId;
+use super::lut4::{self, Lut4Model};
 use super::rows::{self, DeviceRow};
 use super::transfer::{self, Transfer};
 use crate::calibrate::{Loo, SeedRow, seed_rows, virtex5_loo};
@@ -25,6 +26,8 @@ pub struct DeviceCalibration {
     pub transfer: Transfer,
     /// Leave-one-out predictions of every measured row.
     pub loo: Loo,
+    /// ECP5: the LUT4 count's constants (the area is counted, not transferred).
+    pub lut4: Option<Lut4Model>,
     /// What the device's numbers are calibrated on, and what is not.
     pub notes: Vec<String>,
 }
@@ -46,6 +49,7 @@ pub fn calibrate_device(device: DeviceId, seed: &[SeedRow]) -> DeviceCalibration
             area_metric: "luts/slices",
             transfer: Transfer::IDENTITY,
             loo: virtex5_loo(&Constants::built_in(), seed),
+            lut4: None,
             notes: vec![
                 "the structural model, fitted on the seed table's role=fit rows (Long 2009's \
                  LUTs, Athanasiou 2013's slices, both papers' clocks)"
@@ -59,6 +63,7 @@ pub fn calibrate_device(device: DeviceId, seed: &[SeedRow]) -> DeviceCalibration
                 area_metric: "slices",
                 transfer: Transfer::fit(&rows),
                 loo: transfer::loo(&rows, "slices"),
+                lut4: None,
                 notes: vec![format!(
                     "the Virtex-5 hash core mapped by a power law fitted on {} Virtex-6 rows of \
                      Athanasiou 2013 (Figs. 6-8; slices and clocks)",
@@ -68,17 +73,39 @@ pub fn calibrate_device(device: DeviceId, seed: &[SeedRow]) -> DeviceCalibration
         }
         DeviceId::Ecp5 => {
             let rows = rows::ecp5_routed();
+            let model = lut4::fit_rows(&rows);
+            let mut points = lut4::loo_points(&rows);
+            points.extend(
+                transfer::loo(&rows, "lut4")
+                    .points
+                    .into_iter()
+                    .filter(|p| p.is_period()),
+            );
             DeviceCalibration {
                 device,
                 area_metric: "lut4",
-                transfer: Transfer::fit(&rows),
-                loo: transfer::loo(&rows, "lut4"),
-                notes: vec![format!(
-                    "the generated RTL's LUT4 count and the Virtex-5 period mapped by power laws \
-                     fitted on {} routed rows (data/ecp5/results.json, full cores: Yosys \
-                     synth_ecp5 LUT4s, nextpnr-ecp5 routed Fmax on an LFE5UM-85F, speed 6)",
-                    rows.len()
-                )],
+                transfer: Transfer {
+                    area: transfer::PowerLaw::IDENTITY,
+                    period: Transfer::fit(&rows).period,
+                },
+                loo: Loo { points },
+                lut4: Some(model),
+                notes: vec![
+                    format!(
+                        "area: LUT4s counted from the generated RTL's inventory with 2 constants \
+                         fitted on {} routed rows (data/ecp5/results.json, full cores, Yosys \
+                         synth_ecp5): {:.4} LUT4 per wide-select bit and input squared (selects \
+                         of more than 4 inputs; ABC's PFUMX/L6MUX21 trees grow faster than \
+                         their inputs), {:.3} LUT4 of narrow logic per flip-flop; adders are \
+                         CCU2C carry cells and rotations wires (no LUT4)",
+                        rows.len(),
+                        model.per_select_input_sq,
+                        model.per_ff
+                    ),
+                    "period: the Virtex-5 period mapped by a power law fitted on the same rows' \
+                     nextpnr-ecp5 routed Fmax (LFE5UM-85F, speed 6)"
+                        .into(),
+                ],
             }
         }
         DeviceId::Kintex7 => {
@@ -100,6 +127,7 @@ pub fn calibrate_device(device: DeviceId, seed: &[SeedRow]) -> DeviceCalibration
                 area_metric: "luts",
                 transfer: t,
                 loo,
+                lut4: None,
                 notes: vec![
                     format!(
                         "area: LUTs of {} Yosys `synth_xilinx -family xc7 -nowidelut` netlists \
