@@ -10,7 +10,10 @@ use super::DeviceId;
 use super::lut4::{self, Lut4Model};
 use super::rows::{self, DeviceRow};
 use super::transfer::{self, Transfer};
-use crate::calibrate::{Loo, SeedRow, seed_rows, virtex5_loo};
+use crate::calibrate::{
+    Loo, LooPoint, SeedRow, fit_skein, modelled_fit_rows, other_teams, report_on, seed_rows,
+    virtex5_loo,
+};
 use crate::constants::Constants;
 use crate::interval::Spread;
 
@@ -28,15 +31,47 @@ pub struct DeviceCalibration {
     pub loo: Loo,
     /// ECP5: the LUT4 count's constants (the area is counted, not transferred).
     pub lut4: Option<Lut4Model>,
+    /// Other teams' designs on this device (Virtex-5: Athanasiou 2013's Figs. 10-12 rows),
+    /// measured against the model fitted on every fit row (`loo` = `model`: never fitted
+    /// on), periods raw: what the "other implementations" interval adds to the spread.
+    pub other_teams: Vec<LooPoint>,
     /// What the device's numbers are calibrated on, and what is not.
     pub notes: Vec<String>,
 }
 
 impl DeviceCalibration {
-    /// The ratios measured / leave-one-out model.
+    /// The ratios measured / leave-one-out model: this project's flow and the seed papers'.
     pub fn spread(&self) -> Spread {
         self.loo.spread()
     }
+
+    /// The ratios of the own rows and the other teams' rows together: the spread of an
+    /// "other implementations" interval (another team's RTL and tools for the schedule).
+    /// `None` where no other team's row was measured on the device.
+    pub fn other_spread(&self) -> Option<Spread> {
+        (!self.other_teams.is_empty()).then(|| {
+            let mut points = self.loo.points.clone();
+            points.extend(self.other_teams.iter().cloned());
+            Loo { points }.spread()
+        })
+    }
+}
+
+/// The other teams' rows of `seed` against the Virtex-5 model fitted on its fit rows.
+fn other_team_points(seed: &[SeedRow]) -> Vec<LooPoint> {
+    let fitted = fit_skein(&Constants::built_in(), &modelled_fit_rows(seed));
+    other_teams(&report_on(seed, &fitted))
+        .rows
+        .into_iter()
+        .map(|r| LooPoint {
+            design: format!("{} {}", r.source, r.design),
+            metric: r.metric,
+            measured: r.measured,
+            model: r.model,
+            loo: r.model,
+            validation: true,
+        })
+        .collect()
 }
 
 /// `device`'s calibration on `seed` (a seed table: the embedded one or a user's), the ECP5
@@ -50,6 +85,7 @@ pub fn calibrate_device(device: DeviceId, seed: &[SeedRow]) -> DeviceCalibration
             transfer: Transfer::IDENTITY,
             loo: virtex5_loo(&Constants::built_in(), seed),
             lut4: None,
+            other_teams: other_team_points(seed),
             notes: vec![
                 "the structural model, fitted on the seed table's role=fit rows (Long 2009's \
                  LUTs, Athanasiou 2013's slices, both papers' clocks)"
@@ -64,6 +100,7 @@ pub fn calibrate_device(device: DeviceId, seed: &[SeedRow]) -> DeviceCalibration
                 transfer: Transfer::fit(&rows),
                 loo: transfer::loo(&rows, "slices"),
                 lut4: None,
+                other_teams: Vec::new(),
                 notes: vec![format!(
                     "the Virtex-5 hash core mapped by a power law fitted on {} Virtex-6 rows of \
                      Athanasiou 2013 (Figs. 6-8; slices and clocks)",
@@ -90,6 +127,7 @@ pub fn calibrate_device(device: DeviceId, seed: &[SeedRow]) -> DeviceCalibration
                 },
                 loo: Loo { points },
                 lut4: Some(model),
+                other_teams: Vec::new(),
                 notes: vec![
                     format!(
                         "area: LUT4s counted from the generated RTL's inventory with 2 constants \
@@ -128,6 +166,7 @@ pub fn calibrate_device(device: DeviceId, seed: &[SeedRow]) -> DeviceCalibration
                 transfer: t,
                 loo,
                 lut4: None,
+                other_teams: Vec::new(),
                 notes: vec![
                     format!(
                         "area: LUTs of {} Yosys `synth_xilinx -family xc7 -nowidelut` netlists \

@@ -216,9 +216,15 @@ pub fn map_estimate(
     e.interval = cal
         .spread()
         .interval(metric, area, e.period_ns, e.throughput_mbps);
+    e.interval_other_implementations = cal
+        .other_spread()
+        .map(|s| s.interval(metric, area, e.period_ns, e.throughput_mbps));
     if freq_mhz.is_some() {
         // The clock is given, not estimated: the throughput is exact at it.
         e.interval.throughput_mbps = (e.throughput_mbps, e.throughput_mbps);
+        if let Some(i) = e.interval_other_implementations.as_mut() {
+            i.throughput_mbps = (e.throughput_mbps, e.throughput_mbps);
+        }
     }
     e.exceeds = device.exceeds(e.luts, e.ffs, e.slices);
     e.fits_device = e.exceeds.is_empty();
