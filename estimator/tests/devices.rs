@@ -251,3 +251,23 @@ fn the_other_implementations_interval_contains_the_own_one() {
         assert!(v6.interval_other_implementations.is_none(), "{name}");
     }
 }
+
+/// Issue 30, row [36] (+90%): its 788 slices hold at most 3,152 LUT6s, and the rounds and
+/// feed-forward of a 4-round Skein-512 core alone count 3,072: the model cannot be near it
+/// without a structure the paper does not publish. The check names that row and no other.
+#[test]
+fn other_team_rows_too_small_for_a_full_core_are_named() {
+    use skeinhw_estimator::calibrate::{other_teams, report_on};
+    let o = other_teams(&report_on(&seed_rows(), &Constants::built_in()));
+    let named: Vec<&str> = o
+        .rows
+        .iter()
+        .filter(|r| r.datapath_share().is_some_and(|s| s > 0.9))
+        .map(|r| r.source.as_str())
+        .collect();
+    assert_eq!(named, ["athanasiou2013 [36]"]);
+    let r36 = o.rows.iter().find(|r| r.source.ends_with("[36]")).unwrap();
+    assert_eq!(r36.datapath_luts, Some(3072));
+    // Every other team's row is still in the MAPE (none dropped or reweighted).
+    assert_eq!(o.corrected.area_rows, 9);
+}
