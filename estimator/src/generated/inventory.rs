@@ -353,14 +353,6 @@ fn pool_items(
             if alts > 1 && mix && has_add {
                 push(Role::InputSelect, mux(alts), 2, W);
                 push(Role::SubkeyEnable, logic(2 * alts), 2, W);
-            } else if alts > 1 {
-                // Counted for fabrics whose carry cells take no logic in front (ECP5's
-                // CCU2C): there each operand select is a multiplexer of its own.
-                let operand_select = Kind::Mux {
-                    fan_in: alts,
-                    fused: true,
-                };
-                push(Role::InputSelect, operand_select, 2, W);
             }
             let d = key_words.len() as u32;
             if d > 1 {
