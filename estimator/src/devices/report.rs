@@ -47,6 +47,9 @@ pub struct DeviceReport {
     /// Each out-of-sample value (leave-one-out fit rows; on Virtex-5 also the own validation
     /// rows) against the interval made of the others' ratios.
     pub loo_honesty: Honesty,
+    /// Of those, the own validation rows alone (Virtex-5: Athanasiou's structural pipelines,
+    /// never fitted on; `None` where a device has none).
+    pub own_validation_honesty: Option<Honesty>,
     /// Virtex-5: the other teams' rows (periods with the stated correction) against the
     /// own-flow interval, which does not claim to cover them (shown for the contrast).
     pub validation_honesty: Option<Honesty>,
@@ -66,6 +69,11 @@ pub fn device_report(device: DeviceId, seed: &[SeedRow], base: &Constants) -> De
     let cal = calibrate_device(device, seed);
     let spread = cal.spread();
     let loo_honesty = nested_honesty(&cal.loo.points, |_| true);
+    let points = &cal.loo.points;
+    let own_validation_honesty = points
+        .iter()
+        .any(|p| p.validation)
+        .then(|| nested_honesty(points, |i| points[i].validation));
     let (other_implementations_coverage, other_implementations_honesty) = match cal.other_spread() {
         Some(other) => {
             let mut points = cal.loo.points.clone();
@@ -104,6 +112,7 @@ pub fn device_report(device: DeviceId, seed: &[SeedRow], base: &Constants) -> De
         loo: cal.loo.errors(),
         coverage: coverage(spread.area.len().min(spread.period.len())),
         loo_honesty,
+        own_validation_honesty,
         validation_honesty,
         other_implementations_coverage,
         other_implementations_honesty,
@@ -195,6 +204,12 @@ impl fmt::Display for DeviceReport {
             100.0 * self.coverage,
             self.loo_honesty
         )?;
+        if let Some(h) = &self.own_validation_honesty {
+            writeln!(
+                f,
+                "  of which the own validation rows (never fitted on): {h}"
+            )?;
+        }
         if self.other_implementations_coverage.is_none() {
             writeln!(
                 f,
