@@ -68,6 +68,10 @@ pub struct Estimate {
     pub throughput_one_message_mbps: f64,
     /// Leave-one-out interval of area, period and throughput on this device.
     pub interval: Interval,
+    /// The interval for another team's implementation of the schedule (its own RTL and
+    /// tools): the own rows' and the other teams' ratios together (Virtex-5; `None` where
+    /// no other team's row was measured on the device).
+    pub interval_other_implementations: Option<Interval>,
     /// Whether the design fits the device's part (`exceeds` empty).
     pub fits_device: bool,
     /// What exceeds the part, one line per resource.
@@ -137,6 +141,7 @@ pub fn model(
             path.period_ns,
             throughput,
         ),
+        interval_other_implementations: None,
         fits_device: true,
         exceeds: Vec::new(),
         mbps_per_pair: throughput / f64::from(resources.lut_ff_pairs.max(1)),

@@ -31,9 +31,13 @@ fn other_devices_leave_one_out_errors() {
     let ecp5 = calibration(DeviceId::Ecp5).loo.errors();
     // Nine full cores placed and routed (long-iter-1024 did not fit the LFE5UM-85F).
     assert_eq!((ecp5.area_rows, ecp5.period_rows), (9, 9));
-    assert!(ecp5.period <= 15.0, "{ecp5:?}");
-    // Issue 30 asks 15%; the routed LUT4 counts are not met that well (README).
-    assert!(ecp5.area <= 20.0, "{ecp5:?}");
+    // Issue 30: 15% for both (LUT4s counted from the inventory, devices::lut4).
+    assert!(ecp5.period <= 15.0 && ecp5.area <= 15.0, "{ecp5:?}");
+    // Its two constants: positive, so neither kind of logic is free or a credit.
+    let m = calibration(DeviceId::Ecp5)
+        .lut4
+        .expect("ECP5 counts its LUT4s");
+    assert!(m.per_select_input_sq > 0.0 && m.per_ff > 0.0, "{m:?}");
     let k7 = calibration(DeviceId::Kintex7).loo.errors();
     assert!(k7.area <= 15.0 && k7.period <= 15.0, "{k7:?}");
 }
@@ -180,4 +184,95 @@ fn device_names_parse() {
     assert_eq!("kintex7".parse::<DeviceId>().unwrap(), DeviceId::Kintex7);
     assert!("virtex7".parse::<DeviceId>().is_err());
     assert_eq!(DeviceId::ALL.len(), 4);
+}
+
+/// Issue 30: "the measured value lies inside the printed interval about as often as its
+/// stated coverage says". Each out-of-sample value is checked against the interval made of
+/// the others' ratios (the interval a new design would get), and the count may fall short
+/// of the stated coverage by two binomial standard deviations of a count of that many values
+/// (sqrt(p (1 - p) / m)): with 8 to 30 values, a shortfall under that is what chance gives
+/// an honest interval; an interval that states 87% and holds 40% (the own-flow interval on
+/// other teams' rows) fails it.
+#[test]
+fn every_interval_holds_about_as_often_as_it_states() {
+    use skeinhw_estimator::calibrate::Honesty;
+    use skeinhw_estimator::devices::report::device_report;
+    let honest = |what: &str, h: &Honesty| {
+        let m = h.total as f64;
+        let share = h.inside as f64 / m;
+        let tolerance = 2.0 * (h.stated * (1.0 - h.stated) / m).sqrt();
+        assert!(h.total >= 8, "{what}: {h}");
+        assert!(
+            share >= h.stated - tolerance,
+            "{what}: {h} (tolerance {tolerance:.3})"
+        );
+    };
+    let seed = seed_rows();
+    for d in DeviceId::ALL {
+        let r = device_report(d, &seed, &Constants::built_in());
+        honest(&format!("{d} own flow"), &r.loo_honesty);
+        if d == DeviceId::Virtex5 {
+            // The own validation rows (ath-8r-*-3sp, 17% to 33% above the model) are in
+            // the own-flow spread, so they are among the values checked.
+            let validation = r.calibration.loo.points.iter().filter(|p| p.validation);
+            assert_eq!(validation.count(), 8);
+            let own = r
+                .own_validation_honesty
+                .expect("Virtex-5 has own validation rows");
+            assert_eq!(own.total, 8);
+            honest("virtex5 own validation rows", &own);
+            let h = r
+                .other_implementations_honesty
+                .expect("Virtex-5 has other teams' rows");
+            assert_eq!(h.total, 15, "9 areas and 6 clocks of other teams");
+            honest("virtex5 other implementations", &h);
+            // The own-flow interval does not cover other teams' designs, and says so.
+            let own = r.validation_honesty.expect("counted");
+            assert!((own.inside as f64) < own.stated * own.total as f64, "{own}");
+        } else {
+            assert!(r.other_implementations_honesty.is_none(), "{d}");
+        }
+    }
+}
+
+#[test]
+fn the_other_implementations_interval_contains_the_own_one() {
+    let c = Constants::built_in();
+    for name in ["long-iter-512", "ath-8r-2fp", "ath-4r"] {
+        let s = preset(name).unwrap();
+        let e = estimate_on(DeviceId::Virtex5, &s, Options::default(), &c, None);
+        let own = e.interval;
+        let other = e.interval_other_implementations.expect("Virtex-5");
+        assert!(
+            other.area.0 <= own.area.0 && own.area.1 <= other.area.1,
+            "{name}"
+        );
+        assert!(other.period_ns.0 <= own.period_ns.0 && own.period_ns.1 <= other.period_ns.1);
+        assert!(
+            other.coverage >= own.coverage,
+            "{name}: more ratios, higher coverage"
+        );
+        let v6 = estimate_on(DeviceId::Virtex6, &s, Options::default(), &c, None);
+        assert!(v6.interval_other_implementations.is_none(), "{name}");
+    }
+}
+
+/// Issue 30, row [36] (+90%): its 788 slices hold at most 3,152 LUT6s, and the rounds and
+/// feed-forward of a 4-round Skein-512 core alone count 3,072: the model cannot be near it
+/// without a structure the paper does not publish. The check names that row and no other.
+#[test]
+fn other_team_rows_too_small_for_a_full_core_are_named() {
+    use skeinhw_estimator::calibrate::{other_teams, report_on};
+    let o = other_teams(&report_on(&seed_rows(), &Constants::built_in()));
+    let named: Vec<&str> = o
+        .rows
+        .iter()
+        .filter(|r| r.datapath_share().is_some_and(|s| s > 0.9))
+        .map(|r| r.source.as_str())
+        .collect();
+    assert_eq!(named, ["athanasiou2013 [36]"]);
+    let r36 = o.rows.iter().find(|r| r.source.ends_with("[36]")).unwrap();
+    assert_eq!(r36.datapath_luts, Some(3072));
+    // Every other team's row is still in the MAPE (none dropped or reweighted).
+    assert_eq!(o.corrected.area_rows, 9);
 }

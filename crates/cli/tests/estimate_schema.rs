@@ -206,3 +206,28 @@ fn every_field_of_the_outputs_is_described() {
         "not described in estimator/schema: {missing:#?}"
     );
 }
+
+/// Issue 30's honest intervals: on Virtex-5 the estimate carries the "other implementations"
+/// interval (wider, with a higher stated coverage); on a device without other teams' rows the
+/// field is null, and both outputs validate.
+#[test]
+fn the_other_implementations_interval_is_in_the_json() {
+    let v = validator("estimate.schema.json");
+    let v5 = run_json(&["estimate", "--json", "--schedule", "ath-8r-2fp"]);
+    assert_valid(&v, "virtex5", &v5);
+    let own = &v5["interval"];
+    let other = &v5["interval_other_implementations"];
+    assert!(other["coverage"].as_f64().unwrap() > own["coverage"].as_f64().unwrap());
+    assert!(other["period_ns"][1].as_f64().unwrap() > own["period_ns"][1].as_f64().unwrap());
+    let ecp5 = run_json(&[
+        "estimate",
+        "--json",
+        "--schedule",
+        "ath-8r-2fp",
+        "--device",
+        "ecp5",
+    ]);
+    assert_valid(&v, "ecp5", &ecp5);
+    assert!(ecp5["interval_other_implementations"].is_null());
+    assert!(ecp5["interval"]["coverage"].as_f64().unwrap() > 0.5);
+}

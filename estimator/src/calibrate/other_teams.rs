@@ -6,6 +6,7 @@
 
 use super::*;
 use crate::calibrate::loo::Errors;
+use crate::count::Role;
 
 /// One other team's row, its period raw and corrected.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -22,6 +23,47 @@ pub struct OtherTeamRow {
     pub model: f64,
     /// Model with the leave-one-out correction (periods; areas unchanged).
     pub corrected: f64,
+    /// Slice areas: the LUT6s the model counts for the modelled schedule's rounds and
+    /// feed-forward alone (MIX adders and XORs, subkey adders, the output XOR), before the
+    /// key schedule, selects and control: what any full hash core of that structure holds.
+    pub datapath_luts: Option<u32>,
+}
+
+impl OtherTeamRow {
+    /// The share of the measured slices' LUT6s (4 a slice) that [`Self::datapath_luts`]
+    /// would fill: near or above 1, the published area is too small for a full core of the
+    /// modelled structure (a lighter design than the paper says, or another size).
+    pub fn datapath_share(&self) -> Option<f64> {
+        let luts = self.datapath_luts?;
+        (self.metric == "slices" && self.measured > 0.0)
+            .then(|| f64::from(luts) / (4.0 * self.measured))
+    }
+}
+
+/// The LUT6s of the rounds and feed-forward of `row`'s modelled schedule.
+fn datapath_luts(row: &SeedRow) -> Option<u32> {
+    let RowModel::Modelled {
+        schedule, options, ..
+    } = row_model(row)
+    else {
+        return None;
+    };
+    let style = options.style_for(&schedule);
+    let inventory = crate::count::inventory(&schedule, style);
+    let resources = crate::device::map(&inventory, &Constants::built_in(), options.flow);
+    Some(
+        resources
+            .breakdown
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r.role,
+                    Role::Mix | Role::MixXor | Role::SubkeyInjection | Role::FeedForward
+                )
+            })
+            .map(|r| r.luts)
+            .sum(),
+    )
 }
 
 /// The other teams' rows and the stated period correction.
@@ -51,6 +93,9 @@ pub fn other_teams(report: &Report) -> OtherTeams {
                 measured: c.paper,
                 model: c.model,
                 corrected: c.model,
+                datapath_luts: (c.metric == "slices")
+                    .then(|| datapath_luts(&r.row))
+                    .flatten(),
             })
         })
         .collect();

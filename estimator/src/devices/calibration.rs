@@ -7,9 +7,13 @@ use std::sync::OnceLock;
 use serde::Serialize;
 
 use super::DeviceId;
+use super::lut4::{self, Lut4Model};
 use super::rows::{self, DeviceRow};
 use super::transfer::{self, Transfer};
-use crate::calibrate::{Loo, SeedRow, seed_rows, virtex5_loo};
+use crate::calibrate::{
+    Loo, LooPoint, SeedRow, fit_skein, modelled_fit_rows, other_teams, report_on, seed_rows,
+    virtex5_loo,
+};
 use crate::constants::Constants;
 use crate::interval::Spread;
 
@@ -25,15 +29,49 @@ pub struct DeviceCalibration {
     pub transfer: Transfer,
     /// Leave-one-out predictions of every measured row.
     pub loo: Loo,
+    /// ECP5: the LUT4 count's constants (the area is counted, not transferred).
+    pub lut4: Option<Lut4Model>,
+    /// Other teams' designs on this device (Virtex-5: Athanasiou 2013's Figs. 10-12 rows),
+    /// measured against the model fitted on every fit row (`loo` = `model`: never fitted
+    /// on), periods raw: what the "other implementations" interval adds to the spread.
+    pub other_teams: Vec<LooPoint>,
     /// What the device's numbers are calibrated on, and what is not.
     pub notes: Vec<String>,
 }
 
 impl DeviceCalibration {
-    /// The ratios measured / leave-one-out model.
+    /// The ratios measured / leave-one-out model: this project's flow and the seed papers'.
     pub fn spread(&self) -> Spread {
         self.loo.spread()
     }
+
+    /// The ratios of the own rows and the other teams' rows together: the spread of an
+    /// "other implementations" interval (another team's RTL and tools for the schedule).
+    /// `None` where no other team's row was measured on the device.
+    pub fn other_spread(&self) -> Option<Spread> {
+        (!self.other_teams.is_empty()).then(|| {
+            let mut points = self.loo.points.clone();
+            points.extend(self.other_teams.iter().cloned());
+            Loo { points }.spread()
+        })
+    }
+}
+
+/// The other teams' rows of `seed` against the Virtex-5 model fitted on its fit rows.
+fn other_team_points(seed: &[SeedRow]) -> Vec<LooPoint> {
+    let fitted = fit_skein(&Constants::built_in(), &modelled_fit_rows(seed));
+    other_teams(&report_on(seed, &fitted))
+        .rows
+        .into_iter()
+        .map(|r| LooPoint {
+            design: format!("{} {}", r.source, r.design),
+            metric: r.metric,
+            measured: r.measured,
+            model: r.model,
+            loo: r.model,
+            validation: true,
+        })
+        .collect()
 }
 
 /// `device`'s calibration on `seed` (a seed table: the embedded one or a user's), the ECP5
@@ -46,6 +84,8 @@ pub fn calibrate_device(device: DeviceId, seed: &[SeedRow]) -> DeviceCalibration
             area_metric: "luts/slices",
             transfer: Transfer::IDENTITY,
             loo: virtex5_loo(&Constants::built_in(), seed),
+            lut4: None,
+            other_teams: other_team_points(seed),
             notes: vec![
                 "the structural model, fitted on the seed table's role=fit rows (Long 2009's \
                  LUTs, Athanasiou 2013's slices, both papers' clocks)"
@@ -59,6 +99,8 @@ pub fn calibrate_device(device: DeviceId, seed: &[SeedRow]) -> DeviceCalibration
                 area_metric: "slices",
                 transfer: Transfer::fit(&rows),
                 loo: transfer::loo(&rows, "slices"),
+                lut4: None,
+                other_teams: Vec::new(),
                 notes: vec![format!(
                     "the Virtex-5 hash core mapped by a power law fitted on {} Virtex-6 rows of \
                      Athanasiou 2013 (Figs. 6-8; slices and clocks)",
@@ -68,17 +110,40 @@ pub fn calibrate_device(device: DeviceId, seed: &[SeedRow]) -> DeviceCalibration
         }
         DeviceId::Ecp5 => {
             let rows = rows::ecp5_routed();
+            let model = lut4::fit_rows(&rows);
+            let mut points = lut4::loo_points(&rows);
+            points.extend(
+                transfer::loo(&rows, "lut4")
+                    .points
+                    .into_iter()
+                    .filter(|p| p.is_period()),
+            );
             DeviceCalibration {
                 device,
                 area_metric: "lut4",
-                transfer: Transfer::fit(&rows),
-                loo: transfer::loo(&rows, "lut4"),
-                notes: vec![format!(
-                    "the generated RTL's LUT4 count and the Virtex-5 period mapped by power laws \
-                     fitted on {} routed rows (data/ecp5/results.json, full cores: Yosys \
-                     synth_ecp5 LUT4s, nextpnr-ecp5 routed Fmax on an LFE5UM-85F, speed 6)",
-                    rows.len()
-                )],
+                transfer: Transfer {
+                    area: transfer::PowerLaw::IDENTITY,
+                    period: Transfer::fit(&rows).period,
+                },
+                loo: Loo { points },
+                lut4: Some(model),
+                other_teams: Vec::new(),
+                notes: vec![
+                    format!(
+                        "area: LUT4s counted from the generated RTL's inventory with 2 constants \
+                         fitted on {} routed rows (data/ecp5/results.json, full cores, Yosys \
+                         synth_ecp5): {:.4} LUT4 per wide-select bit and input squared (selects \
+                         of more than 4 inputs; ABC's PFUMX/L6MUX21 trees grow faster than \
+                         their inputs), {:.3} LUT4 of narrow logic per flip-flop; adders are \
+                         CCU2C carry cells and rotations wires (no LUT4)",
+                        rows.len(),
+                        model.per_select_input_sq,
+                        model.per_ff
+                    ),
+                    "period: the Virtex-5 period mapped by a power law fitted on the same rows' \
+                     nextpnr-ecp5 routed Fmax (LFE5UM-85F, speed 6)"
+                        .into(),
+                ],
             }
         }
         DeviceId::Kintex7 => {
@@ -100,6 +165,8 @@ pub fn calibrate_device(device: DeviceId, seed: &[SeedRow]) -> DeviceCalibration
                 area_metric: "luts",
                 transfer: t,
                 loo,
+                lut4: None,
+                other_teams: Vec::new(),
                 notes: vec![
                     format!(
                         "area: LUTs of {} Yosys `synth_xilinx -family xc7 -nowidelut` netlists \

@@ -6,6 +6,7 @@
 //! (see [`transfer`]).
 
 pub mod calibration;
+pub mod lut4;
 pub mod report;
 pub mod rows;
 pub mod transfer;
@@ -200,7 +201,7 @@ pub fn map_estimate(
     freq_mhz: Option<f64>,
 ) -> Estimate {
     let cal = calibration::calibration(device);
-    let mut e = transfer_estimate(device, schedule, v5, &cal.transfer);
+    let mut e = transfer_estimate(device, schedule, v5, cal);
     e.device = device;
     let clock = freq_mhz.unwrap_or(e.freq_mhz);
     e.clock_mhz = clock;
@@ -215,9 +216,15 @@ pub fn map_estimate(
     e.interval = cal
         .spread()
         .interval(metric, area, e.period_ns, e.throughput_mbps);
+    e.interval_other_implementations = cal
+        .other_spread()
+        .map(|s| s.interval(metric, area, e.period_ns, e.throughput_mbps));
     if freq_mhz.is_some() {
         // The clock is given, not estimated: the throughput is exact at it.
         e.interval.throughput_mbps = (e.throughput_mbps, e.throughput_mbps);
+        if let Some(i) = e.interval_other_implementations.as_mut() {
+            i.throughput_mbps = (e.throughput_mbps, e.throughput_mbps);
+        }
     }
     e.exceeds = device.exceeds(e.luts, e.ffs, e.slices);
     e.fits_device = e.exceeds.is_empty();
@@ -240,15 +247,17 @@ fn transfer_estimate(
     device: DeviceId,
     schedule: &Schedule,
     v5: Estimate,
-    t: &transfer::Transfer,
+    cal: &calibration::DeviceCalibration,
 ) -> Estimate {
+    let t = &cal.transfer;
     let mut e = v5;
     let round = |x: f64| x.round().max(0.0) as u32;
     match device {
         DeviceId::Virtex5 => return e,
         DeviceId::Virtex6 => e.slices = round(t.area.apply(f64::from(e.slices))),
         DeviceId::Ecp5 => {
-            e.luts = round(t.area.apply(rows::lut4(schedule, e.style)));
+            let model = cal.lut4.unwrap_or_default();
+            e.luts = round(model.apply(lut4::basis(schedule, e.style)));
             e.lut_ff_pairs = e.luts.max(e.ffs);
             // A slice: 2 LUT4s and 2 flip-flops.
             e.slices = e.lut_ff_pairs.div_ceil(2);

@@ -5,7 +5,8 @@
 //!   the model's Virtex-5 hash core in the ISE 13 flow.
 //! - ECP5: this project's routed rows, `data/ecp5/results.json`, `full` cores that placed (the generated
 //!   RTL the `generated` style counts): Yosys `synth_ecp5` LUT4s and nextpnr's routed Fmax,
-//!   against the `generated` style's LUT4 count ([`lut4`]) and period.
+//!   against the `generated` style's Virtex-5 LUTs (shown only: the LUT4 count is
+//!   [`super::lut4`]'s, from the inventory) and period.
 //! - Kintex-7: Yosys `synth_xilinx -family xc7` LUT counts of the generated RTL
 //!   (`data/kintex7/netlists.csv`), against the `generated` style's LUTs; its periods are
 //!   Virtex-6's rows (no 7-series timing was measured).
@@ -15,7 +16,6 @@ use skeinhw_sched::{Schedule, preset};
 
 use crate::calibrate::{SeedRow, seed_rows};
 use crate::constants::Constants;
-use crate::count::{self, Kind};
 use crate::estimate::{Estimate, model};
 use crate::style::{CoreStyle, Flow, Options};
 
@@ -29,7 +29,7 @@ pub const KINTEX7_NETLISTS: &str = include_str!("../../data/kintex7/netlists.csv
 pub struct DeviceRow {
     /// Design (a preset).
     pub design: String,
-    /// The model's area base on Virtex-5 (slices, LUTs or LUT4s, by device).
+    /// The model's area base on Virtex-5 (slices or LUTs, by device).
     pub model_area: f64,
     /// The device's measured area, if measured.
     pub area: Option<f64>,
@@ -80,31 +80,6 @@ pub fn virtex6_seed() -> Vec<DeviceRow> {
     virtex6(&seed_rows())
 }
 
-/// LUT4s of `schedule`'s `style` inventory priced for a 4-input LUT fabric: an adder bit is
-/// one LUT4 of a CCU2C (a fused 2:1 operand select still fits its 4 inputs), a k-input XOR
-/// or function (k - 1) / 3 LUT4s a bit, an n:1 multiplexer n / 2 LUT4s a bit (PFUMX and
-/// L6MUX21 join the halves), plus a level per 8 inputs beyond 8.
-pub fn lut4(schedule: &Schedule, style: CoreStyle) -> f64 {
-    let inventory = count::inventory(schedule, style);
-    let mut luts = 0u64;
-    for item in &inventory.items {
-        let bits = u64::from(item.bits());
-        let per_bit = match item.kind {
-            Kind::Adder { .. } => 1,
-            Kind::Xor { inputs, .. } | Kind::Logic { inputs } => {
-                inputs.saturating_sub(1).div_ceil(3)
-            }
-            Kind::Mux { fused: true, .. } => 0,
-            Kind::Mux { fan_in, .. } if fan_in <= 1 => 0,
-            Kind::Mux { fan_in, .. } if fan_in <= 8 => fan_in.div_ceil(2),
-            Kind::Mux { fan_in, .. } => fan_in.div_ceil(2) + fan_in.div_ceil(8) - 1,
-            Kind::Carry | Kind::Register { .. } | Kind::Control => 0,
-        };
-        luts += bits * u64::from(per_bit);
-    }
-    luts as f64
-}
-
 /// The routed ECP5 rows of `results` (the JSON of `data/ecp5/results.json`), `full` cores.
 pub fn ecp5(results: &str) -> Vec<DeviceRow> {
     let Ok(doc) = serde_json::from_str::<Value>(results) else {
@@ -123,7 +98,7 @@ pub fn ecp5(results: &str) -> Vec<DeviceRow> {
             let ecp5 = &r["ecp5"];
             Some(DeviceRow {
                 design: design.to_owned(),
-                model_area: lut4(&s, CoreStyle::Generated),
+                model_area: f64::from(e.luts),
                 area: ecp5["lut4"].as_f64(),
                 model_period: e.period_ns,
                 period: ecp5["fmax_mhz"].as_f64().map(|f| 1000.0 / f),

@@ -89,6 +89,10 @@ fn performance_rows(
 fn device_rows(e: &Estimate) -> Vec<(&'static str, String)> {
     let iv = &e.interval;
     let info = e.device.info();
+    let other = match &e.interval_other_implementations {
+        Some(o) => interval_text(o),
+        None => "none: no other team's row on this device (the interval covers this flow)".into(),
+    };
     vec![
         (
             "one message",
@@ -98,21 +102,8 @@ fn device_rows(e: &Estimate) -> Vec<(&'static str, String)> {
             ),
         ),
         ("device", format!("{} ({})", info.family, info.part)),
-        (
-            "interval",
-            format!(
-                "{} {:.0}..{:.0}, period {:.2}..{:.2} ns, throughput {:.1}..{:.1} Mbit/s \
-                 ({:.0}% stated coverage)",
-                iv.area_metric,
-                iv.area.0,
-                iv.area.1,
-                iv.period_ns.0,
-                iv.period_ns.1,
-                iv.throughput_mbps.0,
-                iv.throughput_mbps.1,
-                iv.coverage * 100.0
-            ),
-        ),
+        ("interval", interval_text(iv)),
+        ("interval (others)", other),
         (
             "fits the device",
             if e.fits_device {
@@ -122,6 +113,22 @@ fn device_rows(e: &Estimate) -> Vec<(&'static str, String)> {
             },
         ),
     ]
+}
+
+/// An interval in words: area, period, throughput and stated coverage.
+fn interval_text(iv: &skeinhw_estimator::Interval) -> String {
+    format!(
+        "{} {:.0}..{:.0}, period {:.2}..{:.2} ns, throughput {:.1}..{:.1} Mbit/s \
+         ({:.0}% stated coverage)",
+        iv.area_metric,
+        iv.area.0,
+        iv.area.1,
+        iv.period_ns.0,
+        iv.period_ns.1,
+        iv.throughput_mbps.0,
+        iv.throughput_mbps.1,
+        iv.coverage * 100.0
+    )
 }
 
 /// The netlist's numbers beside the model's.
