@@ -37,7 +37,7 @@ fn other_devices_leave_one_out_errors() {
     let m = calibration(DeviceId::Ecp5)
         .lut4
         .expect("ECP5 counts its LUT4s");
-    assert!(m.per_select_input_sq > 0.0 && m.per_ff > 0.0, "{m:?}");
+    assert!(m.per_select_input_pow > 0.0 && m.per_ff > 0.0, "{m:?}");
     let k7 = calibration(DeviceId::Kintex7).loo.errors();
     assert!(k7.area <= 15.0 && k7.period <= 15.0, "{k7:?}");
 }
