@@ -111,8 +111,8 @@ pub const MAX_SIGNAL_WIDTH: u32 = 1 << 16;
 
 /// Calls `on_edge(edge_index, time, samples)` for every rising edge of the clock, with the
 /// probes' values after the edge (at the end of the edge's time step, when nonblocking
-/// assignments have landed). `on_edge` returns `false` to stop reading. The file is read in
-/// a thread of its own, `on_edge` called in the caller's ([`pipe`]).
+/// assignments have landed). `on_edge` returns `false` to stop reading. With cores enough,
+/// the file is read in a thread of its own, `on_edge` called in the caller's ([`pipe`]).
 ///
 /// A damaged file is an error naming it, never a panic: the waveform readers' own panics are
 /// contained and reported as a malformed file (issue 16).
@@ -136,6 +136,10 @@ pub fn sample_rising_edges(
             file,
             message: "is a directory, not a waveform".into(),
         });
+    }
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < pipe::CORES {
+        let input = io::BufReader::new(input);
+        return sample_rising_edges_from(input, &file, options, probes, on_edge);
     }
     pipe::sample_in_thread(path.to_path_buf(), input, &file, options, probes, on_edge)
 }
