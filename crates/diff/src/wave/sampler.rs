@@ -405,8 +405,13 @@ fn emit(
                 let c = &current[slot];
                 o.width = c.width;
                 o.unknown = c.unknown;
-                o.words.clear();
-                o.words.extend_from_slice(&c.words);
+                // One word (every field of a trace) without a call to copy it.
+                if let ([w], [o]) = (c.words.as_slice(), o.words.as_mut_slice()) {
+                    *o = *w;
+                } else {
+                    o.words.clear();
+                    o.words.extend_from_slice(&c.words);
+                }
             }
             Some(range) => slice_into(&current[slot], range, o),
         }
