@@ -3,7 +3,7 @@
 //! the comparison itself ([`crate::compare_cycles`]) knows neither.
 
 use skeinhw_sched::shabal::sim::ShabalCycleRecord;
-use skeinhw_sched::sim::OwnedCycleRecord;
+use skeinhw_sched::sim::{CycleRecord, OwnedCycleRecord};
 use skeinhw_trace::{names, shabal};
 
 use crate::report::SlotWhere;
@@ -26,7 +26,7 @@ pub struct Frame {
 pub fn skein_frame(r: &OwnedCycleRecord) -> Frame {
     let mut values = Vec::new();
     let mut location = Vec::new();
-    let (cycle, phase) = skein_parts(r, &mut values, &mut location);
+    let (cycle, phase) = skein_parts(&r.as_record(), &mut values, &mut location);
     Frame {
         cycle,
         phase,
@@ -37,13 +37,13 @@ pub fn skein_frame(r: &OwnedCycleRecord) -> Frame {
 
 /// A Skein record's frame in parts: its values into `values` (cleared first), its busy
 /// slots appended to `location`; answers the cycle and phase. Lets a batch of frames share
-/// its buffers.
+/// its buffers, and takes the simulator's borrowed record (no copy of it per cycle).
 pub(crate) fn skein_parts(
-    r: &OwnedCycleRecord,
+    r: &CycleRecord<'_>,
     values: &mut Vec<u64>,
     location: &mut Vec<SlotWhere>,
 ) -> (u64, &'static str) {
-    names::values(&r.as_record(), values);
+    names::values(r, values);
     location.extend(
         r.slots
             .iter()

@@ -21,8 +21,7 @@ mod header;
 mod values;
 
 pub(crate) use header::{Header, Kind, id_to_int, read_header};
-pub(crate) use values::decode;
-use values::scan_binary;
+pub(crate) use values::{decode, scan_binary};
 
 /// Where each watched id's changes go: a dense table indexed by the id number (ids are small
 /// numbers in every simulator's output), a hash map only for ids spread too far apart.

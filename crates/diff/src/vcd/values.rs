@@ -22,7 +22,7 @@ fn gather8(v: u64) -> u64 {
 /// packing them as it goes: the end of the digits and, if there were 1 to 64 of them, their
 /// value. The end is where the first byte other than `0`/`1` is (or `buf.len()`).
 #[inline]
-pub(super) fn scan_binary(buf: &[u8], start: usize) -> (usize, Option<u64>) {
+pub(crate) fn scan_binary(buf: &[u8], start: usize) -> (usize, Option<u64>) {
     let n = buf.len();
     let mut i = start;
     // The last 64 digits read, most significant first: their value if there are no more.

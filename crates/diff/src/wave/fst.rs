@@ -88,7 +88,7 @@ pub(super) fn stream_fst<R: BufRead + Seek>(
     file: &str,
     options: &WaveOptions,
     probes: &[Probe],
-    on_edge: &mut impl FnMut(u64, u64, &[Bits]) -> bool,
+    on_edge: &mut impl FnMut(u64, u64, &[Bits], &[u32]) -> bool,
 ) -> Result<Option<WaveStats>, DiffError> {
     let malformed = |message: String| DiffError::Wave {
         file: file.to_string(),
@@ -131,7 +131,19 @@ pub(super) fn stream_fst<R: BufRead + Seek>(
             let FstSignalValue::String(digits) = value else {
                 return Err(Stopped::Bad("a real value on a bit vector".into()));
             };
-            vcd::decode(digits, widths[slot], &mut sampler.current[slot]).map_err(Stopped::Bad)?;
+            let width = widths[slot];
+            let current = &mut sampler.current[slot];
+            match vcd::scan_binary(digits, 0) {
+                // A two-state value of one word, one digit per bit (every change of a trace):
+                // `vcd::decode`'s answer, packed eight digits at a time.
+                (end, Some(word)) if end == digits.len() && end == width as usize => {
+                    current.unknown = None;
+                    current.width = width;
+                    current.words.clear();
+                    current.words.push(word);
+                }
+                _ => vcd::decode(digits, width, current).map_err(Stopped::Bad)?,
+            }
             sampler.dirty[slot] = true;
             Ok(())
         })

@@ -3,7 +3,7 @@
 //! simulation of millions of cycles reads in constant memory.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Seek, SeekFrom};
+use std::io::{self, BufRead, Seek, SeekFrom};
 use std::path::Path;
 
 use wellen::LoadOptions;
@@ -15,6 +15,7 @@ pub use crate::options::WaveOptions;
 
 mod contain;
 mod fst;
+mod pipe;
 mod precheck;
 mod sampler;
 mod scan;
@@ -110,7 +111,8 @@ pub const MAX_SIGNAL_WIDTH: u32 = 1 << 16;
 
 /// Calls `on_edge(edge_index, time, samples)` for every rising edge of the clock, with the
 /// probes' values after the edge (at the end of the edge's time step, when nonblocking
-/// assignments have landed). `on_edge` returns `false` to stop reading.
+/// assignments have landed). `on_edge` returns `false` to stop reading. With cores enough,
+/// the file is read in a thread of its own, `on_edge` called in the caller's ([`pipe`]).
 ///
 /// A damaged file is an error naming it, never a panic: the waveform readers' own panics are
 /// contained and reported as a malformed file (issue 16).
@@ -135,7 +137,11 @@ pub fn sample_rising_edges(
             message: "is a directory, not a waveform".into(),
         });
     }
-    sample_rising_edges_from(BufReader::new(input), &file, options, probes, on_edge)
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < pipe::CORES {
+        let input = io::BufReader::new(input);
+        return sample_rising_edges_from(input, &file, options, probes, on_edge);
+    }
+    pipe::sample_in_thread(path.to_path_buf(), input, &file, options, probes, on_edge)
 }
 
 /// [`sample_rising_edges`] on any seekable input; `file` names it in errors.
@@ -149,7 +155,7 @@ pub fn sample_rising_edges_from<R>(
 where
     R: BufRead + Seek + Send + Sync + 'static,
 {
-    sample_from(input, file, options, probes, true, on_edge)
+    sample_from(input, file, options, probes, true, plain(on_edge))
 }
 
 /// [`sample_rising_edges_from`] with wellen reading a VCD too: the oracle the tests hold our
@@ -165,7 +171,14 @@ pub fn sample_rising_edges_with_wellen_from<R>(
 where
     R: BufRead + Seek + Send + Sync + 'static,
 {
-    sample_from(input, file, options, probes, false, on_edge)
+    sample_from(input, file, options, probes, false, plain(on_edge))
+}
+
+/// A caller's edge callback as the readers call it (they also say which samples are new).
+fn plain(
+    mut on_edge: impl FnMut(u64, u64, &[Bits]) -> bool,
+) -> impl FnMut(u64, u64, &[Bits], &[u32]) -> bool {
+    move |edge, time, samples, _| on_edge(edge, time, samples)
 }
 
 fn sample_from<R>(
@@ -174,7 +187,7 @@ fn sample_from<R>(
     options: &WaveOptions,
     probes: &[Probe],
     ours: bool,
-    mut on_edge: impl FnMut(u64, u64, &[Bits]) -> bool,
+    mut on_edge: impl FnMut(u64, u64, &[Bits], &[u32]) -> bool,
 ) -> Result<WaveStats, DiffError>
 where
     R: BufRead + Seek + Send + Sync + 'static,

@@ -119,6 +119,8 @@ pub(super) struct Sampler<'p, F> {
     /// probes are sampled again (most registers hold their value on most edges).
     pub(super) dirty: Vec<bool>,
     samples: Vec<Bits>,
+    /// The probes sampled anew at the current edge.
+    fresh: Vec<u32>,
     step_time: Option<u64>,
     /// The clock at the end of the previous time step.
     clock_before: bool,
@@ -127,13 +129,14 @@ pub(super) struct Sampler<'p, F> {
     on_edge: F,
 }
 
-impl<'p, F: FnMut(u64, u64, &[Bits]) -> bool> Sampler<'p, F> {
+impl<'p, F: FnMut(u64, u64, &[Bits], &[u32]) -> bool> Sampler<'p, F> {
     pub(super) fn new(probes: &'p [Probe], watch: Watch, on_edge: F) -> Self {
         Sampler {
             probes,
             current: watch.keys.iter().map(|_| Bits::known(vec![], 0)).collect(),
             dirty: vec![true; watch.keys.len()],
             samples: probes.iter().map(|_| Bits::known(vec![], 0)).collect(),
+            fresh: Vec::with_capacity(probes.len()),
             slots: watch.slots,
             step_time: None,
             clock_before: false,
@@ -177,12 +180,14 @@ impl<'p, F: FnMut(u64, u64, &[Bits]) -> bool> Sampler<'p, F> {
                 &self.current,
                 &self.dirty,
                 &mut self.samples,
+                &mut self.fresh,
             );
             self.dirty.fill(false);
             self.stats.last_time = time;
-            let (edges, samples, on_edge) = (self.stats.edges, &self.samples, &mut self.on_edge);
+            let (edges, samples, fresh) = (self.stats.edges, &self.samples, &self.fresh);
+            let on_edge = &mut self.on_edge;
             // Our own code: its panics are bugs, not a malformed file (see `contain`).
-            let more = quiet(false, || on_edge(edges, time, samples));
+            let more = quiet(false, || on_edge(edges, time, samples, fresh));
             if !more {
                 self.stop = true;
             }
@@ -207,7 +212,7 @@ pub(super) fn stream_vcd<R: BufRead + Seek>(
     file: &str,
     options: &WaveOptions,
     probes: &[Probe],
-    on_edge: &mut impl FnMut(u64, u64, &[Bits]) -> bool,
+    on_edge: &mut impl FnMut(u64, u64, &[Bits], &[u32]) -> bool,
 ) -> Result<Option<(WaveStats, bool)>, DiffError> {
     let Some(header) = vcd::read_header(input) else {
         return Ok(None);
@@ -250,7 +255,7 @@ pub(super) fn stream_vcd<R: BufRead + Seek>(
         sampler: &'s mut Sampler<'p, F>,
         widths: Vec<u32>,
     }
-    impl<F: FnMut(u64, u64, &[Bits]) -> bool> vcd::Sink for Sink<'_, '_, F> {
+    impl<F: FnMut(u64, u64, &[Bits], &[u32]) -> bool> vcd::Sink for Sink<'_, '_, F> {
         #[inline]
         fn change(&mut self, time: u64, slot: usize, value: &[u8]) -> Result<bool, String> {
             match self.sampler.at(time) {
@@ -315,7 +320,7 @@ pub(super) fn stream_edges<R: BufRead + Seek>(
     file: &str,
     options: &WaveOptions,
     probes: &[Probe],
-    on_edge: impl FnMut(u64, u64, &[Bits]) -> bool,
+    on_edge: impl FnMut(u64, u64, &[Bits], &[u32]) -> bool,
 ) -> Result<WaveStats, DiffError> {
     let file = file.to_string();
     let mut names = signal_names(wave.hierarchy(), options.strip_prefix.as_deref());
@@ -379,20 +384,34 @@ pub(super) fn stream_edges<R: BufRead + Seek>(
 }
 
 /// Samples the probes whose signal is `dirty` (the others keep their sample of an earlier
-/// edge, which is still their value).
-fn emit(probes: &[Probe], slots: &[usize], current: &[Bits], dirty: &[bool], out: &mut [Bits]) {
-    for ((p, &slot), o) in probes.iter().zip(slots).zip(out.iter_mut()) {
+/// edge, which is still their value), listing them in `fresh`.
+fn emit(
+    probes: &[Probe],
+    slots: &[usize],
+    current: &[Bits],
+    dirty: &[bool],
+    out: &mut [Bits],
+    fresh: &mut Vec<u32>,
+) {
+    fresh.clear();
+    for (i, ((p, &slot), o)) in probes.iter().zip(slots).zip(out.iter_mut()).enumerate() {
         if !dirty[slot] {
             continue;
         }
+        fresh.push(i as u32);
         match p.slice {
             // Field by field: a derived `clone_from` allocates a new vector every time.
             None => {
                 let c = &current[slot];
                 o.width = c.width;
                 o.unknown = c.unknown;
-                o.words.clear();
-                o.words.extend_from_slice(&c.words);
+                // One word (every field of a trace) without a call to copy it.
+                if let ([w], [o]) = (c.words.as_slice(), o.words.as_mut_slice()) {
+                    *o = *w;
+                } else {
+                    o.words.clear();
+                    o.words.extend_from_slice(&c.words);
+                }
             }
             Some(range) => slice_into(&current[slot], range, o),
         }

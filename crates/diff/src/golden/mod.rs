@@ -1,18 +1,18 @@
 //! The golden side of a diff: a JSON-lines trace file, or the simulator run on the fly in a
-//! thread that hands records over a bounded channel, so that neither side is ever held whole.
+//! thread ([`sim`]) that hands records or frames over bounded channels, so that neither side
+//! is ever held whole.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use serde::Deserialize;
 use skeinhw_sched::Schedule;
 use skeinhw_sched::shabal::ShabalSchedule;
 use skeinhw_sched::shabal::sim::{
-    self as shabal_sim, ShabalCycleRecord, ShabalJob, ShabalSink, ShabalTraceHeader,
+    self as shabal_sim, ShabalCycleRecord, ShabalJob, ShabalTraceHeader,
 };
-use skeinhw_sched::sim::{CycleRecord, Job, OwnedCycleRecord, TraceHeader, TraceSink, simulate};
+use skeinhw_sched::sim::{Job, OwnedCycleRecord, TraceHeader, simulate};
 use skeinhw_skein::{Params, TreeParams};
 use skeinhw_trace::names::{self, Signal};
 use skeinhw_trace::shabal::{self, ShabalJsonlReader};
@@ -20,10 +20,16 @@ use skeinhw_trace::{JsonlReader, TraceError, read_line_bounded};
 
 use crate::error::DiffError;
 use crate::frame::{Frame, shabal_parts, skein_parts};
-use crate::report::SlotWhere;
+
+mod batch;
+mod sim;
+
+use batch::in_thread;
+pub use sim::RecordStream;
+use sim::{SimRecords, spawn};
 
 /// Records of a golden trace, in cycle order; errors as one-line messages.
-pub type Records = Box<dyn Iterator<Item = Result<OwnedCycleRecord, String>> + Send>;
+pub type Records = Box<dyn RecordStream<OwnedCycleRecord>>;
 
 /// A golden trace: its header and its records.
 pub struct Golden {
@@ -74,107 +80,6 @@ impl OwnedJob {
     }
 }
 
-enum Item<H, T> {
-    Header(H),
-    Records(Vec<T>),
-}
-
-/// Records cross the channel in batches: one hand-over per cycle would cost more than the
-/// simulation itself.
-const BATCH: usize = 512;
-
-/// A sink that sends everything to the reading side; a closed channel (the diff stopped
-/// early) ends the simulation.
-struct ChannelSink<H, T> {
-    tx: SyncSender<Item<H, T>>,
-    batch: Vec<T>,
-}
-
-impl<H, T> ChannelSink<H, T> {
-    fn send(&mut self, item: Item<H, T>) -> io::Result<()> {
-        self.tx
-            .send(item)
-            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "diff stopped"))
-    }
-
-    fn push(&mut self, record: T) -> io::Result<()> {
-        self.batch.push(record);
-        if self.batch.len() == BATCH {
-            let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
-            self.send(Item::Records(batch))?;
-        }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        let batch = std::mem::take(&mut self.batch);
-        if batch.is_empty() {
-            return Ok(());
-        }
-        self.send(Item::Records(batch))
-    }
-}
-
-impl TraceSink for ChannelSink<TraceHeader, OwnedCycleRecord> {
-    fn begin(&mut self, header: &TraceHeader) -> io::Result<()> {
-        self.send(Item::Header(header.clone()))
-    }
-    fn cycle(&mut self, record: &CycleRecord<'_>) -> io::Result<()> {
-        self.push(record.to_owned())
-    }
-    fn finish(&mut self) -> io::Result<()> {
-        self.flush()
-    }
-}
-
-impl ShabalSink for ChannelSink<ShabalTraceHeader, ShabalCycleRecord> {
-    fn begin(&mut self, header: &ShabalTraceHeader) -> io::Result<()> {
-        self.send(Item::Header(header.clone()))
-    }
-    fn cycle(&mut self, record: &ShabalCycleRecord) -> io::Result<()> {
-        self.push(*record)
-    }
-    fn finish(&mut self) -> io::Result<()> {
-        self.flush()
-    }
-}
-
-/// Runs `simulate` in a thread that hands its records over a bounded channel; returns the
-/// header once the first cycle is ready (or the simulator's error).
-fn spawn<H, T, E>(
-    simulate: impl FnOnce(&mut ChannelSink<H, T>) -> Result<(), E> + Send + 'static,
-) -> Result<(H, Channel<H, T>), DiffError>
-where
-    H: Send + 'static,
-    T: Send + 'static,
-    E: std::fmt::Display + Send + 'static,
-{
-    let (tx, rx) = sync_channel::<Item<H, T>>(8);
-    let handle = std::thread::spawn(move || {
-        let mut sink = ChannelSink {
-            tx,
-            batch: Vec::with_capacity(BATCH),
-        };
-        simulate(&mut sink).map_err(|e| e.to_string())
-    });
-    match rx.recv() {
-        Ok(Item::Header(h)) => Ok((
-            h,
-            Channel {
-                rx,
-                current: Vec::new().into_iter(),
-            },
-        )),
-        _ => {
-            let message = match handle.join() {
-                Ok(Err(e)) => e,
-                _ => "the simulator stopped before its first cycle".to_string(),
-            };
-            Err(DiffError::Invalid(format!("golden simulation: {message}")))
-        }
-    }
-}
-
 fn open_jsonl(path: &Path) -> Result<BufReader<File>, DiffError> {
     File::open(path)
         .map(BufReader::new)
@@ -201,10 +106,10 @@ fn header_error(file: &str, e: TraceError) -> DiffError {
 }
 
 /// A trace reader's records, each error naming `file`.
-fn named_errors<T, E: std::fmt::Display>(
+fn named_errors<T: 'static, E: std::fmt::Display>(
     reader: impl Iterator<Item = Result<T, E>> + Send + 'static,
     file: &str,
-) -> Box<dyn Iterator<Item = Result<T, String>> + Send> {
+) -> Box<dyn RecordStream<T>> {
     let file = file.to_string();
     Box::new(reader.map(move |r| r.map_err(|e| format!("{file}: {e}"))))
 }
@@ -213,7 +118,7 @@ fn named_errors<T, E: std::fmt::Display>(
 trait TraceFile: Iterator<Item = Result<Self::Record, TraceError>> + Sized + Send + 'static {
     type Input;
     type Header: Clone;
-    type Record;
+    type Record: 'static;
     fn open(input: Self::Input) -> Result<Self, TraceError>;
     fn header(&self) -> &Self::Header;
 }
@@ -245,7 +150,7 @@ impl<R: BufRead + Send + 'static> TraceFile for ShabalJsonlReader<R> {
 /// The header and the streamed records of a trace read by `T`; `file` names it in errors.
 type TraceRead<T> = (
     <T as TraceFile>::Header,
-    Box<dyn Iterator<Item = Result<<T as TraceFile>::Record, String>> + Send>,
+    Box<dyn RecordStream<<T as TraceFile>::Record>>,
 );
 
 /// Opens a trace with `T`, once for both algorithms.
@@ -289,16 +194,21 @@ impl Golden {
         })?;
         Ok(Golden {
             header,
-            records: Box::new(records.map(Ok)),
+            records: Box::new(records),
         })
     }
 
-    /// The trace as signals and frames, for [`crate::compare_cycles`].
+    /// The trace as signals and frames, for [`crate::compare_cycles`]; a simulation not read
+    /// yet makes its frames in its own thread.
     pub fn into_frames(self) -> GoldenFrames {
-        GoldenFrames {
-            signals: names::trace_signals(&self.header),
-            frames: in_thread(self.records, skein_parts),
-        }
+        let signals = names::trace_signals(&self.header);
+        let frames = match SimRecords::<TraceHeader, OwnedCycleRecord>::frames_of(self.records) {
+            Ok(frames) => frames,
+            Err(records) => in_thread(records, |r: &OwnedCycleRecord, v, l| {
+                skein_parts(&r.as_record(), v, l)
+            }),
+        };
+        GoldenFrames { signals, frames }
     }
 }
 
@@ -307,7 +217,7 @@ pub struct ShabalGolden {
     /// What the trace is a trace of.
     pub header: ShabalTraceHeader,
     /// The records, streamed.
-    pub records: Box<dyn Iterator<Item = Result<ShabalCycleRecord, String>> + Send>,
+    pub records: Box<dyn RecordStream<ShabalCycleRecord>>,
 }
 
 /// One Shabal message to simulate, owning its data.
@@ -351,18 +261,24 @@ impl ShabalGolden {
         })?;
         Ok(ShabalGolden {
             header,
-            records: Box::new(records.map(Ok)),
+            records: Box::new(records),
         })
     }
 
-    /// The trace as signals and frames, for [`crate::compare_cycles`].
+    /// The trace as signals and frames, for [`crate::compare_cycles`]; a simulation not read
+    /// yet makes its frames in its own thread.
     pub fn into_frames(self) -> GoldenFrames {
         let words = self.header.output_words();
+        let frames =
+            match SimRecords::<ShabalTraceHeader, ShabalCycleRecord>::frames_of(self.records) {
+                Ok(frames) => frames,
+                Err(records) => in_thread(records, move |r, values, location| {
+                    shabal_parts(r, words, values, location)
+                }),
+            };
         GoldenFrames {
             signals: shabal::signals(words),
-            frames: in_thread(self.records, move |r, values, location| {
-                shabal_parts(r, words, values, location)
-            }),
+            frames,
         }
     }
 }
@@ -416,144 +332,4 @@ pub struct GoldenFrames {
     pub signals: Vec<Signal>,
     /// The frames, streamed; errors as one-line messages.
     pub frames: Box<dyn Iterator<Item = Result<Frame, String>> + Send>,
-}
-
-/// Golden frames made in a thread of their own and handed over in batches: turning records into
-/// frames (and parsing a JSON-lines trace) costs about as much as reading the waveform, so it
-/// runs beside it. The first error ends the frames, as it ends the diff.
-///
-/// A batch is flat (all its frames' values in one vector) and goes back to this thread once
-/// read, so that no memory is allocated per frame in one thread and freed in the other (glibc
-/// frees another thread's memory under its arena's lock: 7% of the diff's time).
-fn in_thread<R, F>(
-    records: impl Iterator<Item = Result<R, String>> + Send + 'static,
-    parts: F,
-) -> Frames
-where
-    F: Fn(&R, &mut Vec<u64>, &mut Vec<SlotWhere>) -> (u64, &'static str) + Send + 'static,
-{
-    let (tx, rx) = sync_channel::<FrameBatch>(8);
-    let (back_tx, back_rx) = sync_channel::<FrameBatch>(10);
-    std::thread::spawn(move || {
-        let fresh = || back_rx.try_recv().unwrap_or_default();
-        let mut batch = fresh();
-        let mut scratch = Vec::new();
-        for r in records {
-            match r {
-                Ok(r) => {
-                    let (cycle, phase) = parts(&r, &mut scratch, &mut batch.locations);
-                    batch.values.extend_from_slice(&scratch);
-                    batch.heads.push(Head {
-                        cycle,
-                        phase,
-                        values_end: batch.values.len(),
-                        locations_end: batch.locations.len(),
-                    });
-                }
-                Err(e) => batch.error = Some(e),
-            }
-            if batch.heads.len() == BATCH || batch.error.is_some() {
-                let failed = batch.error.is_some();
-                let full = std::mem::replace(&mut batch, fresh());
-                // A closed channel: the diff stopped early.
-                if tx.send(full).is_err() || failed {
-                    return;
-                }
-            }
-        }
-        let _ = tx.send(batch);
-    });
-    Box::new(FrameChannel {
-        rx,
-        back: back_tx,
-        batch: FrameBatch::default(),
-        next: 0,
-    })
-}
-
-/// Golden frames, streamed; errors as one-line messages.
-type Frames = Box<dyn Iterator<Item = Result<Frame, String>> + Send>;
-
-/// Where one frame of a [`FrameBatch`] is.
-struct Head {
-    cycle: u64,
-    phase: &'static str,
-    values_end: usize,
-    locations_end: usize,
-}
-
-/// Frames in flat vectors, and the error that ended them, if any.
-#[derive(Default)]
-struct FrameBatch {
-    heads: Vec<Head>,
-    values: Vec<u64>,
-    locations: Vec<SlotWhere>,
-    error: Option<String>,
-}
-
-/// The reading side of [`in_thread`]: each frame is copied out of its batch (allocated and, when
-/// the comparison drops it, freed in the reading thread), read batches are sent back.
-struct FrameChannel {
-    rx: Receiver<FrameBatch>,
-    back: SyncSender<FrameBatch>,
-    batch: FrameBatch,
-    next: usize,
-}
-
-impl Iterator for FrameChannel {
-    type Item = Result<Frame, String>;
-
-    fn next(&mut self) -> Option<Result<Frame, String>> {
-        loop {
-            let b = &self.batch;
-            if let Some(h) = b.heads.get(self.next) {
-                let (values_from, locations_from) = match self.next.checked_sub(1) {
-                    Some(p) => (b.heads[p].values_end, b.heads[p].locations_end),
-                    None => (0, 0),
-                };
-                self.next += 1;
-                return Some(Ok(Frame {
-                    cycle: h.cycle,
-                    phase: h.phase,
-                    location: b.locations[locations_from..h.locations_end].to_vec(),
-                    values: b.values[values_from..h.values_end].to_vec(),
-                }));
-            }
-            if let Some(e) = self.batch.error.take() {
-                return Some(Err(e));
-            }
-            let mut read = match self.rx.recv() {
-                Ok(batch) => std::mem::replace(&mut self.batch, batch),
-                Err(_) => return None,
-            };
-            self.next = 0;
-            read.heads.clear();
-            read.values.clear();
-            read.locations.clear();
-            // The producer may be gone or have enough batches: then this one is dropped.
-            let _ = self.back.try_send(read);
-        }
-    }
-}
-
-struct Channel<H, T> {
-    rx: Receiver<Item<H, T>>,
-    current: std::vec::IntoIter<T>,
-}
-
-impl<H, T> Iterator for Channel<H, T> {
-    type Item = T;
-
-    fn next(&mut self) -> Option<T> {
-        loop {
-            if let Some(r) = self.current.next() {
-                return Some(r);
-            }
-            match self.rx.recv() {
-                Ok(Item::Records(batch)) => self.current = batch.into_iter(),
-                // The simulator sends one header, first; nothing else can follow it.
-                Ok(Item::Header(_)) | Err(_) => return None,
-            }
-        }
-    }
 }
