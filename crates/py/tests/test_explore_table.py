@@ -188,3 +188,28 @@ def test_only_the_marked_region_changes(tmp_path):
     assert ecp5table.write_region(str(p), "new") is True
     assert ecp5table.write_region(str(p), "new") is False
     assert os.listdir(tmp_path) == ["R.md"]
+
+
+def test_a_kept_ecp5_run_names_the_verilog_it_was_routed_from(tmp_path):
+    """A store with only a v5-netlist record of today's Verilog: the row takes its xc5v and
+    keeps the checked-in ECP5 run; where that run was routed from other (equivalent) Verilog,
+    the row says which (`ecp5_verilog`) instead of claiming today's."""
+    root = repo_copy(tmp_path)
+    old = ecp5data.row_of(checked_in(), "long-iter-256", "lean")
+    today = ecp5data.fnv1a64(verilog("long-iter-256", "lean").encode())
+    assert old["verilog_fnv1a64"] != today  # routed before the dead-logic removal
+    v5, _ = records_of(old)
+    v5["figures"]["period_ns"] = 9.5  # a newer reading of the same netlist
+    store = store_of(tmp_path, [v5])
+    assert table("--root", str(root), "--store", store) == 0
+    new = ecp5data.row_of(json.loads((root / ecp5data.RESULTS).read_text()),
+                          "long-iter-256", "lean")
+    assert new["verilog_fnv1a64"] == today and new["xc5v"]["period_ns"] == 9.5
+    assert new["ecp5"] == old["ecp5"]
+    assert new["ecp5_verilog"] == {"fnv1a64": old["verilog_fnv1a64"],
+                                   "evidence": old["equivalent_verilog"]["evidence"]}
+    # Merged again, the provenance stays.
+    assert table("--root", str(root), "--store", store) == 0
+    again = ecp5data.row_of(json.loads((root / ecp5data.RESULTS).read_text()),
+                            "long-iter-256", "lean")
+    assert again["ecp5_verilog"] == new["ecp5_verilog"]

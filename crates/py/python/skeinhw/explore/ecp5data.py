@@ -53,7 +53,9 @@ ABOUT = (
     "tools.nextpnr_args, where the default does not route it); fmax_mhz is the routed maximum "
     "frequency of clk; \"fits\": false where nextpnr found no legal placement (comb_used logic "
     "cells, TRELLIS_COMB, of comb_available). verilog_fnv1a64: FNV-1a 64 of the Verilog (the "
-    "checked-in crates/rtl/generated/<design>/skeinhw.v, or skeinhw rtl --lean)."
+    "checked-in crates/rtl/generated/<design>/skeinhw.v, or skeinhw rtl --lean). ecp5_verilog, "
+    "where present: the ECP5 run is of other Verilog (its FNV-1a 64), equivalent by the "
+    "evidence given; xc5v is of verilog_fnv1a64."
 )
 
 Row = dict[str, Any]
@@ -193,6 +195,18 @@ def row_of(data: dict[str, Any], design: str, variant: str) -> Row | None:
     return None
 
 
+def routed_verilog(old: Row, fnv: str) -> dict[str, Any] | None:
+    """Where an old row's ECP5 run, kept beside a new row's ``xc5v`` of Verilog ``fnv``, came
+    from: ``None`` when it is that Verilog, else the routed Verilog's hash and why it counts as
+    the same (so a kept run never claims Verilog it was not made from)."""
+    if old.get("ecp5_verilog") is not None:
+        return old["ecp5_verilog"]
+    if old["verilog_fnv1a64"] == fnv:
+        return None
+    evidence = (old.get("equivalent_verilog") or {}).get("evidence")
+    return {"fnv1a64": old["verilog_fnv1a64"], "evidence": evidence}
+
+
 def merge(data: dict[str, Any], rows: Iterable[Row]) -> dict[str, Any]:
     """``data`` with ``rows`` in place of its rows of the same design and core. A new row
     without an ECP5 run keeps the old row's when both are of the same Verilog."""
@@ -205,6 +219,9 @@ def merge(data: dict[str, Any], rows: Iterable[Row]) -> dict[str, Any]:
             if row["ecp5"] is None and same and old.get("ecp5") is not None:
                 row = dict(row, ecp5=old["ecp5"],
                            tools={**old["tools"], "yosys": row["tools"]["yosys"]})
+                routed = routed_verilog(old, row["verilog_fnv1a64"])
+                if routed is not None:
+                    row["ecp5_verilog"] = routed
             out["rows"].remove(old)
         out["rows"].append(row)
     out["rows"].sort(key=lambda r: (ALL.index(r["design"]) if r["design"] in ALL else 99,
