@@ -113,8 +113,9 @@ impl Lut4Model {
                 })
                 .sum()
         };
-        let best = (0..SELECT_POWERS.len())
-            .min_by(|&a, &b| loo_error(a).total_cmp(&loo_error(b)))
+        let errors: Vec<f64> = (0..SELECT_POWERS.len()).map(loo_error).collect();
+        let best = (0..errors.len())
+            .min_by(|&a, &b| errors[a].total_cmp(&errors[b]))
             .expect("powers to choose from");
         Lut4Model::fit(points, best)
     }
