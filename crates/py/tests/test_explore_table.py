@@ -213,3 +213,20 @@ def test_a_kept_ecp5_run_names_the_verilog_it_was_routed_from(tmp_path):
     again = ecp5data.row_of(json.loads((root / ecp5data.RESULTS).read_text()),
                             "long-iter-256", "lean")
     assert again["ecp5_verilog"] == new["ecp5_verilog"]
+
+
+def test_a_symlinked_readme_is_written_through_and_a_fifo_results_file_refused(tmp_path):
+    root = repo_copy(tmp_path)
+    records = [r for row in base_rows() for r in records_of(row)]
+    store = store_of(tmp_path, records)
+    real = tmp_path / "elsewhere.md"
+    os.replace(root / "README.md", real)
+    os.symlink(real, root / "README.md")
+    assert table("--root", str(root), "--store", store) == 0
+    assert os.path.islink(root / "README.md")  # the link kept, its target written
+    fifo = tmp_path / "results.fifo"
+    os.mkfifo(fifo)
+    readme_before = real.read_text()
+    assert table("--root", str(root), "--store", store, "--results", str(fifo)) == 2
+    assert os.path.islink(root / "README.md") and real.read_text() == readme_before
+    assert not os.path.isfile(fifo)  # still the FIFO

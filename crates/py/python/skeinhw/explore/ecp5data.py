@@ -247,10 +247,21 @@ def dumps(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 
+def regular_target(path: str) -> str:
+    """The file a write to ``path`` replaces: a symbolic link's target; an error when that is
+    not a regular file (a directory, FIFO or device is never replaced by a file)."""
+    target = os.path.realpath(path)
+    if os.path.exists(target) and not os.path.isfile(target):
+        raise ExploreError(f"{path}: not a regular file; nothing written")
+    return target
+
+
 def write_whole(path: str, text: str) -> None:
     """Writes ``text`` to ``path`` through a temporary file renamed over it: a reader (or a
-    crash) sees the old file or the new one, never half of one."""
-    directory = os.path.dirname(os.path.abspath(path))
+    crash) sees the old file or the new one, never half of one. A symbolic link is written
+    through (its target replaced, the link kept); anything but a regular file is refused."""
+    path = regular_target(path)
+    directory = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".")
     try:
         with os.fdopen(fd, "w") as f:

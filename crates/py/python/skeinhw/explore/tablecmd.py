@@ -55,6 +55,8 @@ def run(a: argparse.Namespace) -> int:
     results = a.results or os.path.join(a.root, ecp5data.RESULTS)
     if a.check and not a.store:
         raise ExploreError("--check compares a store's rows: give --store DIR")
+    for path in (results, readme):
+        ecp5data.regular_target(path)  # files, before either is read (a FIFO would block)
     data = ecp5data.load(results)
     rows: list[ecp5data.Row] = []
     if a.store:
