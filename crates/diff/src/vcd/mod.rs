@@ -17,9 +17,11 @@
 use std::collections::HashMap;
 use std::io::Read;
 
+mod digits;
 mod header;
 mod values;
 
+use digits::{DigitScan, Digits, Swar};
 pub(crate) use header::{Header, Kind, id_to_int, read_header};
 pub(crate) use values::{decode, scan_binary};
 
@@ -82,6 +84,13 @@ pub(crate) trait Sink {
         let _ = word;
         self.change(time, slot, value)
     }
+
+    /// A watched change to `0` or `1` (`value`, the clock's changes among them), as
+    /// [`Sink::change`] takes it.
+    #[inline]
+    fn change_bit(&mut self, time: u64, slot: usize, value: &[u8]) -> Result<bool, String> {
+        self.change(time, slot, value)
+    }
 }
 
 /// Whitespace as wellen's body reader takes it (`u8::is_ascii_whitespace`).
@@ -109,17 +118,18 @@ pub(crate) fn stream_body(
     lookup: &Lookup,
     sink: &mut impl Sink,
 ) -> Result<(), String> {
-    stream_chunks(input, first_line, lookup, sink, 1 << 20)
+    stream_chunks(input, first_line, lookup, sink, 1 << 20, DigitScan::best())
 }
 
 /// [`stream_body`] with a buffer of `chunk` bytes to start with (tests cut tokens with tiny
-/// ones).
+/// ones) and the digit scanner `scan` (tests run each).
 fn stream_chunks(
     mut input: impl Read,
     first_line: u64,
     lookup: &Lookup,
     sink: &mut impl Sink,
     chunk: usize,
+    scan: DigitScan,
 ) -> Result<(), String> {
     let mut buf = vec![0u8; chunk.max(1)];
     let mut filled = 0;
@@ -153,7 +163,7 @@ fn stream_chunks(
                 None => continue,
             }
         };
-        let done = match parse(&buf[..limit], &mut st, lookup, sink) {
+        let done = match parse(scan, &buf[..limit], &mut st, lookup, sink) {
             Ok(Some(done)) => done,
             Ok(None) => return Ok(()),
             Err((at, message)) => {
@@ -175,15 +185,53 @@ fn stream_chunks(
     }
 }
 
-/// Parses the whole tokens of `buf`; `Some(done)`: bytes consumed (a vector value whose id is
-/// not in `buf` yet is left for the next round), `None`: the sink said stop. An error carries
-/// the offset it was found at.
+/// What [`parse`] answers: `Some(done)`: bytes consumed (a vector value whose id is not in the
+/// buffer yet is left for the next round), `None`: the sink said stop; an error carries the
+/// offset it was found at.
+type Parsed = Result<Option<usize>, (usize, String)>;
+
+/// Parses the whole tokens of `buf` with the digit scanner `scan` (compiled for its
+/// instructions: the whole loop, so that the scanner inlines into it).
 fn parse(
+    scan: DigitScan,
     buf: &[u8],
     st: &mut Body,
     lookup: &Lookup,
     sink: &mut impl Sink,
-) -> Result<Option<usize>, (usize, String)> {
+) -> Parsed {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        fn avx2(buf: &[u8], st: &mut Body, lookup: &Lookup, sink: &mut impl Sink) -> Parsed {
+            parse_with::<digits::Avx2>(buf, st, lookup, sink)
+        }
+        #[target_feature(enable = "avx512f,avx512bw")]
+        fn avx512(buf: &[u8], st: &mut Body, lookup: &Lookup, sink: &mut impl Sink) -> Parsed {
+            parse_with::<digits::Avx512>(buf, st, lookup, sink)
+        }
+        #[allow(unsafe_code)]
+        match scan {
+            // SAFETY: `DigitScan::best` (or a test) chose it where the machine has AVX2.
+            DigitScan::Avx2 if scan.available() => return unsafe { avx2(buf, st, lookup, sink) },
+            // SAFETY: as above, AVX-512F and BW.
+            DigitScan::Avx512 if scan.available() => {
+                return unsafe { avx512(buf, st, lookup, sink) };
+            }
+            _ => {}
+        }
+    }
+    let _ = scan;
+    parse_with::<Swar>(buf, st, lookup, sink)
+}
+
+/// [`parse`] with the digit scanner `D`.
+#[inline(always)]
+fn parse_with<D: Digits>(
+    buf: &[u8],
+    st: &mut Body,
+    lookup: &Lookup,
+    sink: &mut impl Sink,
+) -> Parsed {
     let n = buf.len();
     let token_end = |mut e: usize| {
         while e < n && !WS[buf[e] as usize] {
@@ -202,7 +250,7 @@ fn parse(
         if matches!(c, b'b' | b'B') && !st.in_comment {
             // The common case first: binary digits packed while their end is found, the id
             // after one blank.
-            let (e, packed) = scan_binary(buf, s + 1);
+            let (e, packed) = D::scan(buf, s + 1);
             if let Some(word) = packed
                 && e + 1 < n
                 && matches!(buf[e], b' ' | b'\t' | b'\n')
@@ -299,7 +347,12 @@ fn parse(
             continue;
         }
         let time = *st.time.get_or_insert(0);
-        match sink.change(time, slot as usize, value) {
+        let changed = if matches!(value, b"0" | b"1") {
+            sink.change_bit(time, slot as usize, value)
+        } else {
+            sink.change(time, slot as usize, value)
+        };
+        match changed {
             Ok(true) => {}
             Ok(false) => return Ok(None),
             Err(message) => return Err((s, message)),
@@ -432,19 +485,34 @@ mod tests {
     #[test]
     fn tokens_cut_by_the_buffer_read_as_whole_ones() {
         let body = "$dumpvars\nb101 !\n0\"\n$end\n#3\nb1\n\n  !\n\
-                    $comment b0 ! $end 1\"\n#7\tb0x1z \"#\n1\"\r\n#12\nbx !\n";
+                    $comment b0 ! $end 1\"\n#7\tb0x1z \"#\n1\"\r\n#12\nbx !\n\
+                    #13\nb1000000000000000000000000000000000000000000000000000000000000001 !\n";
         let lookup = Lookup::new(&[0, 1]);
         let whole = {
             let mut r = Record::default();
-            stream_chunks(body.as_bytes(), 7, &lookup, &mut r, 1 << 20).unwrap();
+            stream_chunks(
+                body.as_bytes(),
+                7,
+                &lookup,
+                &mut r,
+                1 << 20,
+                DigitScan::Swar,
+            )
+            .unwrap();
             r.0
         };
-        assert_eq!(whole.len(), 6, "{whole:?}");
+        assert_eq!(whole.len(), 7, "{whole:?}");
         assert_eq!(whole[2], (3, 0, b"b1".to_vec()));
-        for chunk in 1..body.len() {
-            let mut r = Record::default();
-            stream_chunks(body.as_bytes(), 7, &lookup, &mut r, chunk).unwrap();
-            assert_eq!(r.0, whole, "buffer of {chunk} bytes");
+        for scan in DigitScan::ALL {
+            if !scan.available() {
+                eprintln!("skipped: the {scan:?} digit scanner (not on this machine)");
+                continue;
+            }
+            for chunk in 1..body.len() {
+                let mut r = Record::default();
+                stream_chunks(body.as_bytes(), 7, &lookup, &mut r, chunk, scan).unwrap();
+                assert_eq!(r.0, whole, "{scan:?}, buffer of {chunk} bytes");
+            }
         }
     }
 

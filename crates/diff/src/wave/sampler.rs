@@ -287,15 +287,28 @@ pub(super) fn stream_vcd<R: BufRead + Seek>(
                 Err(Refused::Stop) => return Ok(false),
                 Err(Refused::Backwards(m)) => return Err(m),
             }
-            let b = &mut self.sampler.current[slot];
-            b.unknown = None;
-            b.width = width;
-            if let [w] = b.words.as_mut_slice() {
-                *w = word;
-            } else {
-                b.words.clear();
-                b.words.push(word);
+            set_word(&mut self.sampler.current[slot], width, word);
+            self.sampler.dirty[slot] = true;
+            Ok(true)
+        }
+
+        #[inline]
+        fn change_bit(&mut self, time: u64, slot: usize, value: &[u8]) -> Result<bool, String> {
+            let width = self.widths[slot];
+            // `vcd::decode`'s answer up to 64 bits: the digit's value, zero-extended.
+            if width > 64 {
+                return self.change(time, slot, value);
             }
+            match self.sampler.at(time) {
+                Ok(()) => {}
+                Err(Refused::Stop) => return Ok(false),
+                Err(Refused::Backwards(m)) => return Err(m),
+            }
+            set_word(
+                &mut self.sampler.current[slot],
+                width,
+                u64::from(value == b"1"),
+            );
             self.sampler.dirty[slot] = true;
             Ok(true)
         }
@@ -313,6 +326,19 @@ pub(super) fn stream_vcd<R: BufRead + Seek>(
     })?;
     let stopped = sampler.stop;
     Ok(Some((sampler.finish(), stopped)))
+}
+
+/// `b` becomes the known value `word` of `width` bits (at most 64), its buffer reused.
+#[inline]
+fn set_word(b: &mut Bits, width: u32, word: u64) {
+    b.unknown = None;
+    b.width = width;
+    if let [w] = b.words.as_mut_slice() {
+        *w = word;
+    } else {
+        b.words.clear();
+        b.words.push(word);
+    }
 }
 
 pub(super) fn stream_edges<R: BufRead + Seek>(
