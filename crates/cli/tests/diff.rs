@@ -241,3 +241,60 @@ fn cycle_alignment_names_the_reset_cycles_that_match() {
         "{out}"
     );
 }
+
+/// A waveform that another program shrinks while `diff` parses it in its mapped pages: one
+/// line naming it and exit 1 (not death by SIGBUS). The file is a trace's header and tens of
+/// MB of clock-low changes (no edge: it is read to its end), truncated once `/proc/PID/maps` shows
+/// it mapped.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_waveform_shrinking_while_mapped_is_a_one_line_error() {
+    use std::io::Write;
+    use std::process::{Command as Process, Stdio};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let small = trace(dir.path(), "ath-1r", "616263", "small.vcd");
+    let small = std::fs::read_to_string(small).unwrap();
+    let end = small.find("$enddefinitions $end\n").unwrap() + 21;
+    assert!(small[..end].contains("$var wire 1 ! clk $end"));
+    let vcd = dir.path().join("long.vcd");
+    {
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&vcd).unwrap());
+        w.write_all(&small.as_bytes()[..end]).unwrap();
+        w.write_all(b"#0\n").unwrap();
+        let lines = b"0!\n".repeat(1 << 16);
+        for _ in 0..320 {
+            w.write_all(&lines).unwrap(); // 60 MiB
+        }
+    }
+    let child = Process::new(assert_cmd::cargo::cargo_bin("skeinhw"))
+        .args(["diff", "--schedule", "ath-1r", "--hex", "616263"])
+        .arg(&vcd)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let maps = format!("/proc/{}/maps", child.id());
+    let start = Instant::now();
+    while !std::fs::read_to_string(&maps).is_ok_and(|m| m.contains(vcd.to_str().unwrap())) {
+        assert!(start.elapsed() < Duration::from_secs(60), "never mapped");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::fs::File::options()
+        .write(true)
+        .open(&vcd)
+        .unwrap()
+        .set_len(4096)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "skeinhw: {}: the waveform shrank while it was being read (it is mapped into \
+             memory)\n",
+            vcd.display()
+        )
+    );
+}
