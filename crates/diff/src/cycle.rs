@@ -3,7 +3,6 @@
 //! (the output lines while `out_valid` is 0, a pipeline register's contents while its `valid` is
 //! 0) are skipped; X or Z never equals a known value.
 
-use std::collections::VecDeque;
 use std::path::Path;
 
 use skeinhw_trace::names::{self, Signal};
@@ -88,50 +87,87 @@ fn equal(golden: u64, rtl: &Bits) -> bool {
         && rtl.words.iter().skip(1).all(|w| *w == 0)
 }
 
-/// One compared cycle kept for the context of a later divergence: the RTL samples as plain
-/// words (copied on every cycle, so kept cheap), the rare X/Z or wide ones whole.
+/// The last compared cycles, kept for the context of a later divergence: raw values in flat
+/// rings (written on every cycle, so kept cheap: no allocation, one pass over the samples
+/// that also compares them), the rare X/Z or wide samples whole. Slot `next` is written while
+/// a cycle is compared and kept only if the cycle matched: one slot more than the cycles held.
 #[derive(Clone, Default)]
-struct Raw {
-    cycle: u64,
+struct History {
+    /// Cycles held (at most `slots - 1`).
+    len: usize,
+    slots: usize,
+    next: usize,
+    cycle: Vec<u64>,
+    /// `values` golden values per slot.
     golden: Vec<u64>,
+    values: usize,
+    /// `fields` RTL words and widths per slot.
     rtl: Vec<u64>,
     width: Vec<u32>,
-    odd: Vec<(usize, Bits)>,
+    fields: usize,
+    odd: Vec<Vec<(usize, Bits)>>,
 }
 
-impl Raw {
-    fn fill(&mut self, cycle: u64, golden: &[u64], samples: &[Bits]) {
-        self.cycle = cycle;
-        self.golden.clear();
-        self.golden.extend_from_slice(golden);
-        self.rtl.clear();
-        self.width.clear();
-        self.odd.clear();
-        // Whole slices at once (no per-push capacity check): this runs on every cycle.
-        let plain = |b: &Bits| b.unknown.is_none() && b.words.len() <= 1;
-        self.rtl.extend(samples.iter().map(|b| {
-            if plain(b) {
-                b.words.first().copied().unwrap_or(0)
-            } else {
-                0
-            }
-        }));
-        self.width.extend(samples.iter().map(|b| b.width));
-        if !samples.iter().all(plain) {
-            self.odd.extend(
-                samples
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, b)| !plain(b))
-                    .map(|(i, b)| (i, b.clone())),
-            );
+impl History {
+    /// Holds the last `cycles` cycles of `fields` samples.
+    fn new(cycles: usize, fields: usize) -> History {
+        let slots = cycles + 1;
+        History {
+            slots,
+            fields,
+            rtl: vec![0; slots * fields],
+            width: vec![0; slots * fields],
+            cycle: vec![0; slots],
+            odd: vec![Vec::new(); slots],
+            ..History::default()
         }
     }
 
-    fn rtl_text(&self, i: usize) -> String {
-        match self.odd.iter().find(|(j, _)| *j == i) {
+    /// Starts writing `cycle` with its golden `values` into the next slot.
+    fn begin(&mut self, cycle: u64, values: &[u64]) {
+        if self.values != values.len() {
+            self.values = values.len();
+            self.golden = vec![0; self.slots * self.values];
+        }
+        let slot = self.next;
+        self.cycle[slot] = cycle;
+        self.golden[slot * self.values..][..self.values].copy_from_slice(values);
+        self.odd[slot].clear();
+    }
+
+    /// The RTL sample of field `i` in the slot being written.
+    #[inline]
+    fn sample(&mut self, i: usize, b: &Bits, word: u64, plain: bool) {
+        let at = self.next * self.fields + i;
+        self.rtl[at] = word;
+        self.width[at] = b.width;
+        if !plain {
+            self.odd[self.next].push((i, b.clone()));
+        }
+    }
+
+    /// Keeps the slot written (the cycle matched).
+    fn keep(&mut self) {
+        self.next = (self.next + 1) % self.slots;
+        self.len = (self.len + 1).min(self.slots - 1);
+    }
+
+    /// The slots held, oldest first.
+    fn held(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.len).map(|k| (self.next + self.slots - self.len + k) % self.slots)
+    }
+
+    fn golden(&self, slot: usize, index: usize) -> u64 {
+        self.golden[slot * self.values + index]
+    }
+
+    fn rtl_text(&self, slot: usize, i: usize) -> String {
+        match self.odd[slot].iter().find(|(j, _)| *j == i) {
             Some((_, b)) => rtl_text(b),
-            None => Bits::known(vec![self.rtl[i]], self.width[i]).to_hex(),
+            None => {
+                let at = slot * self.fields + i;
+                Bits::known(vec![self.rtl[at]], self.width[at]).to_hex()
+            }
         }
     }
 }
@@ -153,7 +189,7 @@ pub struct CycleComparator {
     divergence: Option<Divergence>,
     divergent_fields: Vec<usize>,
     after: usize,
-    history: VecDeque<Raw>,
+    history: History,
     trailing: u64,
     diffs: Vec<usize>,
 }
@@ -197,7 +233,7 @@ impl CycleComparator {
                 divergence: None,
                 divergent_fields: Vec::new(),
                 after: 0,
-                history: VecDeque::new(),
+                history: History::new(options.context, n),
                 trailing: 0,
                 diffs: Vec::new(),
             },
@@ -232,7 +268,21 @@ impl CycleComparator {
         }
         self.compared += 1;
         self.diffs.clear();
+        let keep = self.context > 0;
+        if keep {
+            self.history.begin(frame.cycle, values);
+        }
         for (i, c) in fields.iter().enumerate() {
+            let s = &samples[i];
+            // One known word (every field of a trace), or anything else.
+            let (word, plain) = match (s.unknown, s.words.as_slice()) {
+                (None, []) => (0, true),
+                (None, [w]) => (*w, true),
+                _ => (0, false),
+            };
+            if keep {
+                self.history.sample(i, s, word, plain);
+            }
             if c.care_if.is_some_and(|cond| values[cond] & 1 == 0) {
                 continue;
             }
@@ -242,37 +292,31 @@ impl CycleComparator {
                 continue;
             }
             self.field_compared[i] += 1;
-            if !equal(values[c.index], &samples[i]) {
+            let golden = values[c.index];
+            if !(if plain { word == golden } else { equal(golden, s) }) {
                 self.diffs.push(i);
             }
         }
         if self.diffs.is_empty() {
-            if self.context > 0 {
-                // Raw values only: formatting happens once, at a divergence.
-                let mut slot = if self.history.len() == self.context {
-                    self.history.pop_front().expect("full")
-                } else {
-                    Raw::default()
-                };
-                slot.fill(frame.cycle, values, &samples[..fields.len()]);
-                self.history.push_back(slot);
+            if keep {
+                self.history.keep();
             }
             return true;
         }
         let diffs = std::mem::take(&mut self.diffs);
-        let mut context: Vec<ContextRow> = self
-            .history
-            .drain(..)
-            .map(|h| ContextRow {
-                cycle: h.cycle,
+        let history = &self.history;
+        let mut context: Vec<ContextRow> = history
+            .held()
+            .map(|slot| ContextRow {
+                cycle: history.cycle[slot],
                 values: diffs
                     .iter()
                     .map(|&i| {
                         let c = &fields[i];
                         (
                             c.field.clone(),
-                            hex(h.golden[c.index], c.width),
-                            h.rtl_text(i),
+                            hex(history.golden(slot, c.index), c.width),
+                            history.rtl_text(slot, i),
                         )
                     })
                     .collect(),

@@ -122,6 +122,47 @@ fn a_changed_value_is_reported_at_its_cycle_and_field() {
     assert_eq!(report.exit_status(), 1);
 }
 
+/// The context of a divergence: the `context` cycles before it (held in a ring that has
+/// turned many times by then), the divergent one and those after, each divergent field's
+/// golden value from the simulator's records and the RTL's from the file.
+#[test]
+fn a_divergence_shows_the_cycles_around_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = write_vcd(dir.path(), "ath-1r", b"abc");
+    let (h, records) = golden("ath-1r", b"abc");
+    let time = corrupt(&vcd, "slot0_state_2", 400);
+    let index = signals(&h)
+        .iter()
+        .position(|s| s.name == "slot0_state_2")
+        .unwrap();
+    let golden_at = |cycle: u64| {
+        let r = records.iter().find(|r| r.cycle == cycle).unwrap();
+        format!("{:016x}", skein_frame(r).values[index])
+    };
+    for context in [0usize, 1, 3, 7] {
+        let mut o = options();
+        o.context = context;
+        let report = run(&h, &records, &vcd, &o);
+        let d = report.first_divergence.as_ref().expect("divergence");
+        assert_eq!(d.cycle, time / 10);
+        let cycles: Vec<u64> = d.context.iter().map(|r| r.cycle).collect();
+        let want: Vec<u64> = (d.cycle - context as u64..=d.cycle + context as u64).collect();
+        assert_eq!(cycles, want, "context {context}");
+        for row in &d.context {
+            let (field, golden, rtl) = &row.values[0];
+            assert_eq!((row.values.len(), field.as_str()), (1, "slot0_state_2"));
+            assert_eq!(*golden, golden_at(row.cycle), "cycle {}", row.cycle);
+            if row.cycle < d.cycle {
+                assert_eq!(rtl, golden, "cycle {} matched", row.cycle);
+            }
+            if row.cycle == d.cycle {
+                assert_eq!(*rtl, d.fields[0].rtl);
+                assert_ne!(rtl, golden);
+            }
+        }
+    }
+}
+
 #[test]
 fn x_never_equals_a_known_value() {
     let dir = tempfile::tempdir().unwrap();
