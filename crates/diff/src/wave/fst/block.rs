@@ -138,7 +138,13 @@ impl Decoder {
             .ok_or("a chain longer than its block")?;
         // Frame: unpacked and packed lengths and signal count, then its bytes.
         let head_at = block.start + 32;
-        read_at(input, len, head_at, (chain_start - head_at).min(40), &mut self.packed)?;
+        read_at(
+            input,
+            len,
+            head_at,
+            (chain_start - head_at).min(40),
+            &mut self.packed,
+        )?;
         let mut rest = self.packed.as_slice();
         let frame_unpacked = varint(&mut rest)?;
         let frame_packed = varint(&mut rest)?;
@@ -161,7 +167,12 @@ impl Decoder {
             let frame = if frame_packed == frame_unpacked {
                 &self.packed
             } else {
-                unpack(Packing::Zlib, &self.packed, frame_unpacked, &mut self.unpacked)?;
+                unpack(
+                    Packing::Zlib,
+                    &self.packed,
+                    frame_unpacked,
+                    &mut self.unpacked,
+                )?;
                 &self.unpacked
             };
             if !sink.at(block.start_time)? {
@@ -174,15 +185,20 @@ impl Decoder {
             }
         }
         // Value changes: signal count, then the pack type byte, from which offsets count.
-        read_at(input, len, vc_at, (chain_start - vc_at).min(11), &mut self.packed)?;
+        read_at(
+            input,
+            len,
+            vc_at,
+            (chain_start - vc_at).min(11),
+            &mut self.packed,
+        )?;
         let mut rest = self.packed.as_slice();
         let max_handle = varint(&mut rest)?;
         let vc_start = vc_at + (self.packed.len() - rest.len()) as u64;
         let Some(&pack) = rest.first() else {
             return Err("no pack type".into());
         };
-        let packing =
-            Packing::from_byte(pack).ok_or_else(|| format!("pack type {pack:#04x}"))?;
+        let packing = Packing::from_byte(pack).ok_or_else(|| format!("pack type {pack:#04x}"))?;
         if max_handle > self.layout.geometry.len() as u64 {
             return Err(format!("{max_handle} signals, the geometry has fewer"));
         }
@@ -243,7 +259,11 @@ impl Decoder {
         for slot in 0..self.handles.len() {
             self.data[slot].clear();
             self.pos[slot] = 0;
-            let mut loc = self.locs.get(self.handles[slot]).copied().unwrap_or(Loc::None);
+            let mut loc = self
+                .locs
+                .get(self.handles[slot])
+                .copied()
+                .unwrap_or(Loc::None);
             if let Loc::Alias(a) = loc {
                 loc = self.locs.get(a as usize).copied().unwrap_or(Loc::None);
                 if !matches!(loc, Loc::Data(..)) {
@@ -398,7 +418,9 @@ pub(super) fn chain(
         if delta == 0 {
             return Err("two signals' data at one offset".into());
         }
-        offset = offset.checked_add(delta).ok_or("an offset beyond 64 bits")?;
+        offset = offset
+            .checked_add(delta)
+            .ok_or("an offset beyond 64 bits")?;
         if let Some(p) = last
             && let Loc::Data(o, _) = locs[p]
         {

@@ -74,7 +74,9 @@ pub(super) fn read_at(
     buf: &mut Vec<u8>,
 ) -> Result<(), String> {
     if at.checked_add(len).is_none_or(|e| e > file_len) {
-        return Err(format!("{len} bytes at offset {at} run past the end of the file"));
+        return Err(format!(
+            "{len} bytes at offset {at} run past the end of the file"
+        ));
     }
     buf.clear();
     buf.resize(len as usize, 0);
@@ -126,9 +128,7 @@ impl Layout {
     /// Walks the blocks from the start of the file. `Ok(None)`: a file to leave to
     /// fst-reader (a gzip-wrapped or unfinished file, an unknown block type).
     pub(super) fn read(input: &mut (impl Read + Seek)) -> Result<Option<Layout>, String> {
-        let file_len = input
-            .seek(SeekFrom::End(0))
-            .map_err(|e| e.to_string())?;
+        let file_len = input.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
         let mut header: Option<(u64, u64)> = None;
         let mut geometry = None;
         let mut blocks = Vec::new();
@@ -145,7 +145,9 @@ impl Layout {
             let end = start
                 .checked_add(length)
                 .filter(|&e| length >= 8 && e <= file_len)
-                .ok_or_else(|| format!("block at offset {at}: length {length} runs past the end"))?;
+                .ok_or_else(|| {
+                    format!("block at offset {at}: length {length} runs past the end")
+                })?;
             match kind {
                 0 => {
                     let first = u64_at(input, file_len, start + 8)?;
@@ -159,7 +161,11 @@ impl Layout {
                     blocks.push(Block {
                         start,
                         end,
-                        chain: if kind == 8 { Chain::Alias2 } else { Chain::Alias },
+                        chain: if kind == 8 {
+                            Chain::Alias2
+                        } else {
+                            Chain::Alias
+                        },
                         start_time: u64_at(input, file_len, start + 8)?,
                     });
                 }
@@ -209,7 +215,10 @@ fn read_geometry(
         &bytes
     };
     if count > data.len() as u64 {
-        return Err(format!("{count} signals in {} bytes of geometry", data.len()));
+        return Err(format!(
+            "{count} signals in {} bytes of geometry",
+            data.len()
+        ));
     }
     let mut rest = data;
     (0..count)

@@ -212,7 +212,10 @@ fn read_signals<R: BufRead + Seek, F: FnMut(u64, u64, &[Bits], &[u32]) -> bool>(
     for (slot, &k) in keys.iter().enumerate() {
         slot_of[k] = slot;
     }
-    let handles = keys.iter().map(|&k| FstSignalHandle::from_index(k)).collect();
+    let handles = keys
+        .iter()
+        .map(|&k| FstSignalHandle::from_index(k))
+        .collect();
     let filter = FstFilter::filter_signals(handles);
     let read = contain(|| {
         reader.read_signals(&filter, |time, handle, value| {

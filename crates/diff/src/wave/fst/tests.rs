@@ -6,8 +6,7 @@ use std::io::{BufReader, Cursor};
 use std::path::PathBuf;
 
 use fst_writer::{
-    FstFileType, FstHeaderWriter, FstInfo, FstScopeType, FstSignalType, FstVarDirection,
-    FstVarType,
+    FstFileType, FstHeaderWriter, FstInfo, FstScopeType, FstSignalType, FstVarDirection, FstVarType,
 };
 use skeinhw_sched::preset;
 use skeinhw_sched::sim::{Job, simulate};
@@ -53,12 +52,17 @@ fn by_route(fst: &[u8], clock: &str, probes: &[Probe], route: Route) -> (Edges, 
 /// The same through wellen.
 fn by_wellen(fst: &[u8], clock: &str, probes: &[Probe]) -> (Edges, WaveStats) {
     let mut out = Vec::new();
-    let stats =
-        sample_rising_edges_with_wellen_from(input(fst), "t.fst", &options(clock), probes, |e, t, s| {
+    let stats = sample_rising_edges_with_wellen_from(
+        input(fst),
+        "t.fst",
+        &options(clock),
+        probes,
+        |e, t, s| {
             out.push((e, t, s.to_vec()));
             true
-        })
-        .unwrap();
+        },
+    )
+    .unwrap();
     (out, stats)
 }
 
@@ -84,12 +88,18 @@ fn agree(fst: &[u8], clock: &str, what: &str) -> usize {
     let theirs = by_route(fst, clock, &probes, Route::FstReader);
     assert!(!ours.0.is_empty(), "{what}: no edges");
     assert_eq!(ours, theirs, "{what}: ours against fst-reader");
-    assert_eq!(ours, by_wellen(fst, clock, &probes), "{what}: ours against wellen");
+    assert_eq!(
+        ours,
+        by_wellen(fst, clock, &probes),
+        "{what}: ours against wellen"
+    );
     ours.0.len()
 }
 
 fn fixture(name: &str) -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -112,7 +122,10 @@ fn fst_reads_as_wellen_reads_it() {
     let ours = by_route(&fst, "skeinhw.clk", &probes, Route::Ours);
     assert!(ours.0.len() > 100);
     assert_eq!(ours, by_wellen(&fst, "skeinhw.clk", &probes));
-    assert_eq!(ours, by_route(&fst, "skeinhw.clk", &probes, Route::FstReader));
+    assert_eq!(
+        ours,
+        by_route(&fst, "skeinhw.clk", &probes, Route::FstReader)
+    );
     // Stopped early, it stops.
     let mut n = 0;
     let stats = sample_rising_edges_from(
@@ -183,10 +196,20 @@ fn written(every: u64, steps: u64) -> Vec<u8> {
         .iter()
         .enumerate()
         .map(|(i, &w)| {
-            let name = if i == 0 { "clk".into() } else { format!("s{i}") };
+            let name = if i == 0 {
+                "clk".into()
+            } else {
+                format!("s{i}")
+            };
             let tpe = FstSignalType::bit_vec(w);
-            h.var(&name, tpe, FstVarType::Wire, FstVarDirection::Implicit, None)
-                .unwrap()
+            h.var(
+                &name,
+                tpe,
+                FstVarType::Wire,
+                FstVarDirection::Implicit,
+                None,
+            )
+            .unwrap()
         })
         .collect();
     h.up_scope().unwrap();
@@ -203,13 +226,13 @@ fn written(every: u64, steps: u64) -> Vec<u8> {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            if x % 3 == 0 {
+            if x.is_multiple_of(3) {
                 continue;
             }
             let digits: Vec<u8> = (0..w)
                 .map(|k| match (x >> (k % 61)) % 17 {
-                    0 if x % 5 == 0 => b'x',
-                    1 if x % 7 == 0 => b'z',
+                    0 if x.is_multiple_of(5) => b'x',
+                    1 if x.is_multiple_of(7) => b'z',
                     v => b'0' + (v & 1) as u8,
                 })
                 .collect();
@@ -263,8 +286,14 @@ fn with_alias_chains(fst: &[u8], block_type: u8) -> (Vec<u8>, usize) {
         let vc_start = fst.len() - rest.len();
         let mut locs = Vec::new();
         let old = &fst[chain_start..chain_start + chain_len];
-        chain(old, Chain::Alias2, max_handle, (chain_start - vc_start) as u64, &mut locs)
-            .unwrap();
+        chain(
+            old,
+            Chain::Alias2,
+            max_handle,
+            (chain_start - vc_start) as u64,
+            &mut locs,
+        )
+        .unwrap();
         let mut new = Vec::new();
         let put = |v: u64, new: &mut Vec<u8>| {
             let mut v = v;
@@ -324,7 +353,11 @@ fn older_chain_encodings_read_as_the_newest() {
             assert!(decodes_itself(&older));
             let what = format!("{name} as block type {block_type}");
             agree(&older, "t.clk", &what);
-            assert_eq!(by_route(&older, "t.clk", &probes, Route::Ours), newest, "{what}");
+            assert_eq!(
+                by_route(&older, "t.clk", &probes, Route::Ours),
+                newest,
+                "{what}"
+            );
         }
     }
 }
@@ -341,9 +374,8 @@ fn damaged_files_are_errors_not_panics() {
         let probes = all_probes(&fst);
         let options = options(clock);
         let read = |bytes: &[u8]| {
-            let _ = sample_rising_edges_from(input(bytes), "t.fst", &options, &probes, |_, _, _| {
-                true
-            });
+            let _ =
+                sample_rising_edges_from(input(bytes), "t.fst", &options, &probes, |_, _, _| true);
         };
         for cut in 0..fst.len() {
             read(&fst[..cut]);
@@ -358,4 +390,3 @@ fn damaged_files_are_errors_not_panics() {
         }
     }
 }
-
