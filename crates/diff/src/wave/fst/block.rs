@@ -273,10 +273,10 @@ impl Decoder {
             let Loc::Data(offset, n) = loc else {
                 continue;
             };
-            let at = vc_start + offset;
-            if at + n > chain_start {
-                return Err(format!("wave data at {at} runs into the chain"));
-            }
+            let at = vc_start
+                .checked_add(offset)
+                .filter(|a| a.checked_add(n).is_some_and(|e| e <= chain_start))
+                .ok_or_else(|| format!("wave data at offset {offset} runs into the chain"))?;
             read_at(input, self.layout.file_len, at, n, &mut self.packed)?;
             let mut rest = self.packed.as_slice();
             let unpacked = varint(&mut rest)?;
