@@ -390,3 +390,32 @@ fn damaged_files_are_errors_not_panics() {
         }
     }
 }
+
+/// Stopped by the caller in the middle of a later block, both readers stop at the same edge.
+#[test]
+fn stopping_mid_file_stops_both_readers_alike() {
+    let fst = written(30, 400);
+    let probes = all_probes(&fst);
+    for stop in [1, 14, 15, 16, 107, 199, 200] {
+        let run = |route| {
+            let mut seen = Vec::new();
+            let stats = stream_fst_by(
+                &mut input(&fst),
+                "t.fst",
+                &options("top.clk"),
+                &probes,
+                &mut |e, t, s: &[Bits], _: &[u32]| {
+                    seen.push((e, t, s.to_vec()));
+                    seen.len() < stop
+                },
+                route,
+            )
+            .unwrap()
+            .unwrap();
+            (seen, stats)
+        };
+        let ours = run(Route::Ours);
+        assert_eq!(ours.0.len(), stop);
+        assert_eq!(ours, run(Route::FstReader), "stopped after {stop} edges");
+    }
+}
