@@ -1,7 +1,7 @@
 //! The diff's reading side alone, against the file read once (issue 34): the golden trace of
 //! ath-1r written as VCD and FST, then (1) the file's bytes read into a buffer (`cat`, cached),
 //! (2) every field sampled at every rising edge from the VCD (our reader), (3) the same from
-//! the FST (through fst-reader), (4) the whole cycle diff of the VCD against the golden frames
+//! the FST (our value-change block decoder), (4) the whole cycle diff of the VCD against the golden frames
 //! read from its JSON-lines trace. Cycles per second (criterion's throughput); the goal: (2)
 //! within 3x of (1), (3) no slower than (2). Run: `cargo bench -p skeinhw-benches --bench
 //! diff_read`.
