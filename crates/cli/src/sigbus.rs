@@ -1,5 +1,4 @@
-//! A clean end when a file mapped into memory (by `hash --tree`, or the waveform `diff`
-//! parses in place) shrinks under it.
+//! A clean end when a file that `hash --tree` has mapped into memory shrinks under it.
 //!
 //! Reading a mapped page past a file's new end raises `SIGBUS`, which would kill the process
 //! with no word about which file. While a [`Guard`] lives, the handler writes one line naming
@@ -23,15 +22,11 @@ pub struct Guard(());
 impl Guard {
     /// Guards the mapped reading of `file` (as it is to be shown). Calls must not overlap.
     pub fn new(file: &str) -> Guard {
-        Guard::with_line(format!(
+        PREVIOUS.get_or_init(install);
+        let line = format!(
             "skeinhw: {file}: the file shrank while it was being hashed (it is mapped into \
              memory; --no-mmap reads it instead)\n"
-        ))
-    }
-
-    /// Guards mapped reading with the whole `line` to write (ending in a newline).
-    pub fn with_line(line: String) -> Guard {
-        PREVIOUS.get_or_init(install);
+        );
         let old = MESSAGE.swap(Box::into_raw(Box::new(line.into_bytes())), Ordering::SeqCst);
         debug_assert!(old.is_null(), "overlapping sigbus::Guard");
         Guard(())

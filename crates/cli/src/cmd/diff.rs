@@ -305,13 +305,6 @@ pub fn run(args: DiffArgs) -> Result<Status> {
     if let Some(dir) = &args.viewer {
         skeinhw_diff::viewer::check_viewer(dir, args.force)?;
     }
-    // The waveform is parsed in its pages mapped into memory (no copy into a buffer); one
-    // that another program shrinks meanwhile is named on one line, exit 1, not a crash.
-    skeinhw_diff::wave::allow_mapped_reading();
-    let _guard = crate::sigbus::Guard::with_line(format!(
-        "skeinhw: {}: the waveform shrank while it was being read (it is mapped into memory)\n",
-        args.wave.display()
-    ));
     let golden = golden(&args)?;
     // Without a map, in_ready is not compared: a trace VCD has `in_ready_<k>`, the generated
     // Verilog one `in_ready` port (its signal_map.json maps the bits).

@@ -121,40 +121,6 @@ pub(crate) fn stream_body(
     stream_chunks(input, first_line, lookup, sink, 1 << 20, DigitScan::best())
 }
 
-/// [`stream_body`] on a body already in memory (a mapped file): no copy of it, and lines are
-/// counted only to name the place of an error.
-pub(crate) fn parse_body(
-    body: &[u8],
-    first_line: u64,
-    lookup: &Lookup,
-    sink: &mut impl Sink,
-) -> Result<(), String> {
-    parse_body_with(body, first_line, lookup, sink, DigitScan::best())
-}
-
-/// [`parse_body`] with the digit scanner `scan`.
-fn parse_body_with(
-    body: &[u8],
-    first_line: u64,
-    lookup: &Lookup,
-    sink: &mut impl Sink,
-    scan: DigitScan,
-) -> Result<(), String> {
-    let mut st = Body {
-        time: None,
-        in_comment: false,
-    };
-    let line_of = |at: usize| first_line + memchr::memchr_iter(b'\n', &body[..at]).count() as u64;
-    match parse(scan, body, &mut st, lookup, sink) {
-        Ok(Some(done)) if done < body.len() => Err(format!(
-            "malformed: line {}: a value change without its signal id at the end",
-            line_of(done)
-        )),
-        Ok(_) => Ok(()),
-        Err((at, message)) => Err(format!("line {}: {message}", line_of(at))),
-    }
-}
-
 /// [`stream_body`] with a buffer of `chunk` bytes to start with (tests cut tokens with tiny
 /// ones) and the digit scanner `scan` (tests run each).
 fn stream_chunks(
@@ -546,26 +512,6 @@ mod tests {
                 let mut r = Record::default();
                 stream_chunks(body.as_bytes(), 7, &lookup, &mut r, chunk, scan).unwrap();
                 assert_eq!(r.0, whole, "{scan:?}, buffer of {chunk} bytes");
-            }
-        }
-    }
-
-    #[test]
-    fn a_body_in_memory_reads_as_a_streamed_one() {
-        let lookup = Lookup::new(&[0, 1]);
-        let bodies = [
-            "#0\nb101 !\n1\"\n#5\n$comment b1 ! $end b0 \"\n",
-            "#0\n1!\n#3\nb1 \"\n#2\n0!\n",
-            "#0\n1!\nq\n",
-            "#0\nb1",
-            "#0\nb1 ",
-        ];
-        for body in bodies {
-            for scan in DigitScan::ALL.into_iter().filter(|s| s.available()) {
-                let (mut streamed, mut parsed) = (Record::default(), Record::default());
-                let a = stream_chunks(body.as_bytes(), 4, &lookup, &mut streamed, 3, scan);
-                let b = parse_body_with(body.as_bytes(), 4, &lookup, &mut parsed, scan);
-                assert_eq!((a, streamed.0), (b, parsed.0), "{scan:?}: {body:?}");
             }
         }
     }

@@ -3,12 +3,8 @@
 //! simulation of millions of cycles reads in constant memory.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Cursor, Seek, SeekFrom};
+use std::io::{self, BufRead, Seek, SeekFrom};
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-
-use memmap2::Mmap;
 
 use wellen::LoadOptions;
 use wellen::stream;
@@ -141,92 +137,11 @@ pub fn sample_rising_edges(
             message: "is a directory, not a waveform".into(),
         });
     }
-    let source = Source::open(input);
     if std::thread::available_parallelism().map_or(1, |n| n.get()) < pipe::CORES {
-        return source.sample(&file, options, probes, plain(on_edge));
+        let input = io::BufReader::new(input);
+        return sample_rising_edges_from(input, &file, options, probes, on_edge);
     }
-    pipe::sample_in_thread(path.to_path_buf(), source, &file, options, probes, on_edge)
-}
-
-static MAPPED_READING: AtomicBool = AtomicBool::new(false);
-
-/// Lets [`sample_rising_edges`] map the file into memory instead of reading it: the VCD
-/// reader then parses the file's own pages (the copy into a buffer was a quarter of the
-/// reader's time on a trace). Process-wide, because so is the risk: a mapped file that another
-/// program shrinks meanwhile raises `SIGBUS`, which kills a process without a handler for it.
-/// Call it only from a program that has one (the `skeinhw` command names the file and exits
-/// 1); everyone else reads the file.
-pub fn allow_mapped_reading() {
-    MAPPED_READING.store(true, Ordering::Relaxed);
-}
-
-/// Where a waveform's bytes come from.
-pub(super) enum Source {
-    File(File),
-    /// The whole file in memory ([`allow_mapped_reading`]).
-    Mapped(Arc<Mmap>),
-}
-
-/// A mapped file as a [`Cursor`] reads it.
-struct MapRef(Arc<Mmap>);
-
-impl AsRef<[u8]> for MapRef {
-    fn as_ref(&self) -> &[u8] {
-        &self.0
-    }
-}
-
-impl Source {
-    /// The file mapped if that is allowed and it maps (a non-empty regular file), else read.
-    fn open(input: File) -> Source {
-        if MAPPED_READING.load(Ordering::Relaxed) {
-            Source::map(input)
-        } else {
-            Source::File(input)
-        }
-    }
-
-    /// The file mapped if it maps (a non-empty regular file), else read.
-    pub(super) fn map(input: File) -> Source {
-        if !input.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) {
-            return Source::File(input);
-        }
-        // SAFETY: the map is only read; a file shrunk under it raises SIGBUS, which the
-        // program that allowed mapping handles (see `allow_mapped_reading`).
-        #[allow(unsafe_code)]
-        match unsafe { Mmap::map(&input) } {
-            Ok(map) => {
-                let _ = map.advise(memmap2::Advice::Sequential);
-                Source::Mapped(Arc::new(map))
-            }
-            Err(_) => Source::File(input),
-        }
-    }
-
-    /// Samples the rising edges of the file (see [`sample_rising_edges`]).
-    pub(super) fn sample(
-        self,
-        file: &str,
-        options: &WaveOptions,
-        probes: &[Probe],
-        on_edge: impl FnMut(u64, u64, &[Bits], &[u32]) -> bool,
-    ) -> Result<WaveStats, DiffError> {
-        match self {
-            Source::File(input) => sample_from(
-                BufReader::new(input),
-                file,
-                options,
-                probes,
-                true,
-                None,
-                on_edge,
-            ),
-            Source::Mapped(map) => {
-                let input = Cursor::new(MapRef(Arc::clone(&map)));
-                sample_from(input, file, options, probes, true, Some(&map), on_edge)
-            }
-        }
-    }
+    pipe::sample_in_thread(path.to_path_buf(), input, &file, options, probes, on_edge)
 }
 
 /// [`sample_rising_edges`] on any seekable input; `file` names it in errors.
@@ -240,7 +155,7 @@ pub fn sample_rising_edges_from<R>(
 where
     R: BufRead + Seek + Send + Sync + 'static,
 {
-    sample_from(input, file, options, probes, true, None, plain(on_edge))
+    sample_from(input, file, options, probes, true, plain(on_edge))
 }
 
 /// [`sample_rising_edges_from`] with wellen reading a VCD too: the oracle the tests hold our
@@ -256,7 +171,7 @@ pub fn sample_rising_edges_with_wellen_from<R>(
 where
     R: BufRead + Seek + Send + Sync + 'static,
 {
-    sample_from(input, file, options, probes, false, None, plain(on_edge))
+    sample_from(input, file, options, probes, false, plain(on_edge))
 }
 
 /// A caller's edge callback as the readers call it (they also say which samples are new).
@@ -266,15 +181,12 @@ fn plain(
     move |edge, time, samples, _| on_edge(edge, time, samples)
 }
 
-/// The one reading of a waveform: ours (`ours`) or wellen's; `mapped` is the whole file when
-/// `input` reads it from memory (our VCD reader parses it there).
 fn sample_from<R>(
     mut input: R,
     file: &str,
     options: &WaveOptions,
     probes: &[Probe],
     ours: bool,
-    mapped: Option<&[u8]>,
     mut on_edge: impl FnMut(u64, u64, &[Bits], &[u32]) -> bool,
 ) -> Result<WaveStats, DiffError>
 where
@@ -297,7 +209,7 @@ where
             .map_err(|e| malformed(e.to_string()))?;
     }
     if ours && !fst {
-        let read = stream_vcd(&mut input, mapped, file, options, probes, &mut on_edge)?;
+        let read = stream_vcd(&mut input, file, options, probes, &mut on_edge)?;
         // Our reader checked the time order of what it read: the rest of a file it stopped
         // early in (or one whose header it leaves to wellen) is checked here, in one pass.
         if read.as_ref().is_none_or(|(_, stopped)| *stopped) {

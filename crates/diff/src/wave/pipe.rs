@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use super::precheck::{check_vcd_times, precheck};
-use super::{Bits, Probe, Source, WaveOptions, WaveStats};
+use super::{Bits, Probe, WaveOptions, WaveStats, sample_from};
 use crate::error::DiffError;
 
 /// The fewest cores on which the file is read in a thread of its own: a diff against the
@@ -99,7 +99,7 @@ impl Sender {
 /// [`super::sample_rising_edges`] with the file read in a thread of its own.
 pub(super) fn sample_in_thread(
     path: PathBuf,
-    source: Source,
+    input: File,
     file: &str,
     options: &WaveOptions,
     probes: &[Probe],
@@ -118,7 +118,8 @@ pub(super) fn sample_in_thread(
                 batch: EdgeBatch::default(),
                 stop,
             };
-            let result = source.sample(&file, &options, &probes, |_, t, s, fresh| {
+            let input = BufReader::new(input);
+            let result = sample_from(input, &file, &options, &probes, true, |_, t, s, fresh| {
                 sender.edge(t, s, fresh)
             });
             if !sender.batch.edges.is_empty() {
@@ -207,9 +208,8 @@ mod tests {
 
     type Read = (Vec<(u64, u64, Vec<Bits>)>, Result<WaveStats, String>);
 
-    /// Every edge up to `stop_at` edges, read in a thread (from the file read or `mapped`)
-    /// and in the caller's.
-    fn both(path: &std::path::Path, stop_at: usize, mapped: bool) -> (Read, Read) {
+    /// Every edge up to `stop_at` edges, read in a thread and in the caller's.
+    fn both(path: &std::path::Path, stop_at: usize) -> (Read, Read) {
         let probes: Vec<Probe> = names::signals(4, 1)
             .iter()
             .map(|s| Probe::parse(&s.name).unwrap())
@@ -227,20 +227,7 @@ mod tests {
             let stats = if threaded {
                 let file = path.display().to_string();
                 let input = File::open(path).unwrap();
-                let source = if mapped {
-                    Source::map(input)
-                } else {
-                    Source::File(input)
-                };
-                assert_eq!(matches!(source, Source::Mapped(_)), mapped);
-                sample_in_thread(
-                    path.to_path_buf(),
-                    source,
-                    &file,
-                    &options,
-                    &probes,
-                    on_edge,
-                )
+                sample_in_thread(path.to_path_buf(), input, &file, &options, &probes, on_edge)
             } else {
                 let input = BufReader::new(File::open(path).unwrap());
                 let file = path.display().to_string();
@@ -260,14 +247,11 @@ mod tests {
         let job = Job::bytes(&message, 256, Default::default());
         simulate(&preset("ath-1r").unwrap(), &[job], &mut w).unwrap();
         drop(w);
-        for (stop_at, mapped) in [1, 3, 300, 2000, usize::MAX]
-            .into_iter()
-            .flat_map(|s| [(s, false), (s, true)])
-        {
-            let (threaded, one) = both(&path, stop_at, mapped);
+        for stop_at in [1, 3, 300, 2000, usize::MAX] {
+            let (threaded, one) = both(&path, stop_at);
             assert!(threaded.1.is_ok(), "{:?}", threaded.1);
-            assert_eq!(threaded.1, one.1, "stop at {stop_at}, mapped {mapped}");
-            assert!(threaded.0 == one.0, "stop at {stop_at}, mapped {mapped}");
+            assert_eq!(threaded.1, one.1, "stop at {stop_at}");
+            assert!(threaded.0 == one.0, "stop at {stop_at}");
         }
         // Damaged after the stopping edge: no error (the reader ran ahead, the caller did
         // not); damaged before it, or time going backwards anywhere: the same error.
@@ -277,17 +261,13 @@ mod tests {
                 .unwrap()
                 .write_all(&[&whole[..], tail.as_bytes()].concat())
                 .unwrap();
-            for mapped in [false, true] {
-                let (threaded, one) = both(&path, stop_at, mapped);
-                let case = format!("{tail:?} stop at {stop_at}, mapped {mapped}");
-                assert_eq!(threaded.1, one.1, "{case}");
-                assert!(threaded.0 == one.0, "{case}");
-                assert_eq!(
-                    threaded.1.is_err(),
-                    tail != "bq !\n" || stop_at == usize::MAX,
-                    "{case}"
-                );
-            }
+            let (threaded, one) = both(&path, stop_at);
+            assert_eq!(threaded.1, one.1, "{tail:?} stop at {stop_at}");
+            assert!(threaded.0 == one.0, "{tail:?} stop at {stop_at}");
+            assert_eq!(
+                threaded.1.is_err(),
+                tail != "bq !\n" || stop_at == usize::MAX
+            );
         }
     }
 }

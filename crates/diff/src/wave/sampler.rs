@@ -206,11 +206,9 @@ impl<'p, F: FnMut(u64, u64, &[Bits], &[u32]) -> bool> Sampler<'p, F> {
 }
 
 /// The VCD reader of [`crate::vcd`]: `Ok(None)` if its header is one to leave to wellen, else
-/// what it read and whether the callback stopped it. `mapped`: the whole file in memory, that
-/// `input` reads too: the body is parsed there, without copying it.
+/// what it read and whether the callback stopped it.
 pub(super) fn stream_vcd<R: BufRead + Seek>(
     input: &mut R,
-    mapped: Option<&[u8]>,
     file: &str,
     options: &WaveOptions,
     probes: &[Probe],
@@ -320,20 +318,11 @@ pub(super) fn stream_vcd<R: BufRead + Seek>(
         sampler: &mut sampler,
         widths,
     };
-    let read = match mapped {
-        Some(bytes) => {
-            let at = input.stream_position().map_err(|e| DiffError::Wave {
-                file: file.to_string(),
-                message: e.to_string(),
-            })?;
-            let body = usize::try_from(at).map_or(&[][..], |at| &bytes[at.min(bytes.len())..]);
-            vcd::parse_body(body, header.body_line, &lookup, &mut sink)
+    vcd::stream_body(input, header.body_line, &lookup, &mut sink).map_err(|message| {
+        DiffError::Wave {
+            file: file.to_string(),
+            message,
         }
-        None => vcd::stream_body(input, header.body_line, &lookup, &mut sink),
-    };
-    read.map_err(|message| DiffError::Wave {
-        file: file.to_string(),
-        message,
     })?;
     let stopped = sampler.stop;
     Ok(Some((sampler.finish(), stopped)))
