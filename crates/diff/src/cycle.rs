@@ -135,15 +135,15 @@ impl History {
         self.odd[slot].clear();
     }
 
-    /// The RTL sample of field `i` in the slot being written.
-    #[inline]
-    fn sample(&mut self, i: usize, b: &Bits, word: u64, plain: bool) {
-        let at = self.next * self.fields + i;
-        self.rtl[at] = word;
-        self.width[at] = b.width;
-        if !plain {
-            self.odd[self.next].push((i, b.clone()));
-        }
+    /// The RTL words, widths and whole odd samples of the slot being written (all empty if
+    /// not `keep`).
+    fn slot_rows(&mut self, keep: bool) -> (&mut [u64], &mut [u32], &mut Vec<(usize, Bits)>) {
+        let (slot, n) = if keep { (self.next, self.fields) } else { (0, 0) };
+        (
+            &mut self.rtl[slot * n..][..n],
+            &mut self.width[slot * n..][..n],
+            &mut self.odd[slot],
+        )
     }
 
     /// Keeps the slot written (the cycle matched).
@@ -272,26 +272,38 @@ impl CycleComparator {
         if keep {
             self.history.begin(frame.cycle, values);
         }
-        for (i, c) in fields.iter().enumerate() {
-            let s = &samples[i];
+        let n = fields.len();
+        // The slot's rows for this cycle (empty without context): every per-field array
+        // sliced to the fields once, so that the loop runs without bounds checks.
+        let (rtl, width, odd) = self.history.slot_rows(keep);
+        let mut rows = rtl.iter_mut().zip(width.iter_mut());
+        let per_field = fields
+            .iter()
+            .zip(&samples[..n])
+            .zip(&self.when[..n])
+            .zip(&mut self.field_compared[..n]);
+        for (i, (((c, s), when), compared)) in per_field.enumerate() {
             // One known word (every field of a trace), or anything else.
             let (word, plain) = match (s.unknown, s.words.as_slice()) {
                 (None, []) => (0, true),
                 (None, [w]) => (*w, true),
                 _ => (0, false),
             };
-            if keep {
-                self.history.sample(i, s, word, plain);
+            if let Some((r, w)) = rows.next() {
+                (*r, *w) = (word, s.width);
+                if !plain {
+                    odd.push((i, s.clone()));
+                }
             }
             if c.care_if.is_some_and(|cond| values[cond] & 1 == 0) {
                 continue;
             }
-            if let Some(q) = self.when[i]
+            if let Some(q) = *when
                 && !(samples[q].unknown.is_none() && samples[q].words.first() == Some(&1))
             {
                 continue;
             }
-            self.field_compared[i] += 1;
+            *compared += 1;
             let golden = values[c.index];
             if !(if plain { word == golden } else { equal(golden, s) }) {
                 self.diffs.push(i);
