@@ -138,7 +138,11 @@ impl History {
     /// The RTL words, widths and whole odd samples of the slot being written (all empty if
     /// not `keep`).
     fn slot_rows(&mut self, keep: bool) -> (&mut [u64], &mut [u32], &mut Vec<(usize, Bits)>) {
-        let (slot, n) = if keep { (self.next, self.fields) } else { (0, 0) };
+        let (slot, n) = if keep {
+            (self.next, self.fields)
+        } else {
+            (0, 0)
+        };
         (
             &mut self.rtl[slot * n..][..n],
             &mut self.width[slot * n..][..n],
@@ -305,7 +309,11 @@ impl CycleComparator {
             }
             *compared += 1;
             let golden = values[c.index];
-            if !(if plain { word == golden } else { equal(golden, s) }) {
+            if !(if plain {
+                word == golden
+            } else {
+                equal(golden, s)
+            }) {
                 self.diffs.push(i);
             }
         }
