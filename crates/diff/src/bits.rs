@@ -24,6 +24,20 @@ impl Bits {
         }
     }
 
+    /// Becomes the known value `word` of `width` bits (at most 64), its buffer reused: the
+    /// readers set every change of a trace's fields this way, millions a second.
+    #[inline]
+    pub(crate) fn set_word(&mut self, width: u32, word: u64) {
+        self.unknown = None;
+        self.width = width;
+        if let [w] = self.words.as_mut_slice() {
+            *w = word;
+        } else {
+            self.words.clear();
+            self.words.push(word);
+        }
+    }
+
     /// The value as hex digits (most significant first), or the bit string with x/z.
     pub fn to_hex(&self) -> String {
         if let Some(c) = self.unknown {

@@ -287,7 +287,7 @@ pub(super) fn stream_vcd<R: BufRead + Seek>(
                 Err(Refused::Stop) => return Ok(false),
                 Err(Refused::Backwards(m)) => return Err(m),
             }
-            set_word(&mut self.sampler.current[slot], width, word);
+            self.sampler.current[slot].set_word(width, word);
             self.sampler.dirty[slot] = true;
             Ok(true)
         }
@@ -304,11 +304,7 @@ pub(super) fn stream_vcd<R: BufRead + Seek>(
                 Err(Refused::Stop) => return Ok(false),
                 Err(Refused::Backwards(m)) => return Err(m),
             }
-            set_word(
-                &mut self.sampler.current[slot],
-                width,
-                u64::from(value == b"1"),
-            );
+            self.sampler.current[slot].set_word(width, u64::from(value == b"1"));
             self.sampler.dirty[slot] = true;
             Ok(true)
         }
@@ -326,19 +322,6 @@ pub(super) fn stream_vcd<R: BufRead + Seek>(
     })?;
     let stopped = sampler.stop;
     Ok(Some((sampler.finish(), stopped)))
-}
-
-/// `b` becomes the known value `word` of `width` bits (at most 64), its buffer reused.
-#[inline]
-fn set_word(b: &mut Bits, width: u32, word: u64) {
-    b.unknown = None;
-    b.width = width;
-    if let [w] = b.words.as_mut_slice() {
-        *w = word;
-    } else {
-        b.words.clear();
-        b.words.push(word);
-    }
 }
 
 pub(super) fn stream_edges<R: BufRead + Seek>(

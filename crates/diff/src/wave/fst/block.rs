@@ -346,7 +346,7 @@ impl Decoder {
         let data = &self.data[slot];
         if width == 1 {
             if vli & 1 == 0 {
-                set_word(value, 1, (vli >> 1) & 1);
+                value.set_word(1, (vli >> 1) & 1);
             } else {
                 let state = b"xzhuwl-?"[((vli >> 1) & 7) as usize];
                 vcd::decode(&[state], 1, value)?;
@@ -364,7 +364,7 @@ impl Decoder {
         }
         if w <= 64 {
             let word = bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
-            set_word(value, width, word >> (8 * n - w));
+            value.set_word(width, word >> (8 * n - w));
             return Ok(());
         }
         self.digits.clear();
@@ -374,24 +374,11 @@ impl Decoder {
     }
 }
 
-/// A known one-word value, reusing the buffer.
-#[inline]
-fn set_word(b: &mut Bits, width: u32, word: u64) {
-    b.unknown = None;
-    b.width = width;
-    if let [w] = b.words.as_mut_slice() {
-        *w = word;
-    } else {
-        b.words.clear();
-        b.words.push(word);
-    }
-}
-
 /// A value given as ASCII digits (a frame's), as the fst-reader path decodes it.
 fn set_digits(digits: &[u8], width: u32, b: &mut Bits) -> Result<(), String> {
     match vcd::scan_binary(digits, 0) {
         (end, Some(word)) if end == digits.len() && end == width as usize => {
-            set_word(b, width, word);
+            b.set_word(width, word);
             Ok(())
         }
         _ => vcd::decode(digits, width, b),
