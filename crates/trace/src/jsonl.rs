@@ -14,6 +14,7 @@
 //! The writer formats by hand (no serde per cycle) because it must keep up with the
 //! simulator: the goal is 100 MB/s.
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, Read, Write};
 
 use serde::Deserialize;
@@ -215,6 +216,72 @@ pub fn read_line_bounded(
     Ok(n > 0)
 }
 
+/// A record's array of 16-digit hex words, parsed while the line is read (no string or vector
+/// allocated per word or array: a record has 21 words or more). Holds up to a key's
+/// `MAX_WORDS + 1`; how many there were, and the first that is not hex, for the error.
+#[derive(Clone, Debug)]
+struct HexWords {
+    words: [u64; MAX_WORDS + 1],
+    len: usize,
+    bad: Option<(usize, String)>,
+}
+
+impl HexWords {
+    /// The words into `out`, exactly `out.len()` of them; `what` names them in an error.
+    fn to(&self, what: &dyn Fn() -> String, out: &mut [u64]) -> Result<(), String> {
+        if self.len != out.len() {
+            return Err(format!(
+                "{} has {} words; expected {}",
+                what(),
+                self.len,
+                out.len()
+            ));
+        }
+        if let Some((i, text)) = &self.bad {
+            return Err(format!("{}[{i}] = \"{text}\" is not 16 hex digits", what()));
+        }
+        out.copy_from_slice(&self.words[..self.len]);
+        Ok(())
+    }
+}
+
+impl<'de> Deserialize<'de> for HexWords {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = HexWords;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an array of 16-digit hex words")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<HexWords, A::Error> {
+                let mut h = HexWords {
+                    words: [0; MAX_WORDS + 1],
+                    len: 0,
+                    bad: None,
+                };
+                // Borrowed from the line unless the JSON spelled it with an escape.
+                while let Some(text) = seq.next_element::<Cow<'de, str>>()? {
+                    match parse_word(&text) {
+                        Some(w) if h.len < h.words.len() => h.words[h.len] = w,
+                        Some(_) => {}
+                        None => {
+                            if h.bad.is_none() {
+                                h.bad = Some((h.len, text.into_owned()));
+                            }
+                        }
+                    }
+                    h.len += 1;
+                }
+                Ok(h)
+            }
+        }
+        d.deserialize_seq(Visitor)
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct JsonSlot {
@@ -224,9 +291,9 @@ struct JsonSlot {
     block: u64,
     round: u32,
     subkey: u32,
-    state: Vec<String>,
-    key: Vec<String>,
-    tweak: Vec<String>,
+    state: HexWords,
+    key: HexWords,
+    tweak: HexWords,
 }
 
 #[derive(Deserialize)]
@@ -234,7 +301,7 @@ struct JsonSlot {
 struct JsonOut {
     stream: u32,
     index: u64,
-    data: Vec<String>,
+    data: HexWords,
 }
 
 #[derive(Deserialize)]
@@ -344,16 +411,6 @@ impl<R: BufRead> JsonlReader<R> {
                 self.header.slots
             ));
         }
-        let words = |what: &str, v: &[String], n: usize, out: &mut [u64]| -> Result<(), String> {
-            if v.len() != n {
-                return Err(format!("{what} has {} words; expected {n}", v.len()));
-            }
-            for (i, s) in v.iter().enumerate() {
-                out[i] = parse_word(s)
-                    .ok_or_else(|| format!("{what}[{i}] = \"{s}\" is not 16 hex digits"))?;
-            }
-            Ok(())
-        };
         let mut slots = Vec::with_capacity(rec.slots.len());
         for (i, s) in rec.slots.iter().enumerate() {
             let mut slot = SlotRecord {
@@ -365,16 +422,19 @@ impl<R: BufRead> JsonlReader<R> {
                 subkey: s.subkey,
                 ..SlotRecord::default()
             };
-            words(&format!("slots[{i}].state"), &s.state, nw, &mut slot.state)?;
-            words(&format!("slots[{i}].key"), &s.key, nw + 1, &mut slot.key)?;
-            words(&format!("slots[{i}].tweak"), &s.tweak, 3, &mut slot.tweak)?;
+            s.state
+                .to(&|| format!("slots[{i}].state"), &mut slot.state[..nw])?;
+            s.key
+                .to(&|| format!("slots[{i}].key"), &mut slot.key[..=nw])?;
+            s.tweak
+                .to(&|| format!("slots[{i}].tweak"), &mut slot.tweak)?;
             slots.push(slot);
         }
         let out = match rec.out {
             None => None,
             Some(o) => {
                 let mut data = [0u64; MAX_WORDS];
-                words("out.data", &o.data, nw, &mut data)?;
+                o.data.to(&|| "out.data".into(), &mut data[..nw])?;
                 Some(OutputRecord {
                     stream: o.stream,
                     index: o.index,

@@ -153,6 +153,33 @@ fn bad_jsonl_is_a_one_line_error_with_the_line_number() {
         .to_string();
     assert!(err.starts_with("line 4: slots[0].state[0]"), "{err}");
     assert!(!err.contains('\n'));
+    // A word short: named with its count; a word spelled with a JSON escape: the same word.
+    let mut short = text.lines().map(str::to_owned).collect::<Vec<_>>();
+    short[2] = short[2].replacen("\"key\":[\"0000000000000000\",", "\"key\":[", 1);
+    let err = JsonlReader::new(short.join("\n").as_bytes())
+        .unwrap()
+        .find_map(Result::err)
+        .unwrap()
+        .to_string();
+    assert_eq!(err, "line 3: slots[0].key has 8 words; expected 9");
+    let mut long = text.lines().map(str::to_owned).collect::<Vec<_>>();
+    let extra = "\"0000000000000000\",".repeat(20);
+    long[2] = long[2].replacen("\"key\":[", &format!("\"key\":[{extra}"), 1);
+    let err = JsonlReader::new(long.join("\n").as_bytes())
+        .unwrap()
+        .find_map(Result::err)
+        .unwrap()
+        .to_string();
+    assert_eq!(err, "line 3: slots[0].key has 29 words; expected 9");
+    let escaped = text.replacen("\"0000000000000000\"", "\"\\u0030000000000000000\"", 1);
+    assert_ne!(escaped, text);
+    let read = |t: &str| -> Vec<_> {
+        JsonlReader::new(t.as_bytes())
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert_eq!(read(&escaped), read(&text));
 
     let err = JsonlReader::new(&b"{\"schema_version\":9}\n"[..]).unwrap_err();
     assert!(
