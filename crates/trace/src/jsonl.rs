@@ -245,6 +245,29 @@ impl HexWords {
     }
 }
 
+/// A JSON string borrowed from the line, or copied where the JSON spelled it with an escape
+/// (serde's own `Cow<str>` always copies).
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_owned())))
+            }
+        }
+        d.deserialize_str(Visitor)
+    }
+}
+
 impl<'de> Deserialize<'de> for HexWords {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visitor;
@@ -262,8 +285,7 @@ impl<'de> Deserialize<'de> for HexWords {
                     len: 0,
                     bad: None,
                 };
-                // Borrowed from the line unless the JSON spelled it with an escape.
-                while let Some(text) = seq.next_element::<Cow<'de, str>>()? {
+                while let Some(Text(text)) = seq.next_element::<Text<'de>>()? {
                     match parse_word(&text) {
                         Some(w) if h.len < h.words.len() => h.words[h.len] = w,
                         Some(_) => {}
