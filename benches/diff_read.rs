@@ -65,6 +65,7 @@ fn diff_read(c: &mut Criterion) {
     let options = WaveOptions {
         clock: names::CLK.into(),
         strip_prefix: None,
+        ..WaveOptions::default()
     };
 
     let mut group = c.benchmark_group("diff_read");

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 mod message;
+mod progress;
 mod schedule_args;
 #[cfg(unix)]
 mod sigbus;

@@ -1,6 +1,9 @@
 //! The options of a diff, shared by both alignments and both algorithms: the lowest module of
 //! the crate (it depends on nothing here), so that every comparison can take them.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use skeinhw_trace::names;
 
 /// How to read the waveform.
@@ -11,6 +14,30 @@ pub struct WaveOptions {
     /// A prefix removed from every signal name of the file before matching (Verilator adds
     /// `TOP.`).
     pub strip_prefix: Option<String>,
+    /// Where the diff says how far it has read the waveform, for a progress meter.
+    pub progress: ReadProgress,
+}
+
+/// How far the waveform has been read: the file offset after the reader's last read or seek
+/// (an FST's blocks are read in file order, a VCD straight through), to be shown against the
+/// file's size by another thread. Clones share one count; the default is a count nobody reads.
+#[derive(Clone, Debug, Default)]
+pub struct ReadProgress(Arc<AtomicU64>);
+
+impl ReadProgress {
+    /// A new count, at 0.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The offset reached, in bytes.
+    pub fn position(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn set(&self, offset: u64) {
+        self.0.store(offset, Ordering::Relaxed);
+    }
 }
 
 /// How to line the two up.
@@ -36,6 +63,7 @@ impl Default for CycleOptions {
             wave: WaveOptions {
                 clock: names::CLK.to_string(),
                 strip_prefix: None,
+                progress: ReadProgress::default(),
             },
             reset_cycles: 0,
             offset: 0,

@@ -168,6 +168,7 @@ fn run(c: &Case, ours: bool) -> Result<(Samples, u64), String> {
     let options = WaveOptions {
         clock: "top.clk".into(),
         strip_prefix: None,
+        ..WaveOptions::default()
     };
     let mut out = Vec::new();
     let on_edge = |i: u64, t: u64, s: &[Bits]| {

@@ -25,6 +25,7 @@ fn icarus_counter_sampled_after_each_rising_edge() {
         &WaveOptions {
             clock: "t.clk".into(),
             strip_prefix: None,
+            ..WaveOptions::default()
         },
         &probes,
         |i, time, s| {
@@ -52,6 +53,7 @@ fn missing_signal_and_bad_files_are_errors() {
     let opts = WaveOptions {
         clock: "t.clk".into(),
         strip_prefix: None,
+        ..WaveOptions::default()
     };
     let e = sample_rising_edges(
         &fixture("icarus/counter.vcd"),
@@ -86,6 +88,7 @@ fn fst_is_read_like_vcd_and_told_apart_by_content() {
     let options = WaveOptions {
         clock: "t.clk".into(),
         strip_prefix: None,
+        ..WaveOptions::default()
     };
     let mut from_vcd = Vec::new();
     sample_rising_edges(
@@ -120,6 +123,7 @@ fn a_panic_in_the_callback_is_not_taken_for_a_malformed_file() {
     let opts = WaveOptions {
         clock: "t.clk".into(),
         strip_prefix: None,
+        ..WaveOptions::default()
     };
     let caught = std::panic::catch_unwind(|| {
         sample_rising_edges(&fixture("icarus/counter.vcd"), &opts, &[], |_, _, _| {
@@ -144,6 +148,7 @@ fn read_text(text: &str, stop_after: u64) -> Result<u64, String> {
     let opts = WaveOptions {
         clock: "t.clk".into(),
         strip_prefix: None,
+        ..WaveOptions::default()
     };
     skeinhw_diff::wave::sample_rising_edges_from(
         std::io::Cursor::new(text.as_bytes().to_vec()),

@@ -47,6 +47,28 @@ fn presets_have_table_i_cycle_counts_in_the_trace() {
 }
 
 #[test]
+fn the_cycles_before_the_run_are_what_the_run_takes() {
+    // Lengths around the block boundary (the padding's 1 bit adds a block to a whole one),
+    // several messages back to back, each unfolding factor.
+    let message = [0xa5_u8; 200];
+    for (f, _) in TABLE_I_CYCLES {
+        let s = shabal::preset(&format!("shabal-unfold-{f}")).unwrap();
+        for lens in [&[0u64][..], &[511, 512, 513], &[1, 1023, 1024, 1025, 1600]] {
+            let jobs: Vec<sim::ShabalJob> = lens
+                .iter()
+                .map(|&bits| sim::ShabalJob {
+                    message: &message,
+                    msg_bits: bits,
+                })
+                .collect();
+            let report = sim::simulate(&s, &jobs, &mut sim::ShabalMemorySink::default()).unwrap();
+            let counted: u64 = jobs.iter().map(|j| j.cycles(&s)).sum();
+            assert_eq!(counted, report.cycles, "f = {f}, bits {lens:?}");
+        }
+    }
+}
+
+#[test]
 fn bad_schedules_name_the_field() {
     let e = schedule(512, 5).unwrap_err().to_string();
     assert!(e.starts_with("unfolding = 5 does not divide"), "{e}");

@@ -4,10 +4,11 @@
 //! Exit status: 0 identical, 1 divergence (or a length mismatch), 2 usage or parse error.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
+use skeinhw_diff::options::ReadProgress;
 use skeinhw_diff::viewer::ViewerRequest;
 use skeinhw_diff::wave::WaveOptions;
 use skeinhw_diff::{
@@ -19,6 +20,7 @@ use skeinhw_trace::names::{self, Signal};
 
 use crate::Status;
 use crate::message::{MessageArgs, decode_hex};
+use crate::progress::Follow;
 use crate::schedule_args::ScheduleArgs;
 
 /// How golden cycles and RTL edges are lined up.
@@ -300,6 +302,14 @@ fn write_viewer(
     Ok(())
 }
 
+/// A bar over the waveform's bytes as the diff reads them (a long file, on a terminal).
+fn read_meter(wave: &Path, progress: &ReadProgress) -> Option<Follow> {
+    let len = std::fs::metadata(wave).ok().filter(|m| m.is_file())?.len();
+    let bar = crate::progress::bytes(len, &format!("diff {}", wave.display()))?;
+    let progress = progress.clone();
+    Some(Follow::new(bar, move || progress.position()))
+}
+
 /// Runs `skeinhw diff`.
 pub fn run(args: DiffArgs) -> Result<Status> {
     if let Some(dir) = &args.viewer {
@@ -318,11 +328,14 @@ pub fn run(args: DiffArgs) -> Result<Status> {
         )
     };
     let map_file = args.map.as_deref().map(SignalMap::from_file).transpose()?;
+    let progress = ReadProgress::new();
+    let meter = read_meter(&args.wave, &progress);
     let with = |m: &SignalMap| -> Result<CycleOptions> {
         Ok(CycleOptions {
             wave: WaveOptions {
                 clock: m.clock_for(args.clock.as_deref(), names::CLK)?,
                 strip_prefix: args.strip_prefix.clone(),
+                progress: progress.clone(),
             },
             reset_cycles: m.reset_cycles_for(args.reset_cycles)?,
             offset: args.offset,
@@ -402,6 +415,7 @@ pub fn run(args: DiffArgs) -> Result<Status> {
             (report, map, options)
         }
     };
+    drop(meter);
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use skeinhw_sched::shabal::ShabalSchedule;
-use skeinhw_sched::shabal::sim::{self as shabal_sim, ShabalJob};
+use skeinhw_sched::shabal::sim::{self as shabal_sim, ShabalJob, ShabalReport, ShabalSink};
 use skeinhw_sched::sim::{Job, SimReport, TraceSink, simulate};
 use skeinhw_sched::{AnySchedule, Schedule};
 use skeinhw_trace::shabal::{ShabalFstWriter, ShabalJsonlWriter, ShabalVcdWriter};
@@ -19,6 +19,7 @@ use skeinhw_trace::{AtomicFile, FstWriter, JsonlWriter, TraceFormat, VcdWriter};
 
 use crate::Status;
 use crate::message::{MessageArgs, decode_hex};
+use crate::progress::{BlockMeter, CycleMeter};
 use crate::schedule_args::ScheduleArgs;
 
 /// What `trace --help` says after the options: the fields of a record.
@@ -151,13 +152,21 @@ pub fn run(args: TraceArgs) -> Result<Status> {
         }
     }
 
+    let blocks: u64 = jobs.iter().map(|j| j.ubi_blocks(&schedule)).sum();
     let mut file = AtomicFile::create_with(&args.output, output_options(&args))?;
     let report = {
+        let write = |sink: &mut dyn TraceSink| -> Result<SimReport> {
+            Ok(simulate(
+                &schedule,
+                &jobs,
+                &mut BlockMeter::new(sink, blocks),
+            )?)
+        };
         let result = match format {
-            TraceFormat::Jsonl => write(&schedule, &jobs, &mut JsonlWriter::new(&mut file)),
-            TraceFormat::Vcd => write(&schedule, &jobs, &mut VcdWriter::new(&mut file)),
+            TraceFormat::Jsonl => write(&mut JsonlWriter::new(&mut file)),
+            TraceFormat::Vcd => write(&mut VcdWriter::new(&mut file)),
             TraceFormat::Fst => write_fst(&args.output, &mut file, |out| {
-                write(&schedule, &jobs, &mut FstWriter::new(out))
+                write(&mut FstWriter::new(out))
             }),
         };
         result.with_context(|| format!("trace {}", args.output.display()))?
@@ -183,23 +192,21 @@ fn run_shabal(args: &TraceArgs, schedule: &ShabalSchedule) -> Result<Status> {
         msg_bits,
     }];
     jobs.extend(more.iter().map(|m| ShabalJob::bytes(m)));
+    let cycles: u64 = jobs.iter().map(|j| j.cycles(schedule)).sum();
     let mut file = AtomicFile::create_with(&args.output, output_options(args))?;
     let report = {
+        let write = |sink: &mut dyn ShabalSink| -> Result<ShabalReport> {
+            Ok(shabal_sim::simulate(
+                schedule,
+                &jobs,
+                &mut CycleMeter::new(sink, cycles),
+            )?)
+        };
         let result = match format {
-            TraceFormat::Jsonl => {
-                shabal_sim::simulate(schedule, &jobs, &mut ShabalJsonlWriter::new(&mut file))
-                    .map_err(anyhow::Error::from)
-            }
-            TraceFormat::Vcd => {
-                shabal_sim::simulate(schedule, &jobs, &mut ShabalVcdWriter::new(&mut file))
-                    .map_err(anyhow::Error::from)
-            }
+            TraceFormat::Jsonl => write(&mut ShabalJsonlWriter::new(&mut file)),
+            TraceFormat::Vcd => write(&mut ShabalVcdWriter::new(&mut file)),
             TraceFormat::Fst => write_fst(&args.output, &mut file, |out| {
-                Ok(shabal_sim::simulate(
-                    schedule,
-                    &jobs,
-                    &mut ShabalFstWriter::new(out),
-                )?)
+                write(&mut ShabalFstWriter::new(out))
             }),
         };
         result.with_context(|| format!("trace {}", args.output.display()))?
@@ -220,10 +227,6 @@ fn run_shabal(args: &TraceArgs, schedule: &ShabalSchedule) -> Result<Status> {
         }
     }
     Ok(0)
-}
-
-fn write(schedule: &Schedule, jobs: &[Job<'_>], sink: &mut dyn TraceSink) -> Result<SimReport> {
-    Ok(simulate(schedule, jobs, sink)?)
 }
 
 fn print_summary(schedule: &Schedule, r: &SimReport) {

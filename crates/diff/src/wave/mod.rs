@@ -14,6 +14,7 @@ use crate::error::DiffError;
 pub use crate::options::WaveOptions;
 
 mod contain;
+mod counted;
 mod fst;
 mod pipe;
 mod precheck;
@@ -22,6 +23,7 @@ mod scan;
 mod wellen_values;
 
 use contain::{contain, one_line};
+use counted::Counted;
 use precheck::{check_vcd_times, precheck};
 use sampler::{stream_edges, stream_vcd};
 pub(crate) use scan::{Scan, SignalKey};
@@ -137,6 +139,7 @@ pub fn sample_rising_edges(
             message: "is a directory, not a waveform".into(),
         });
     }
+    let input = Counted::new(input, options.progress.clone());
     if std::thread::available_parallelism().map_or(1, |n| n.get()) < pipe::CORES {
         let input = io::BufReader::new(input);
         return sample_rising_edges_from(input, &file, options, probes, on_edge);

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use super::precheck::{check_vcd_times, precheck};
-use super::{Bits, Probe, WaveOptions, WaveStats, sample_from};
+use super::{Bits, Counted, Probe, WaveOptions, WaveStats, sample_from};
 use crate::error::DiffError;
 
 /// The fewest cores on which the file is read in a thread of its own: a diff against the
@@ -99,7 +99,7 @@ impl Sender {
 /// [`super::sample_rising_edges`] with the file read in a thread of its own.
 pub(super) fn sample_in_thread(
     path: PathBuf,
-    input: File,
+    input: Counted,
     file: &str,
     options: &WaveOptions,
     probes: &[Probe],
@@ -217,6 +217,7 @@ mod tests {
         let options = WaveOptions {
             clock: "clk".into(),
             strip_prefix: None,
+            ..WaveOptions::default()
         };
         let read = |threaded: bool| {
             let mut out = Vec::new();
@@ -226,7 +227,7 @@ mod tests {
             };
             let stats = if threaded {
                 let file = path.display().to_string();
-                let input = File::open(path).unwrap();
+                let input = Counted::new(File::open(path).unwrap(), options.progress.clone());
                 sample_in_thread(path.to_path_buf(), input, &file, &options, &probes, on_edge)
             } else {
                 let input = BufReader::new(File::open(path).unwrap());

@@ -134,6 +134,18 @@ pub trait ShabalSink {
     }
 }
 
+impl<S: ShabalSink + ?Sized> ShabalSink for &mut S {
+    fn begin(&mut self, header: &ShabalTraceHeader) -> io::Result<()> {
+        (**self).begin(header)
+    }
+    fn cycle(&mut self, record: &ShabalCycleRecord) -> io::Result<()> {
+        (**self).cycle(record)
+    }
+    fn finish(&mut self) -> io::Result<()> {
+        (**self).finish()
+    }
+}
+
 /// Keeps every record in memory (tests, small runs).
 #[derive(Clone, Debug, Default)]
 pub struct ShabalMemorySink {
@@ -170,6 +182,13 @@ impl<'a> ShabalJob<'a> {
             message,
             msg_bits: message.len() as u64 * 8,
         }
+    }
+
+    /// The cycles this message takes on `schedule`: its padded blocks (the padding adds a 1
+    /// bit, so a message of whole blocks gains one) and the three final passes. The run's
+    /// report counts the same cycles (a test holds the two together).
+    pub fn cycles(&self, schedule: &ShabalSchedule) -> u64 {
+        schedule.cycles_per_message(self.msg_bits / u64::from(schedule.block_bits()) + 1)
     }
 }
 

@@ -44,7 +44,7 @@ pub use datapath::{CycleOp, Datapath, MicroOp};
 pub use feed::{Feed, FeedBlock};
 pub use placement::{Placement, Unit};
 pub use pool::{AdderPool, Layer, PoolOp, StagePool};
-pub use program::{BlockJob, Program};
+pub use program::{BlockJob, Program, ubi_blocks};
 pub use record::{
     AdderBusy, CycleRecord, MAX_WORDS, OutputRecord, OwnedCycleRecord, Phase, SlotRecord,
     TRACE_SCHEMA_VERSION, TraceHeader,
@@ -81,6 +81,19 @@ impl<'a> Job<'a> {
             out_bits,
             params,
         }
+    }
+
+    /// The UBI blocks this computation feeds a datapath of `schedule`'s size, in all (Key,
+    /// Config unless precomputed, the optional arguments, the message or tree, Output): the
+    /// length of a run before it starts, for a progress meter.
+    pub fn ubi_blocks(&self, schedule: &Schedule) -> u64 {
+        ubi_blocks(
+            schedule.words() as usize,
+            self.msg_bits,
+            self.out_bits,
+            &self.params,
+            schedule.config_precomputed(),
+        )
     }
 
     /// Checks what the library would reject, with the library's error, and the simulator's

@@ -135,6 +135,61 @@ struct SkeinInputs {
     tree: Option<TreeParams>,
 }
 
+/// Blocks of one UBI call over `bytes` bytes: padded to whole blocks, at least one.
+fn call_blocks(bytes: u128, nb: u128) -> u128 {
+    bytes.div_ceil(nb).max(1)
+}
+
+/// How many UBI blocks the program of [`Program::skein`] issues, from its inputs' sizes
+/// alone: what a progress meter needs before the run, without building the program (which
+/// copies the message). Tree leaves start on block boundaries, so they hold the message's
+/// blocks; each level of nodes holds one block per value of the level below (Skein 1.3
+/// section 3.5.6). The simulator's report counts the same blocks one by one (a test holds the
+/// two together).
+pub fn ubi_blocks(
+    words: usize,
+    msg_bits: u64,
+    out_bits: u64,
+    params: &Params<'_>,
+    config_precomputed: bool,
+) -> u64 {
+    let nb = words as u128 * 8;
+    let mut total = 0u128;
+    if !params.key.is_empty() {
+        total += call_blocks(params.key.len() as u128, nb);
+    }
+    if !(config_precomputed && params.key.is_empty()) {
+        total += 1;
+    }
+    for v in [
+        params.personalization,
+        params.public_key,
+        params.key_id,
+        params.nonce,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        total += call_blocks(v.len() as u128, nb);
+    }
+    let message = call_blocks(u128::from(msg_bits).div_ceil(8), nb);
+    total += message;
+    if let Some(t) = params.tree {
+        let leaf_bits = (nb * 8) << t.leaf.min(100);
+        let (mut values, mut level) = (u128::from(msg_bits).div_ceil(leaf_bits).max(1), 1);
+        while values > 1 {
+            total += values;
+            if level == usize::from(t.max_height) - 1 {
+                break;
+            }
+            values = values.div_ceil(1u128 << t.fan_out.min(100));
+            level += 1;
+        }
+    }
+    total += u128::from(out_bits.div_ceil(8)).div_ceil(nb);
+    u64::try_from(total).unwrap_or(u64::MAX)
+}
+
 /// A stream's program: yields blocks one at a time, takes each block's output back.
 #[derive(Clone, Debug)]
 pub struct Program<const N: usize> {

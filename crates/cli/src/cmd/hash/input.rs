@@ -108,15 +108,7 @@ pub(crate) fn hash_input(setup: &Setup, name: &OsStr) -> Result<(Digest, u64)> {
         bail!("{shown}: is a directory");
     }
     let len = meta.len();
-    let bar = (len >= PROGRESS_THRESHOLD && io::stderr().is_terminal()).then(|| {
-        let bar = ProgressBar::new(len);
-        bar.set_style(
-            ProgressStyle::with_template("{msg} {wide_bar} {bytes}/{total_bytes} {bytes_per_sec}")
-                .expect("valid template"),
-        );
-        bar.set_message(shown.to_string());
-        bar
-    });
+    let bar = crate::progress::bytes(len, &shown.to_string());
     hash_reader(setup, file, bar.as_ref()).with_context(|| format!("{shown}: read error"))
 }
 

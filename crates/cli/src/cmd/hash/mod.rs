@@ -11,12 +11,12 @@
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use serde::Serialize;
 use skeinhw_shabal::Shabal;
 use skeinhw_skein::batch::Backend;
@@ -44,8 +44,6 @@ pub(crate) use input::{TreeRun, digest_of, hash_any_input, hash_hex_name, hash_i
 use many::hash_many;
 pub(crate) use setup::Setup;
 
-/// Inputs larger than this show a progress bar when standard error is a terminal.
-const PROGRESS_THRESHOLD: u64 = 64 << 20;
 /// Read buffer: large enough to amortize system calls, small enough to stay in cache.
 const READ_CHUNK: usize = 1 << 20;
 /// Files up to this size are read whole and hashed together in SIMD lanes

@@ -27,6 +27,7 @@ fn options(clock: &str) -> WaveOptions {
     WaveOptions {
         clock: clock.into(),
         strip_prefix: None,
+        ..WaveOptions::default()
     }
 }
 

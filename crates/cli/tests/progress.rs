@@ -1,0 +1,91 @@
+//! Progress bars: a long trace shows one on a terminal (a pseudo-terminal made by util-linux's
+//! `script`), counting the run's exact UBI blocks, clears it before the results, and writes
+//! the same file as a run whose standard error is a pipe, which shows nothing.
+
+use std::path::Path;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_skeinhw");
+
+/// 520 KiB through ath-8r (10 cycles a block): Config, 8,320 Message blocks and one Output
+/// block, over the bar's 8,192-block threshold in 83 k cycles.
+const MESSAGE_BYTES: usize = 520 << 10;
+const BLOCKS: u64 = 1 + 8_320 + 1;
+
+fn trace_args(message: &Path, out: &Path) -> Vec<String> {
+    [
+        "trace",
+        "--schedule",
+        "ath-8r",
+        "--msg-file",
+        message.to_str().unwrap(),
+        "--summary",
+        "-o",
+        out.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+fn script_exists() -> bool {
+    Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn a_long_trace_shows_its_blocks_on_a_terminal_and_nothing_in_a_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let message = dir.path().join("m.bin");
+    std::fs::write(&message, vec![0x5a; MESSAGE_BYTES]).unwrap();
+
+    let piped_out = dir.path().join("piped.jsonl");
+    let piped = Command::new(BIN)
+        .args(trace_args(&message, &piped_out))
+        .output()
+        .unwrap();
+    assert!(piped.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&piped.stderr),
+        "",
+        "nothing on a pipe"
+    );
+    let summary = String::from_utf8(piped.stdout).unwrap();
+    assert!(
+        summary.contains(&format!("blocks              {BLOCKS}\n")),
+        "{summary}"
+    );
+
+    if !script_exists() {
+        eprintln!("skipped: the terminal half needs util-linux's `script`");
+        return;
+    }
+    let tty_out = dir.path().join("tty.jsonl");
+    let command = std::iter::once(BIN.to_string())
+        .chain(trace_args(&message, &tty_out))
+        .map(|a| format!("'{a}'"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let shown = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .unwrap();
+    assert!(shown.status.success(), "{shown:?}");
+    let screen = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        screen.contains(&format!("/{BLOCKS} blocks")),
+        "a bar over the run's {BLOCKS} blocks: {screen}"
+    );
+    // The bar is cleared (erase line) before the summary, which reads as it does in a pipe.
+    let after_bar = &screen[screen.rfind("\x1b[2K").expect("the bar is cleared") + 4..];
+    assert!(
+        after_bar.starts_with("schedule            ath-8r"),
+        "{after_bar:?}"
+    );
+    assert_eq!(after_bar.replace("\r\n", "\n"), summary);
+    assert_eq!(
+        std::fs::read(&tty_out).unwrap(),
+        std::fs::read(&piped_out).unwrap()
+    );
+}
