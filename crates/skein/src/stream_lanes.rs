@@ -15,9 +15,10 @@
 //! With `threads`, [`hash_streams`] runs one such worker per thread of the current rayon pool
 //! (no more than there are streams), each taking the next stream from a shared counter, so that
 //! results come in roughly in stream order. A worker with fewer streams than lanes would run
-//! empty lanes: it takes the backend that hashes most blocks per CPU-second for its share of the
-//! streams ([`worker_backend`]), so that 16 files on 16 threads run 16 scalar chains rather
-//! than two full AVX-512 workers and 14 idle threads (issue 34).
+//! empty lanes: [`plan`] weighs the workers and each one's backend for its share of the streams
+//! by this CPU's lane speeds ([`LaneSpeeds::measured`]), so that 16 files on 16 threads run 16
+//! scalar chains rather than two full AVX-512 workers and 14 idle threads (issue 34), and a
+//! full-width AVX-512 core is not split into half-empty workers.
 //!
 //! ```
 //! use skeinhw_skein::{Params, batch, stream_lanes};
@@ -44,6 +45,7 @@ use crate::batch::Backend;
 use crate::constants::BlockType;
 use crate::fast::compress_words;
 use crate::lanes::Run;
+use crate::lanes::speed::LaneSpeeds;
 use crate::threefish::words_from_bytes;
 use crate::tweak::Tweak;
 use crate::{Error, Params, initial_chain, output};
@@ -101,11 +103,21 @@ where
         open: &open,
         done: &done,
     };
-    let workers = if threads { worker_count(count) } else { 1 };
-    let backend = if workers > 1 {
-        worker_backend(backend, count / workers, Backend::Avx2.is_available())
+    let threads = if threads { pool_threads() } else { 1 };
+    let Plan { workers, backend } = if threads == 1 && count >= backend.lanes() {
+        // One full worker: the widest lanes, nothing to weigh.
+        Plan {
+            workers: 1,
+            backend,
+        }
     } else {
-        backend
+        plan(
+            &LaneSpeeds::measured(),
+            backend,
+            Backend::Avx2.is_available(),
+            threads,
+            count,
+        )
     };
     let work = || match state_bits {
         256 => worker_for::<4, R>(backend, initial_chain::<4>(out_bits, params), &shared),
@@ -116,44 +128,77 @@ where
     Ok(())
 }
 
-/// Workers worth starting: one per thread of the pool, no more than there are streams.
+/// Threads of the current rayon pool.
 #[cfg(feature = "parallel")]
-fn worker_count(count: usize) -> usize {
-    rayon::current_num_threads().min(count).max(1)
+fn pool_threads() -> usize {
+    rayon::current_num_threads().max(1)
 }
 
 #[cfg(not(feature = "parallel"))]
-fn worker_count(_count: usize) -> usize {
+fn pool_threads() -> usize {
     1
 }
 
-/// Blocks per CPU-second of each backend with every lane busy, relative to [`Backend::Scalar`]
-/// (Threefish-512 on AMD Zen 4: scalar 13.4, AVX2 36.5, AVX-512 51.3 million blocks per
-/// CPU-second, `cargo test --release -p skeinhw-skein --lib lane_speed -- --ignored`; a core
-/// with full-width 512-bit pipes favours AVX-512 more, which only moves the choice towards it).
-const fn full_lanes_speed(backend: Backend) -> f64 {
-    match backend {
-        Backend::Scalar | Backend::Portable8 => 1.0,
-        Backend::Avx2 => 2.7,
-        Backend::Avx512 => 3.8,
-    }
+/// How [`hash_streams`] runs: this many workers (one a thread), each on this backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Workers started, each taking the next stream as it finishes one.
+    pub workers: usize,
+    /// Every worker's lanes.
+    pub backend: Backend,
 }
 
+/// A plan with more workers is taken only if it hashes this much more a second: two workers
+/// that together do what one does would only take twice the CPU time.
+const MORE_WORKERS_GAIN: f64 = 1.05;
+
 /// The backend for a worker that has about `streams` streams to hash, given the widest one
-/// allowed: the one with the most blocks per CPU-second once its empty lanes are counted
-/// (`min(streams, lanes) / lanes` of its full speed; a tie goes to the wider), among `widest`,
-/// AVX2 (when `widest` is
-/// AVX-512 and `avx2` says the CPU has it) and scalar. Every backend gives the same digests.
-pub fn worker_backend(widest: Backend, streams: usize, avx2: bool) -> Backend {
-    let speed = |b: Backend| {
-        let busy = streams.clamp(1, b.lanes()) as f64 / b.lanes() as f64;
-        busy * full_lanes_speed(b)
-    };
+/// allowed: the one with the most blocks per second once its empty lanes are counted
+/// (`min(streams, lanes) / lanes` of its `speeds`; a tie goes to the wider), among `widest`,
+/// AVX2 (when `widest` is AVX-512 and `avx2` says the CPU has it) and scalar. Every backend
+/// gives the same digests.
+pub fn worker_backend(speeds: &LaneSpeeds, widest: Backend, streams: usize, avx2: bool) -> Backend {
     let mut best = Backend::Scalar;
     for b in [Backend::Avx2, widest] {
         let allowed = b == widest || (widest == Backend::Avx512 && avx2);
-        if allowed && speed(b) >= speed(best) {
+        if allowed && worker_speed(speeds, b, streams) >= worker_speed(speeds, best, streams) {
             best = b;
+        }
+    }
+    best
+}
+
+/// Blocks a second of one worker on `backend` with `streams` streams (its lanes beyond them
+/// empty).
+fn worker_speed(speeds: &LaneSpeeds, backend: Backend, streams: usize) -> f64 {
+    let lanes = backend.lanes();
+    speeds.of(backend) * streams.clamp(1, lanes) as f64 / lanes as f64
+}
+
+/// Workers and backend for `streams` streams on up to `threads` threads: the plan that hashes
+/// most blocks a second, counting each worker's share of the streams (`streams / workers`) in
+/// its lanes ([`worker_backend`]), with fewer workers unless more gain 5%. So 16 files on 16
+/// threads run 16 scalar chains rather than two full AVX-512 workers beside 14 idle threads,
+/// and 8 files on two threads of a full-width AVX-512 core one worker (two half-empty ones
+/// would hash no faster for twice the CPU time), where Zen 4 runs two workers of AVX2 lanes.
+pub fn plan(
+    speeds: &LaneSpeeds,
+    widest: Backend,
+    avx2: bool,
+    threads: usize,
+    streams: usize,
+) -> Plan {
+    let of = |workers: usize| {
+        let share = streams / workers;
+        let backend = worker_backend(speeds, widest, share, avx2);
+        let rate = workers as f64 * worker_speed(speeds, backend, share);
+        (Plan { workers, backend }, rate)
+    };
+    let (mut best, mut best_rate) = of(1);
+    for workers in 2..=threads.min(streams) {
+        let (p, rate) = of(workers);
+        if rate > best_rate * MORE_WORKERS_GAIN {
+            (best, best_rate) = (p, rate);
         }
     }
     best

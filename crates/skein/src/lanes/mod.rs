@@ -27,6 +27,8 @@
 mod engine;
 mod portable;
 mod scalar;
+#[cfg(feature = "std")]
+pub mod speed;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 pub(crate) mod x86;
