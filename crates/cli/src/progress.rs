@@ -3,12 +3,14 @@
 //! the results print as they would without them.
 
 use std::io::{self, IsTerminal};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use skeinhw_diff::options::ReadProgress;
 use skeinhw_sched::shabal::sim::{ShabalCycleRecord, ShabalSink, ShabalTraceHeader};
 use skeinhw_sched::sim::{CycleRecord, TraceHeader, TraceSink};
 
@@ -86,6 +88,15 @@ impl Drop for Follow {
         }
         self.bar.finish_and_clear();
     }
+}
+
+/// A bar over a waveform's bytes as `progress` follows its reading (`what` says who reads:
+/// `diff`, `map`), for a long file on a terminal.
+pub fn wave_meter(what: &str, wave: &Path, progress: &ReadProgress) -> Option<Follow> {
+    let len = std::fs::metadata(wave).ok().filter(|m| m.is_file())?.len();
+    let bar = bytes(len, &format!("{what} {}", wave.display()))?;
+    let progress = progress.clone();
+    Some(Follow::new(bar, move || progress.position()))
 }
 
 /// A trace sink that passes every record on and moves a bar by the UBI blocks that have

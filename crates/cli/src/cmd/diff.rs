@@ -4,7 +4,7 @@
 //! Exit status: 0 identical, 1 divergence (or a length mismatch), 2 usage or parse error.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
@@ -20,7 +20,7 @@ use skeinhw_trace::names::{self, Signal};
 
 use crate::Status;
 use crate::message::{MessageArgs, decode_hex};
-use crate::progress::Follow;
+use crate::progress::wave_meter;
 use crate::schedule_args::ScheduleArgs;
 
 /// How golden cycles and RTL edges are lined up.
@@ -302,14 +302,6 @@ fn write_viewer(
     Ok(())
 }
 
-/// A bar over the waveform's bytes as the diff reads them (a long file, on a terminal).
-fn read_meter(wave: &Path, progress: &ReadProgress) -> Option<Follow> {
-    let len = std::fs::metadata(wave).ok().filter(|m| m.is_file())?.len();
-    let bar = crate::progress::bytes(len, &format!("diff {}", wave.display()))?;
-    let progress = progress.clone();
-    Some(Follow::new(bar, move || progress.position()))
-}
-
 /// Runs `skeinhw diff`.
 pub fn run(args: DiffArgs) -> Result<Status> {
     if let Some(dir) = &args.viewer {
@@ -329,7 +321,7 @@ pub fn run(args: DiffArgs) -> Result<Status> {
     };
     let map_file = args.map.as_deref().map(SignalMap::from_file).transpose()?;
     let progress = ReadProgress::new();
-    let meter = read_meter(&args.wave, &progress);
+    let meter = wave_meter("diff", &args.wave, &progress);
     let with = |m: &SignalMap| -> Result<CycleOptions> {
         Ok(CycleOptions {
             wave: WaveOptions {

@@ -13,6 +13,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use skeinhw_diff::discover::{DiscoverOptions, Discovery, discover};
 use skeinhw_diff::discover_shabal::discover_shabal;
+use skeinhw_diff::options::ReadProgress;
 use skeinhw_diff::{AnyGolden, Golden};
 use skeinhw_sched::AnySchedule;
 use skeinhw_trace::AtomicFile;
@@ -20,6 +21,7 @@ use skeinhw_trace::AtomicFile;
 use crate::Status;
 use crate::cmd::diff::{golden_of, job};
 use crate::message::{MessageArgs, decode_hex};
+use crate::progress::wave_meter;
 use crate::schedule_args::ScheduleArgs;
 
 /// Arguments of `map`.
@@ -68,10 +70,14 @@ fn check_output(path: &Path, force: bool) -> Result<()> {
 /// Runs `skeinhw map`.
 pub fn run(args: MapArgs) -> Result<Status> {
     check_output(&args.output, args.force)?;
+    let progress = ReadProgress::new();
     let options = DiscoverOptions {
         clock: args.clock.clone(),
         strip_prefix: args.strip_prefix.clone(),
+        progress: progress.clone(),
     };
+    // The bar goes before the report prints (the search reads the file more than once).
+    let meter = || wave_meter("map", &args.wave, &progress);
     let schedule = match args.schedule.build_any(args.message.size)? {
         AnySchedule::Skein(s) => s,
         shabal @ AnySchedule::Shabal(_) => {
@@ -84,7 +90,10 @@ pub fn run(args: MapArgs) -> Result<Status> {
                 AnyGolden::Shabal(g) => g,
                 AnyGolden::Skein(_) => bail!("a Shabal schedule gave a Skein golden trace"),
             };
-            let found = discover_shabal(&golden.header, golden.records, &args.wave, &options)?;
+            let found = {
+                let _meter = meter();
+                discover_shabal(&golden.header, golden.records, &args.wave, &options)?
+            };
             return write_map(&found, &args.output);
         }
     };
@@ -104,7 +113,10 @@ pub fn run(args: MapArgs) -> Result<Status> {
         }
     }
     let golden = Golden::simulate(schedule, jobs)?;
-    let found = discover(&golden.header, golden.records, &args.wave, &options)?;
+    let found = {
+        let _meter = meter();
+        discover(&golden.header, golden.records, &args.wave, &options)?
+    };
     write_map(&found, &args.output)
 }
 

@@ -16,6 +16,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use skeinhw_trace::names;
 
+use crate::options::ReadProgress;
+
 pub(crate) mod scope;
 pub(crate) mod search;
 pub mod shabal;
@@ -35,6 +37,8 @@ pub struct DiscoverOptions {
     pub clock: Option<String>,
     /// A prefix removed from every signal name first (Verilator adds `TOP.`).
     pub strip_prefix: Option<String>,
+    /// Follows the reading of the waveform (read more than once: each reading starts at 0).
+    pub progress: ReadProgress,
 }
 
 /// One map field found.

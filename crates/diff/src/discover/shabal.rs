@@ -97,7 +97,8 @@ pub fn discover_shabal<E: std::fmt::Display>(
     options: &DiscoverOptions,
 ) -> Result<Discovery, DiffError> {
     let table = ShabalTable::build(header, golden)?;
-    let (file, scan, mut signals) = Signals::open(wave, 32, options.strip_prefix.as_deref())?;
+    let (file, scan, mut signals) =
+        Signals::open(wave, 32, options.strip_prefix.as_deref(), &options.progress)?;
     let candidates = search(&mut signals, scan, &file, &table.table, |_, _, _, _| {})?;
     let clock = signals.clock(options.clock.as_deref(), &file)?;
     let (tracks, rises) = (&signals.tracks, &clock.rises);

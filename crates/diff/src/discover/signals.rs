@@ -6,6 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 use crate::error::DiffError;
+use crate::options::ReadProgress;
 use crate::wave::{Scan, SignalKey};
 
 /// What one signal did during the run.
@@ -46,6 +47,8 @@ pub(crate) struct Signals {
     pub(crate) refs: Vec<SignalKey>,
     pub(crate) tracks: Vec<Track>,
     track_of: HashMap<usize, u32>,
+    /// Follows every reading of the file (a search may read it more than once).
+    pub(crate) progress: ReadProgress,
 }
 
 impl Signals {
@@ -56,6 +59,7 @@ impl Signals {
         wave: &Path,
         min_width: u32,
         strip: Option<&str>,
+        progress: &ReadProgress,
     ) -> Result<(String, Scan, Signals), DiffError> {
         let file = wave.display().to_string();
         if !wave.exists() {
@@ -64,8 +68,9 @@ impl Signals {
                 message: "no such file".into(),
             });
         }
-        let scan = Scan::open(wave, &file)?;
-        let signals = Signals::of(&scan, min_width, strip);
+        let scan = Scan::open(wave, &file, progress)?;
+        let mut signals = Signals::of(&scan, min_width, strip);
+        signals.progress = progress.clone();
         Ok((file, scan, signals))
     }
 
@@ -77,6 +82,7 @@ impl Signals {
             refs: Vec::new(),
             tracks: Vec::new(),
             track_of: HashMap::new(),
+            progress: ReadProgress::default(),
         };
         for var in scan.vars() {
             let width = var.width;

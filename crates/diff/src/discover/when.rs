@@ -147,7 +147,7 @@ fn sample(
     registers: &mut BTreeMap<u32, Register>,
     class: &impl Fn(u64) -> Class,
 ) -> Result<(), DiffError> {
-    let scan = Scan::open(wave, file)?;
+    let scan = Scan::open(wave, file, &signals.progress)?;
     let watch: Vec<_> = registers
         .keys()
         .map(|&t| signals.refs[t as usize])

@@ -8,9 +8,11 @@ use wellen::stream::{self, Filter};
 use wellen::{LoadOptions, ScopeType, SignalRef, VarType};
 
 use super::Bits;
+use super::counted::Counted;
 use super::precheck::precheck;
 use super::wellen_values::decode_words;
 use crate::error::DiffError;
+use crate::options::ReadProgress;
 use crate::vcd;
 
 /// A signal of a waveform as `skeinhw map` keys it: the VCD id number with our reader,
@@ -44,26 +46,33 @@ pub(crate) struct ScanVar {
 /// a VCD whose header our reader leaves alone, by wellen.
 pub(crate) enum Scan {
     Ours {
-        input: BufReader<File>,
+        input: BufReader<Counted>,
         header: vcd::Header,
         vars: Vec<ScanVar>,
     },
     Wellen {
-        stream: stream::StreamingWaveform<BufReader<File>>,
+        stream: stream::StreamingWaveform<BufReader<Counted>>,
         vars: Vec<ScanVar>,
     },
 }
 
 impl Scan {
-    /// Opens `path`, naming it `file` in errors.
-    pub(crate) fn open(path: &Path, file: &str) -> Result<Scan, DiffError> {
+    /// Opens `path`, naming it `file` in errors; `progress` follows the reading.
+    pub(crate) fn open(
+        path: &Path,
+        file: &str,
+        progress: &ReadProgress,
+    ) -> Result<Scan, DiffError> {
         let wave_error = |message: String| DiffError::Wave {
             file: file.to_string(),
             message,
         };
-        let mut input = File::open(path)
-            .map(|f| BufReader::with_capacity(1 << 16, f))
-            .map_err(|e| wave_error(e.to_string()))?;
+        let open = || {
+            File::open(path)
+                .map(|f| BufReader::with_capacity(1 << 16, Counted::new(f, progress.clone())))
+                .map_err(|e| wave_error(e.to_string()))
+        };
+        let mut input = open()?;
         let fst = precheck(&mut input, false).map_err(wave_error)?;
         if !fst
             && let Some(header) = vcd::read_header(&mut input)
@@ -91,7 +100,7 @@ impl Scan {
             multi_thread: false,
             remove_scopes_with_empty_name: false,
         };
-        let stream = stream::read_from_file(path, &load)
+        let stream = stream::read(open()?, &load)
             .map_err(|e| wave_error(e.to_string().replace('\n', " ")))?;
         let h = stream.hierarchy();
         // A function's or task's variables (Icarus dumps them) are scratch copies.

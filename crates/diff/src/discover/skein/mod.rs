@@ -201,7 +201,8 @@ pub fn discover<E: std::fmt::Display>(
     options: &DiscoverOptions,
 ) -> Result<Discovery, DiffError> {
     let table = SkeinTable::build(header, golden)?;
-    let (file, scan, mut signals) = Signals::open(wave, 64, options.strip_prefix.as_deref())?;
+    let (file, scan, mut signals) =
+        Signals::open(wave, 64, options.strip_prefix.as_deref(), &options.progress)?;
     // The tweak's position word: its values in order, and how far each slice followed them.
     let position_of: HashSet<u64> = table.positions.iter().flatten().copied().collect();
     let mut position_seen: HashMap<(usize, Place), Option<Vec<u64>>> = HashMap::new();
