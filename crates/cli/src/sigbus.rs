@@ -8,10 +8,15 @@
 use std::ffi::c_int;
 use std::ptr;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
 /// The line to write on `SIGBUS`, or null outside a [`Guard`].
 static MESSAGE: AtomicPtr<Vec<u8>> = AtomicPtr::new(ptr::null_mut());
+
+/// Set by the first thread to fault under a guard: it writes the line and exits; another
+/// thread faulting at the same time (the hashing threads read neighbouring windows of the same
+/// shrunk file) waits for that exit instead of writing the line again.
+static CLAIMED: AtomicBool = AtomicBool::new(false);
 
 /// The `SIGBUS` action before ours, restored for a signal that is not ours.
 static PREVIOUS: OnceLock<libc::sigaction> = OnceLock::new();
@@ -58,7 +63,8 @@ fn install() -> libc::sigaction {
     }
 }
 
-/// Writes the guard's line and exits 1; without a guard, puts back the previous action (the
+/// Writes the guard's line and exits 1 (once: a second faulting thread waits for the exit);
+/// without a guard, puts back the previous action (the
 /// default one while [`install`] has not returned), so that the faulting access, run again
 /// on return, gets it.
 extern "C" fn on_sigbus(_signal: c_int) {
@@ -67,6 +73,11 @@ extern "C" fn on_sigbus(_signal: c_int) {
     // while it is published (the guard outlives the hashing that can fault).
     unsafe {
         if !line.is_null() {
+            if CLAIMED.swap(true, Ordering::SeqCst) {
+                loop {
+                    libc::pause();
+                }
+            }
             let line = &*line;
             libc::write(2, line.as_ptr().cast(), line.len());
             libc::_exit(1);

@@ -50,7 +50,9 @@
 //! assert_eq!(t.finish(), sequential);
 //! ```
 
+use alloc::sync::Arc;
 use alloc::vec::Vec;
+use core::sync::atomic::{AtomicU64, Ordering};
 
 use crate::batch::{Backend, Runner};
 use crate::constants::BlockType;
@@ -126,6 +128,20 @@ impl TreeHasher {
         Ok(TreeHasher { inner })
     }
 
+    /// Counts into `taken` the message bytes the hasher has taken in (hashed, or held until
+    /// their leaf is whole), as it takes them: a progress meter's count, read from another
+    /// thread. [`hash_file`] and [`hash_file_mapped`] add a round's bytes when its leaf values
+    /// go up the tree, while the next round is hashed.
+    pub fn with_progress(mut self, taken: Arc<AtomicU64>) -> Self {
+        let t = Some(taken);
+        match &mut self.inner {
+            Inner::S256(tree) => tree.taken = t,
+            Inner::S512(tree) => tree.taken = t,
+            Inner::S1024(tree) => tree.taken = t,
+        }
+        self
+    }
+
     /// Appends message bytes.
     pub fn update(&mut self, data: &[u8]) {
         match &mut self.inner {
@@ -167,6 +183,8 @@ struct Tree<const N: usize> {
     max_height: usize,
     /// Level l + 1 at index l, created when the level below gives its first value.
     levels: Vec<Feed<N>>,
+    /// Message bytes taken in, for a progress meter ([`TreeHasher::with_progress`]).
+    taken: Option<Arc<AtomicU64>>,
 }
 
 impl<const N: usize> Tree<N> {
@@ -187,11 +205,22 @@ impl<const N: usize> Tree<N> {
             node_bytes: (nb as u128) << tree.fan_out.min(100),
             max_height: tree.max_height as usize,
             levels: Vec::new(),
+            taken: None,
+        }
+    }
+
+    /// Counts `bytes` more message bytes taken in.
+    fn took(&self, bytes: usize) {
+        if let Some(t) = &self.taken {
+            t.fetch_add(bytes as u64, Ordering::Relaxed);
         }
     }
 
     /// Feeds bytes of the message of level `i + 1`, and what it gives to the levels above.
     fn feed(&mut self, i: usize, data: &[u8]) {
+        if i == 0 {
+            self.took(data.len());
+        }
         self.make_level(i);
         let values = self.levels[i].push(data, self.backend, self.runner, &self.g);
         if !values.is_empty() {
@@ -231,6 +260,7 @@ impl<const N: usize> Tree<N> {
         debug_assert!(leaves.pending.is_empty() && leaves.fill == 0);
         leaves.total += bytes as u128;
         leaves.start += bytes as u128;
+        self.took(bytes);
         self.feed(1, values);
     }
 

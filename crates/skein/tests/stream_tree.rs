@@ -10,6 +10,8 @@ use skeinhw_skein::batch::Backend;
 use skeinhw_skein::kat::parse_golden;
 use skeinhw_skein::stream_tree::{TreeHasher, hash_reader};
 use skeinhw_skein::{Params, TreeParams, hash};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 fn backends() -> Vec<Backend> {
     Backend::ALL
@@ -269,19 +271,28 @@ fn file_windows_equal_sequential() {
                     .flat_map(|b| accesses.iter().map(move |a| (b, *a)))
                 {
                     let file = std::fs::File::open(&path).unwrap();
-                    let t = TreeHasher::new(backend, false, state_bits, 512, &params).unwrap();
+                    // The progress count ends at every byte, whichever way they were taken.
+                    let taken = Arc::new(AtomicU64::new(0));
+                    let t = TreeHasher::new(backend, false, state_bits, 512, &params)
+                        .unwrap()
+                        .with_progress(Arc::clone(&taken));
                     let (got, n) = hash_file(t, &file).unwrap();
                     let shape =
                         format!("{size} bytes, {access}, tree {leaf},{fan_out},{max_height}");
                     assert_eq!(n, size as u64, "{shape}");
+                    assert_eq!(taken.load(Ordering::Relaxed), n, "{shape}: progress");
                     assert_eq!(
                         got, expected,
                         "{shape}, {state_bits}, {backend}, this thread"
                     );
                     for pool in &pools {
-                        let t = TreeHasher::new(backend, true, state_bits, 512, &params).unwrap();
+                        let taken = Arc::new(AtomicU64::new(0));
+                        let t = TreeHasher::new(backend, true, state_bits, 512, &params)
+                            .unwrap()
+                            .with_progress(Arc::clone(&taken));
                         let (got, n) = pool.install(|| hash_file(t, &file)).unwrap();
                         assert_eq!(n, size as u64, "{shape}");
+                        assert_eq!(taken.load(Ordering::Relaxed), n, "{shape}: progress");
                         assert_eq!(
                             got,
                             expected,

@@ -1,6 +1,9 @@
 //! One input hashed alone: streamed, through the parallel tree, or mapped.
 
 use super::*;
+use crate::progress::Follow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How `--tree` inputs are hashed: on these threads and lanes, a regular file mapped or read.
 pub(crate) struct TreeRun<'p> {
@@ -50,6 +53,12 @@ fn hash_tree_input(
         let shown = Path::new(name).display();
         let file = open_file(name)?;
         let regular = file.metadata().is_ok_and(|m| m.is_file());
+        let len = file.metadata().map_or(0, |m| m.len());
+        // A bar over the bytes the tree has taken in (a long file, on a terminal).
+        let taken = Arc::new(AtomicU64::new(0));
+        let tree = tree.with_progress(Arc::clone(&taken));
+        let _meter = crate::progress::bytes(len, &shown.to_string())
+            .map(|bar| Follow::new(bar, move || taken.load(Ordering::Relaxed)));
         if regular && map && cfg!(unix) {
             hash_file_mapped(tree, &file, &shown.to_string())
         } else if regular {
