@@ -16,9 +16,13 @@ KIB=${KIB:-256}
 DIR=${DIR:-/tmp/skeinhw-bench-diff}
 SCHEDULE=${SCHEDULE:-ath-1r}
 TARGET=${CARGO_TARGET_DIR:-target}
-BIN=$TARGET/release/skeinhw
+# BIN: a binary carried from elsewhere (then nothing is built).
+if [ -z "${BIN:-}" ]; then
+    BIN=$TARGET/release/skeinhw
+    BUILD=1
+fi
 
-nice cargo build --release --locked -q -p skeinhw
+[ -z "${BUILD:-}" ] || nice cargo build --release --locked -q -p skeinhw
 mkdir -p "$DIR"
 MSG=$DIR/message-${KIB}KiB.bin
 [ -s "$MSG" ] || head -c $((KIB * 1024)) /dev/zero | tr '\0' '\132' > "$MSG"

@@ -13,9 +13,13 @@ RUNS=${RUNS:-3}
 DIR=${DIR:-/tmp/skeinhw-bench-trace}
 SCHEDULE=${SCHEDULE:-ath-1r}
 TARGET=${CARGO_TARGET_DIR:-target}
-BIN=$TARGET/release/skeinhw
+# BIN: a binary carried from elsewhere (then nothing is built).
+if [ -z "${BIN:-}" ]; then
+    BIN=$TARGET/release/skeinhw
+    BUILD=1
+fi
 
-nice cargo build --release --locked -q -p skeinhw
+[ -z "${BUILD:-}" ] || nice cargo build --release --locked -q -p skeinhw
 mkdir -p "$DIR"
 MSG=$DIR/message-1MiB.bin
 [ -s "$MSG" ] || head -c 1048576 /dev/zero | tr '\0' '\132' > "$MSG"
