@@ -424,63 +424,96 @@ impl<R: BufRead> JsonlReader<R> {
         &self.header
     }
 
-    fn record(&self, rec: JsonRecord) -> Result<OwnedCycleRecord, String> {
-        let nw = self.header.words;
-        if rec.slots.len() != self.header.slots {
-            return Err(format!(
-                "{} slots; the header says {}",
-                rec.slots.len(),
-                self.header.slots
-            ));
-        }
-        let mut slots = Vec::with_capacity(rec.slots.len());
-        for (i, s) in rec.slots.iter().enumerate() {
-            let mut slot = SlotRecord {
-                valid: s.valid,
-                stream: s.stream,
-                phase: s.phase,
-                block: s.block,
-                round: s.round,
-                subkey: s.subkey,
-                ..SlotRecord::default()
-            };
-            s.state
-                .to(&|| format!("slots[{i}].state"), &mut slot.state[..nw])?;
-            s.key
-                .to(&|| format!("slots[{i}].key"), &mut slot.key[..=nw])?;
-            s.tweak
-                .to(&|| format!("slots[{i}].tweak"), &mut slot.tweak)?;
-            slots.push(slot);
-        }
-        let out = match rec.out {
-            None => None,
-            Some(o) => {
-                let mut data = [0u64; MAX_WORDS];
-                o.data.to(&|| "out.data".into(), &mut data[..nw])?;
-                Some(OutputRecord {
-                    stream: o.stream,
-                    index: o.index,
-                    data,
-                })
-            }
-        };
-        if rec.in_ready.len() != self.header.in_ready {
-            return Err(format!(
-                "in_ready has {} bits; the header says {}",
-                rec.in_ready.len(),
-                self.header.in_ready
-            ));
-        }
-        Ok(OwnedCycleRecord {
-            in_ready: rec.in_ready,
-            cycle: rec.cycle,
-            phase: rec.phase,
-            words: nw,
-            slots,
-            busy: rec.busy,
-            out,
-        })
+    /// The header, the input from the next line on and that line's number: for a reader that
+    /// splits the record lines itself and parses them with [`JsonlReader::parse_record`].
+    pub fn into_parts(self) -> (TraceHeader, R, usize) {
+        (self.header, self.input, self.line_no + 1)
     }
+
+    /// Parses record line `line_no` (its bytes, with or without the line end) against
+    /// `header`, with the iterator's checks and errors: what [`Iterator::next`] does to a line
+    /// it has read, callable on lines split elsewhere (several threads at once).
+    pub fn parse_record(
+        header: &TraceHeader,
+        line: &[u8],
+        line_no: usize,
+    ) -> Result<OwnedCycleRecord, TraceError> {
+        let jsonl = |message: String| TraceError::Jsonl {
+            line: line_no,
+            message,
+        };
+        if line.len() as u64 > MAX_LINE_BYTES {
+            return Err(jsonl(format!(
+                "longer than {MAX_LINE_BYTES} bytes: not a trace line"
+            )));
+        }
+        let text = std::str::from_utf8(line)
+            .map_err(|e| jsonl(format!("not UTF-8 text (byte {})", e.valid_up_to())))?;
+        let parsed: Result<JsonRecord, _> = serde_json::from_str(text.trim_end());
+        parsed
+            .map_err(|e| e.to_string())
+            .and_then(|r| record(header, r))
+            .map_err(jsonl)
+    }
+}
+
+/// A parsed record line checked against the header's sizes.
+fn record(header: &TraceHeader, rec: JsonRecord) -> Result<OwnedCycleRecord, String> {
+    let nw = header.words;
+    if rec.slots.len() != header.slots {
+        return Err(format!(
+            "{} slots; the header says {}",
+            rec.slots.len(),
+            header.slots
+        ));
+    }
+    let mut slots = Vec::with_capacity(rec.slots.len());
+    for (i, s) in rec.slots.iter().enumerate() {
+        let mut slot = SlotRecord {
+            valid: s.valid,
+            stream: s.stream,
+            phase: s.phase,
+            block: s.block,
+            round: s.round,
+            subkey: s.subkey,
+            ..SlotRecord::default()
+        };
+        s.state
+            .to(&|| format!("slots[{i}].state"), &mut slot.state[..nw])?;
+        s.key
+            .to(&|| format!("slots[{i}].key"), &mut slot.key[..=nw])?;
+        s.tweak
+            .to(&|| format!("slots[{i}].tweak"), &mut slot.tweak)?;
+        slots.push(slot);
+    }
+    let out = match rec.out {
+        None => None,
+        Some(o) => {
+            let mut data = [0u64; MAX_WORDS];
+            o.data.to(&|| "out.data".into(), &mut data[..nw])?;
+            Some(OutputRecord {
+                stream: o.stream,
+                index: o.index,
+                data,
+            })
+        }
+    };
+    if rec.in_ready.len() != header.in_ready {
+        return Err(format!(
+            "in_ready has {} bits; the header says {}",
+            rec.in_ready.len(),
+            header.in_ready
+        ));
+    }
+    Ok(OwnedCycleRecord {
+        in_ready: rec.in_ready,
+        cycle: rec.cycle,
+        phase: rec.phase,
+        words: nw,
+        slots,
+        busy: rec.busy,
+        out,
+    })
 }
 
 impl<R: BufRead> Iterator for JsonlReader<R> {
@@ -498,7 +531,7 @@ impl<R: BufRead> Iterator for JsonlReader<R> {
         Some(
             parsed
                 .map_err(|e| e.to_string())
-                .and_then(|r| self.record(r))
+                .and_then(|r| record(&self.header, r))
                 .map_err(|message| TraceError::Jsonl { line, message }),
         )
     }

@@ -20,8 +20,10 @@ use skeinhw_trace::{JsonlReader, TraceError, read_line_bounded};
 
 use crate::error::DiffError;
 use crate::frame::{Frame, shabal_parts, skein_parts};
+use crate::report::SlotWhere;
 
 mod batch;
+mod parallel;
 mod sim;
 
 use batch::in_thread;
@@ -82,7 +84,7 @@ impl OwnedJob {
 
 fn open_jsonl(path: &Path) -> Result<BufReader<File>, DiffError> {
     File::open(path)
-        .map(BufReader::new)
+        .map(|f| BufReader::with_capacity(1 << 16, f))
         .map_err(|e| DiffError::Io {
             file: path.display().to_string(),
             message: e.to_string(),
@@ -182,8 +184,15 @@ impl Golden {
         input: impl BufRead + Send + 'static,
         file: &str,
     ) -> Result<Golden, DiffError> {
-        let (header, records) = read_trace::<JsonlReader<_>>(input, file)?;
-        Ok(Golden { header, records })
+        let input: Box<dyn BufRead + Send> = Box::new(input);
+        let reader = JsonlReader::new(input).map_err(|e| header_error(file, e))?;
+        Ok(Golden {
+            header: reader.header().clone(),
+            records: Box::new(JsonlRecords {
+                reader: Some(reader),
+                file: file.to_string(),
+            }),
+        })
     }
 
     /// Runs the simulator on `jobs` in a thread; records arrive as the diff asks for them.
@@ -202,13 +211,55 @@ impl Golden {
     /// yet makes its frames in its own thread.
     pub fn into_frames(self) -> GoldenFrames {
         let signals = names::trace_signals(&self.header);
+        let parts = |r: &OwnedCycleRecord, v: &mut Vec<u64>, l: &mut Vec<SlotWhere>| {
+            skein_parts(&r.as_record(), v, l)
+        };
         let frames = match SimRecords::<TraceHeader, OwnedCycleRecord>::frames_of(self.records) {
             Ok(frames) => frames,
-            Err(records) => in_thread(records, |r: &OwnedCycleRecord, v, l| {
-                skein_parts(&r.as_record(), v, l)
-            }),
+            Err(mut records) => match JsonlRecords::take(&mut records) {
+                Some((reader, file)) => {
+                    let (header, input, first_line) = reader.into_parts();
+                    parallel::frames_in_parallel(
+                        header,
+                        input,
+                        first_line,
+                        file,
+                        parallel::workers(),
+                        parallel::CHUNK,
+                        parts,
+                    )
+                }
+                None => in_thread(records, parts),
+            },
         };
         GoldenFrames { signals, frames }
+    }
+}
+
+/// A Skein JSON-lines trace's records: read line by line when they are asked for as records,
+/// parsed on several threads when they are made into frames ([`Golden::into_frames`]).
+struct JsonlRecords {
+    reader: Option<JsonlReader<Box<dyn BufRead + Send>>>,
+    file: String,
+}
+
+impl JsonlRecords {
+    /// The reader inside `records`, if they are a JSON-lines trace's not yet read.
+    fn take(
+        records: &mut Box<dyn RecordStream<OwnedCycleRecord>>,
+    ) -> Option<(JsonlReader<Box<dyn BufRead + Send>>, String)> {
+        // `(**records)`: the box itself is a `RecordStream` too, and would answer for itself.
+        let j = (**records).as_any_mut().downcast_mut::<JsonlRecords>()?;
+        Some((j.reader.take()?, j.file.clone()))
+    }
+}
+
+impl Iterator for JsonlRecords {
+    type Item = Result<OwnedCycleRecord, String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let r = self.reader.as_mut()?.next()?;
+        Some(r.map_err(|e| format!("{}: {e}", self.file)))
     }
 }
 
