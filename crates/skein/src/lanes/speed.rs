@@ -129,12 +129,15 @@ mod tests {
     /// (a Threefish-512 block costs at least tens of cycles a lane); printed for the notes.
     #[test]
     fn every_backend_this_cpu_has_is_measured() {
+        let start = Instant::now();
         let s = LaneSpeeds::measured();
         std::println!(
-            "lane speeds here, M blocks/s: scalar {:.1}, avx2 {:.1}, avx512 {:.1}",
+            "lane speeds here, M blocks/s: scalar {:.1}, avx2 {:.1}, avx512 {:.1} (measured in \
+             {:?})",
             s.scalar * 1e-6,
             s.avx2 * 1e-6,
-            s.avx512 * 1e-6
+            s.avx512 * 1e-6,
+            start.elapsed()
         );
         assert!(s.scalar > 1e5 && s.scalar < 1e9, "{s:?}");
         assert_eq!(s.avx2 > 0.0, Backend::Avx2.is_available(), "{s:?}");
