@@ -89,3 +89,63 @@ fn a_long_trace_shows_its_blocks_on_a_terminal_and_nothing_in_a_pipe() {
         std::fs::read(&piped_out).unwrap()
     );
 }
+
+/// `diff` of a waveform of 64 MiB or more shows a bar over its bytes on a terminal, cleared
+/// before the verdict; nothing on a pipe.
+#[test]
+fn a_long_diff_shows_the_bytes_read_on_a_terminal_and_nothing_in_a_pipe() {
+    if !script_exists() {
+        eprintln!("skipped: needs util-linux's `script`");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let message = dir.path().join("m.bin");
+    // 110 KiB through ath-1r: 1,762 blocks of 73 cycles, a VCD of about 79 MB.
+    std::fs::write(&message, vec![0xa5; 110 << 10]).unwrap();
+    let vcd = dir.path().join("t.vcd");
+    let traced = Command::new(BIN)
+        .args(["trace", "--schedule", "ath-1r", "--msg-file"])
+        .arg(&message)
+        .arg("-o")
+        .arg(&vcd)
+        .output()
+        .unwrap();
+    assert!(traced.status.success(), "{traced:?}");
+    assert!(std::fs::metadata(&vcd).unwrap().len() >= 64 << 20);
+    let diff_args = [
+        "diff",
+        vcd.to_str().unwrap(),
+        "--schedule",
+        "ath-1r",
+        "--msg-file",
+        message.to_str().unwrap(),
+    ];
+    let piped = Command::new(BIN).args(diff_args).output().unwrap();
+    assert!(piped.status.success(), "{piped:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&piped.stderr),
+        "",
+        "nothing on a pipe"
+    );
+    let verdict = String::from_utf8(piped.stdout).unwrap();
+    assert!(verdict.starts_with("IDENTICAL: "), "{verdict}");
+
+    let command = std::iter::once(BIN)
+        .chain(diff_args)
+        .map(|a| format!("'{a}'"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let shown = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .unwrap();
+    assert!(shown.status.success(), "{shown:?}");
+    let screen = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        screen.contains(&format!("diff {}", vcd.display())),
+        "{screen}"
+    );
+    assert!(screen.contains(" MiB"), "a bar over the bytes: {screen}");
+    let after_bar = &screen[screen.rfind("\x1b[2K").expect("the bar is cleared") + 4..];
+    assert_eq!(after_bar.replace("\r\n", "\n"), verdict);
+}
