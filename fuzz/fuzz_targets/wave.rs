@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     let mut names = names.split_whitespace();
     let options = WaveOptions {
         clock: names.next().unwrap_or("clk").to_string(),
-        strip_prefix: None,
+        ..WaveOptions::default()
     };
     let probes: Vec<Probe> = names
         .filter_map(|n| Probe::parse(n).ok())
