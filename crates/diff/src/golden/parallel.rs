@@ -45,9 +45,9 @@ struct Parsed {
     error: Option<TraceError>,
 }
 
-/// The most parser threads: eight parse the 1.2 M-line trace in about 0.15 s, less than the
-/// comparison takes, and the chunks in flight (two a worker, 1 MiB each) stay a few MiB on a
-/// machine of any size.
+/// The most parser threads: one core parses the 1.2 M-line trace in about 1.5 s, so eight
+/// would take about 0.2 s, near what reading the waveform and comparing take; and the chunks
+/// in flight (two a worker, 1 MiB each) stay a few MiB on a machine of any size.
 const MAX_WORKERS: usize = 8;
 
 /// Parser threads for this machine: its cores (the diff's other threads mostly wait), at most
