@@ -34,6 +34,24 @@ fn script_exists() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// Runs `skeinhw args` in a pseudo-terminal (`script`); what the terminal showed, and what
+/// followed the bar's last erase-line: the results as they print.
+fn on_a_terminal<S: AsRef<str>>(args: impl IntoIterator<Item = S>) -> (String, String) {
+    let command = std::iter::once(format!("'{BIN}'"))
+        .chain(args.into_iter().map(|a| format!("'{}'", a.as_ref())))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let shown = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .unwrap();
+    assert!(shown.status.success(), "{shown:?}");
+    let screen = String::from_utf8_lossy(&shown.stdout).into_owned();
+    let cleared = screen.rfind("\x1b[2K").expect("the bar is cleared") + 4;
+    let after_bar = screen[cleared..].replace("\r\n", "\n");
+    (screen, after_bar)
+}
+
 #[test]
 fn a_long_trace_shows_its_blocks_on_a_terminal_and_nothing_in_a_pipe() {
     let dir = tempfile::tempdir().unwrap();
@@ -62,28 +80,17 @@ fn a_long_trace_shows_its_blocks_on_a_terminal_and_nothing_in_a_pipe() {
         return;
     }
     let tty_out = dir.path().join("tty.jsonl");
-    let command = std::iter::once(BIN.to_string())
-        .chain(trace_args(&message, &tty_out))
-        .map(|a| format!("'{a}'"))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let shown = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .output()
-        .unwrap();
-    assert!(shown.status.success(), "{shown:?}");
-    let screen = String::from_utf8_lossy(&shown.stdout);
+    let (screen, after_bar) = on_a_terminal(trace_args(&message, &tty_out));
     assert!(
         screen.contains(&format!("/{BLOCKS} blocks")),
         "a bar over the run's {BLOCKS} blocks: {screen}"
     );
     // The bar is cleared (erase line) before the summary, which reads as it does in a pipe.
-    let after_bar = &screen[screen.rfind("\x1b[2K").expect("the bar is cleared") + 4..];
     assert!(
         after_bar.starts_with("schedule            ath-8r"),
         "{after_bar:?}"
     );
-    assert_eq!(after_bar.replace("\r\n", "\n"), summary);
+    assert_eq!(after_bar, summary);
     assert_eq!(
         std::fs::read(&tty_out).unwrap(),
         std::fs::read(&piped_out).unwrap()
@@ -130,22 +137,11 @@ fn a_long_diff_shows_the_bytes_read_on_a_terminal_and_nothing_in_a_pipe() {
     let verdict = String::from_utf8(piped.stdout).unwrap();
     assert!(verdict.starts_with("IDENTICAL: "), "{verdict}");
 
-    let command = std::iter::once(BIN)
-        .chain(diff_args)
-        .map(|a| format!("'{a}'"))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let shown = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .output()
-        .unwrap();
-    assert!(shown.status.success(), "{shown:?}");
-    let screen = String::from_utf8_lossy(&shown.stdout);
+    let (screen, after_bar) = on_a_terminal(diff_args);
     assert!(
         screen.contains(&format!("diff {}", vcd.display())),
         "{screen}"
     );
     assert!(screen.contains(" MiB"), "a bar over the bytes: {screen}");
-    let after_bar = &screen[screen.rfind("\x1b[2K").expect("the bar is cleared") + 4..];
-    assert_eq!(after_bar.replace("\r\n", "\n"), verdict);
+    assert_eq!(after_bar, verdict);
 }

@@ -52,8 +52,9 @@ fn hash_tree_input(
     } else {
         let shown = Path::new(name).display();
         let file = open_file(name)?;
-        let regular = file.metadata().is_ok_and(|m| m.is_file());
-        let len = file.metadata().map_or(0, |m| m.len());
+        let meta = file.metadata().ok();
+        let regular = meta.as_ref().is_some_and(|m| m.is_file());
+        let len = meta.map_or(0, |m| m.len());
         // A bar over the bytes the tree has taken in (a long file, on a terminal).
         let taken = Arc::new(AtomicU64::new(0));
         let tree = tree.with_progress(Arc::clone(&taken));
