@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressFinish, ProgressStyle};
 use skeinhw_diff::options::ReadProgress;
 use skeinhw_sched::shabal::sim::{ShabalCycleRecord, ShabalSink, ShabalTraceHeader};
 use skeinhw_sched::sim::{CycleRecord, TraceHeader, TraceSink};
@@ -33,7 +33,8 @@ fn bar(len: u64, min: u64, what: &str, units: &str) -> Option<ProgressBar> {
     if len < min || !io::stderr().is_terminal() {
         return None;
     }
-    let bar = ProgressBar::new(len);
+    // Cleared however it ends: an error's line prints where the bar was.
+    let bar = ProgressBar::new(len).with_finish(ProgressFinish::AndClear);
     bar.set_style(
         ProgressStyle::with_template(&format!("{{msg}} {{wide_bar}} {units} {{eta}}"))
             .expect("a valid template"),
