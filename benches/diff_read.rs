@@ -3,7 +3,8 @@
 //! (2) every field sampled at every rising edge from the VCD (our reader), (3) the same from
 //! the FST (our value-change block decoder), (4) the whole cycle diff of the VCD against the golden frames
 //! read from its JSON-lines trace. Cycles per second (criterion's throughput); the goal: (2)
-//! within 3x of (1), (3) no slower than (2). Run: `cargo bench -p skeinhw-benches --bench
+//! within 3x of (1), (3) no slower than (2). (2) is also measured with the VCD's body parsed on
+//! 2 and 8 threads, as machines of 4 and 10 or more cores read it by default. Run: `cargo bench -p skeinhw-benches --bench
 //! diff_read`.
 
 use std::fs::File;
@@ -12,7 +13,9 @@ use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use skeinhw_diff::wave::{WaveOptions, sample_rising_edges};
-use skeinhw_diff::{AnyGolden, CycleOptions, SignalMap, Verdict, compare_cycles};
+use skeinhw_diff::{
+    AnyGolden, CycleOptions, SignalMap, VcdPlan, Verdict, compare_cycles, with_vcd_plan,
+};
 use skeinhw_sched::preset;
 use skeinhw_sched::sim::{Job, TraceSink, simulate};
 use skeinhw_trace::{FstWriter, JsonlWriter, VcdWriter, names};
@@ -79,13 +82,41 @@ fn diff_read(c: &mut Criterion) {
             buf.len()
         })
     });
-    for (name, file) in [("sample t.vcd", &vcd), ("sample t.fst", &fst)] {
+    // The VCD's body parsed in the reading thread, and on 2 and 8 parser threads (what a
+    // machine of 4 and of 10 or more cores does by default).
+    let one_thread = VcdPlan {
+        workers: 0,
+        chunk: 1 << 20,
+    };
+    let samples = [
+        ("sample t.vcd", &vcd, one_thread),
+        ("sample t.fst", &fst, one_thread),
+        (
+            "sample t.vcd, 2 parsers",
+            &vcd,
+            VcdPlan {
+                workers: 2,
+                ..one_thread
+            },
+        ),
+        (
+            "sample t.vcd, 8 parsers",
+            &vcd,
+            VcdPlan {
+                workers: 8,
+                ..one_thread
+            },
+        ),
+    ];
+    for (name, file, plan) in samples {
         group.bench_function(name, |b| {
             b.iter(|| {
                 let mut n = 0u64;
-                sample_rising_edges(file, &options, &probes, |_, _, s| {
-                    n += s.len() as u64;
-                    true
+                with_vcd_plan(plan, || {
+                    sample_rising_edges(file, &options, &probes, |_, _, s| {
+                        n += s.len() as u64;
+                        true
+                    })
                 })
                 .unwrap();
                 n

@@ -3,8 +3,10 @@
 # ath-1r (256 KiB by default: about 300,000 cycles) written as VCD and FST, then diffed against
 # the golden model computed on the fly (IDENTICAL), beside `cat t.vcd > /dev/null` with the
 # file cached (the physical limit: reading the file once). Prints wall seconds, cycles per
-# second and each time as a ratio to the cached `cat` of the VCD. Each is run RUNS times and
-# the best kept (the machine may be shared: the load average is printed before and after).
+# second and each time as a ratio to the cached `cat` of the VCD; the VCD diff also with its
+# body parsed in one thread (`SKEINHW_VCD_WORKERS=0`), the default on fewer than four cores.
+# Each is run RUNS times and the best kept (the machine may be shared: the load average is
+# printed before and after).
 # A measurement, not a test.
 #
 #   scripts/bench-diff.sh                          # 3 runs each, 256 KiB, files in /tmp
@@ -69,6 +71,10 @@ row "cat t.vcd (cached)" "$CAT" "$VCD_BYTES"
 row "dd bs=1M t.vcd (cached)" "$(best dd if="$DIR/t.vcd" of=/dev/null bs=1M status=none)" "$VCD_BYTES"
 row "diff t.vcd --schedule" "$(best diff_of "$DIR/t.vcd" schedule)" "$VCD_BYTES"
 row "diff t.fst --schedule" "$(best diff_of "$DIR/t.fst" schedule)" "$FST_BYTES"
+# The VCD's body parsed in the reading thread only (on four cores or more it is parsed on
+# several by default; on fewer this is the default row above again).
+row "diff t.vcd, 1 parse thread" \
+    "$(SKEINHW_VCD_WORKERS=0 best diff_of "$DIR/t.vcd" schedule)" "$VCD_BYTES"
 row "diff t.vcd --golden jsonl" "$(best diff_of "$DIR/t.vcd" jsonl)" "$VCD_BYTES"
 row "diff t.fst --golden jsonl" "$(best diff_of "$DIR/t.fst" jsonl)" "$FST_BYTES"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

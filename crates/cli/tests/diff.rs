@@ -241,3 +241,41 @@ fn cycle_alignment_names_the_reset_cycles_that_match() {
         "{out}"
     );
 }
+
+/// The VCD's body parsed on several threads gives the one-thread verdicts (identical, and the
+/// same divergence report); a `SKEINHW_VCD_WORKERS` that is not a number is a usage error.
+#[test]
+fn parser_threads_give_the_same_verdicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let vcd = trace(dir.path(), "ath-1r", &"61".repeat(3000), "rtl.vcd");
+    let run = |workers: &str, hex: &str| {
+        skeinhw()
+            .env("SKEINHW_VCD_WORKERS", workers)
+            .arg("diff")
+            .arg(&vcd)
+            .args(["--schedule", "ath-1r", "--hex", hex, "--json"])
+            .output()
+            .unwrap()
+    };
+    // 3,000 bytes: a VCD of about 2.2 MB, three chunks; the other message differs in its
+    // last byte, so the divergence is in the last chunk.
+    for (hex, code) in [
+        ("61".repeat(3000), 0),
+        (format!("{}62", "61".repeat(2999)), 1),
+    ] {
+        let one = run("0", &hex);
+        assert_eq!(one.status.code(), Some(code), "{one:?}");
+        for workers in ["1", "3"] {
+            let many = run(workers, &hex);
+            assert_eq!(many.status.code(), one.status.code(), "{workers} workers");
+            assert_eq!(many.stdout, one.stdout, "{workers} workers");
+        }
+    }
+    let bad = run("two", "61");
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("SKEINHW_VCD_WORKERS") && err.lines().count() == 1,
+        "{err}"
+    );
+}

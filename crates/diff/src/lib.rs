@@ -34,3 +34,7 @@ pub use golden::{AnyGolden, Golden, GoldenFrames, OwnedJob, OwnedShabalJob, Shab
 pub use map::{Alignment, SignalMap};
 pub use report::{DiffReport, Verdict};
 pub use shabal_event::compare_shabal_events;
+/// How a VCD's body is parsed (threads, chunk size), forced for one thread's reads: the tests
+/// hold the parallel reader to the one-thread one on any machine.
+#[doc(hidden)]
+pub use vcd::parallel::{Plan as VcdPlan, with_plan as with_vcd_plan};

@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use skeinhw_diff::wave::{
     Bits, Probe, WaveOptions, sample_rising_edges_from, sample_rising_edges_with_wellen_from,
 };
+use skeinhw_diff::{VcdPlan, with_vcd_plan};
 
 /// A random VCD: signals (with aliases), scopes, ids of one to three characters, a body of
 /// time steps with scalar and vector changes (x/z, short vectors), `$dumpvars`, comments.
@@ -163,6 +164,11 @@ fn case(seed: u64) -> Case {
 
 type Samples = Vec<(u64, u64, Vec<Bits>)>;
 
+/// Our reader with its body parsed by `plan` (0 workers: in the calling thread).
+fn run_ours(c: &Case, workers: usize, chunk: usize) -> Result<(Samples, u64), String> {
+    with_vcd_plan(VcdPlan { workers, chunk }, || run(c, true))
+}
+
 fn run(c: &Case, ours: bool) -> Result<(Samples, u64), String> {
     let probes: Vec<Probe> = c.probes.iter().map(|p| Probe::parse(p).unwrap()).collect();
     let options = WaveOptions {
@@ -188,14 +194,18 @@ fn run(c: &Case, ours: bool) -> Result<(Samples, u64), String> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
     #[test]
-    fn our_reader_samples_as_wellen_does(seed in any::<u64>()) {
+    fn our_reader_samples_as_wellen_does(seed in any::<u64>(), chunk in 1usize..400) {
         let c = case(seed);
-        let ours = run(&c, true);
         let wellen = run(&c, false);
-        match (&ours, &wellen) {
+        // In one thread, and parsed in chunks by two workers (what a machine with cores to
+        // spare does): the same samples, or the same error.
+        let one = run_ours(&c, 0, 1 << 20);
+        let parallel = run_ours(&c, 2, chunk);
+        prop_assert_eq!(&parallel, &one, "{}", c.text);
+        match (&one, &wellen) {
             (Ok(a), Ok(b)) => prop_assert_eq!(a, b, "{}", c.text),
             (Err(_), Err(_)) => {}
-            _ => prop_assert!(false, "ours {:?}\nwellen {:?}\n{}", ours, wellen, c.text),
+            _ => prop_assert!(false, "ours {:?}\nwellen {:?}\n{}", one, wellen, c.text),
         }
     }
 }
@@ -238,7 +248,14 @@ fn a_file_larger_than_the_buffer_reads_as_wellen_does() {
         probes: vec!["top.v".into(), "top.v[129:64]".into(), "top.w[7:1]".into()],
         stop_after: None,
     };
-    let ours = run(&c, true).unwrap();
+    let ours = run_ours(&c, 0, 1 << 20).unwrap();
     assert_eq!(ours.1, 6_000);
     assert_eq!(ours, run(&c, false).unwrap());
+    for (workers, chunk) in [(1, 4096), (3, 65_536), (8, 1 << 20)] {
+        assert_eq!(
+            run_ours(&c, workers, chunk).unwrap(),
+            ours,
+            "{workers} x {chunk}"
+        );
+    }
 }

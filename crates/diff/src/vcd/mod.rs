@@ -19,6 +19,7 @@ use std::io::Read;
 
 mod digits;
 mod header;
+pub(crate) mod parallel;
 mod values;
 
 use digits::{DigitScan, Digits, Swar};
@@ -119,6 +120,28 @@ pub(crate) fn stream_body(
     sink: &mut impl Sink,
 ) -> Result<(), String> {
     stream_chunks(input, first_line, lookup, sink, 1 << 20, DigitScan::best())
+}
+
+/// [`stream_body`] by `plan`: in this thread, or parsed on `plan.workers` threads
+/// ([`parallel`]), the changes handed to `sink` in this one either way.
+pub(crate) fn stream_body_by(
+    input: impl Read + Send,
+    first_line: u64,
+    lookup: &Lookup,
+    sink: &mut impl Sink,
+    plan: parallel::Plan,
+) -> Result<(), String> {
+    if plan.workers == 0 {
+        return stream_chunks(
+            input,
+            first_line,
+            lookup,
+            sink,
+            plan.chunk,
+            DigitScan::best(),
+        );
+    }
+    parallel::stream_body_parallel(input, first_line, lookup, sink, plan, DigitScan::best())
 }
 
 /// [`stream_body`] with a buffer of `chunk` bytes to start with (tests cut tokens with tiny

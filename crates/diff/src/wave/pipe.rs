@@ -19,6 +19,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use super::precheck::{check_vcd_times, precheck};
 use super::{Bits, Counted, Probe, WaveOptions, WaveStats, sample_from};
 use crate::error::DiffError;
+use crate::vcd;
 
 /// The fewest cores on which the file is read in a thread of its own: a diff against the
 /// simulator runs three threads (simulator, reader, comparison). On two idle cores the
@@ -111,21 +112,30 @@ pub(super) fn sample_in_thread(
     let reader = {
         let (file, options, probes) = (file.to_string(), options.clone(), probes.to_vec());
         let stop = Arc::clone(&stop);
+        // A plan the caller forced for a VCD body is the reading thread's.
+        let forced = vcd::parallel::Plan::forced();
         std::thread::spawn(move || {
-            let mut sender = Sender {
-                tx,
-                back: back_rx,
-                batch: EdgeBatch::default(),
-                stop,
+            let read = || {
+                let mut sender = Sender {
+                    tx,
+                    back: back_rx,
+                    batch: EdgeBatch::default(),
+                    stop,
+                };
+                let input = BufReader::new(input);
+                let result =
+                    sample_from(input, &file, &options, &probes, true, |_, t, s, fresh| {
+                        sender.edge(t, s, fresh)
+                    });
+                if !sender.batch.edges.is_empty() {
+                    sender.send();
+                }
+                result
             };
-            let input = BufReader::new(input);
-            let result = sample_from(input, &file, &options, &probes, true, |_, t, s, fresh| {
-                sender.edge(t, s, fresh)
-            });
-            if !sender.batch.edges.is_empty() {
-                sender.send();
+            match forced {
+                Some(plan) => vcd::parallel::with_plan(plan, read),
+                None => read(),
             }
-            result
         })
     };
     let mut samples: Vec<Bits> = probes.iter().map(|_| Bits::known(vec![], 0)).collect();

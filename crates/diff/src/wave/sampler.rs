@@ -207,7 +207,7 @@ impl<'p, F: FnMut(u64, u64, &[Bits], &[u32]) -> bool> Sampler<'p, F> {
 
 /// The VCD reader of [`crate::vcd`]: `Ok(None)` if its header is one to leave to wellen, else
 /// what it read and whether the callback stopped it.
-pub(super) fn stream_vcd<R: BufRead + Seek>(
+pub(super) fn stream_vcd<R: BufRead + Seek + Send>(
     input: &mut R,
     file: &str,
     options: &WaveOptions,
@@ -314,7 +314,8 @@ pub(super) fn stream_vcd<R: BufRead + Seek>(
         sampler: &mut sampler,
         widths,
     };
-    vcd::stream_body(input, header.body_line, &lookup, &mut sink).map_err(|message| {
+    let plan = vcd::parallel::Plan::for_this_thread().map_err(DiffError::Invalid)?;
+    vcd::stream_body_by(input, header.body_line, &lookup, &mut sink, plan).map_err(|message| {
         DiffError::Wave {
             file: file.to_string(),
             message,
