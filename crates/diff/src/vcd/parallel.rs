@@ -11,8 +11,9 @@
 //! that the sink sees what [`super::stream_body`] shows it: the same changes, the same errors
 //! on the same lines, and the same stop.
 //!
-//! Buffers go back to the cutting thread once replayed: the chunks in flight, and the memory,
-//! stay a few per worker whatever the file's size.
+//! Buffers go back to the cutting thread once replayed: at most `2 x workers + 2` chunks are in
+//! flight whatever the file's size, each with its recorded changes (32 bytes a change: about
+//! 0.9 MB for a MiB of a Skein trace, about 11 MB for a MiB of one-bit changes `1!`).
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -160,8 +161,8 @@ enum End {
     Failed(usize, String),
 }
 
-/// A chunk parsed by a worker: its changes, its time stamp (if it starts with one), its line
-/// ends and how its parse ended.
+/// A chunk parsed by a worker: its changes, its time stamp (if it starts with one) and how its
+/// parse ended.
 struct Parsed {
     seq: u64,
     bytes: Result<Lines, String>,
