@@ -161,15 +161,20 @@ enum End {
     Failed(usize, String),
 }
 
-/// A chunk parsed by a worker: its changes, its time stamp (if it starts with one) and how its
-/// parse ended.
+/// A worker's parse of a chunk from a clean start: the chunk's time stamp (if it starts with
+/// one) and how the parse ended; its changes are in [`Parsed::ops`].
+struct Guess {
+    first_stamp: Option<u64>,
+    end: End,
+}
+
+/// A chunk back from a worker, with its guessed parse unless it starts away from a time stamp
+/// (or reading failed): then the replay parses it.
 struct Parsed {
     seq: u64,
     bytes: Result<Lines, String>,
-    at_stamp: bool,
     ops: Vec<Op>,
-    first_stamp: Option<u64>,
-    end: End,
+    guess: Option<Guess>,
 }
 
 /// The changes of one chunk, recorded.
@@ -383,18 +388,15 @@ fn parse_chunks(
             return;
         };
         ops.clear();
-        let (first_stamp, end) = match &bytes {
-            Ok(b) if at_stamp => parse_chunk(b.bytes(), lookup, scan, &mut ops),
-            // Parsed in the replay, from the true state (or an error to report there).
-            _ => (None, End::Failed(0, String::new())),
+        let guess = match &bytes {
+            Ok(b) if at_stamp => Some(parse_chunk(b.bytes(), lookup, scan, &mut ops)),
+            _ => None,
         };
         let p = Parsed {
             seq,
             bytes,
-            at_stamp,
             ops,
-            first_stamp,
-            end,
+            guess,
         };
         if parsed.send(p).is_err() {
             return;
@@ -402,14 +404,8 @@ fn parse_chunks(
     }
 }
 
-/// Parses a chunk from a clean state, recording its changes into `ops`; answers its first
-/// time stamp (if it starts with one) and how the parse ended.
-fn parse_chunk(
-    bytes: &[u8],
-    lookup: &Lookup,
-    scan: DigitScan,
-    ops: &mut Vec<Op>,
-) -> (Option<u64>, End) {
+/// Parses a chunk from a clean state, recording its changes into `ops`.
+fn parse_chunk(bytes: &[u8], lookup: &Lookup, scan: DigitScan, ops: &mut Vec<Op>) -> Guess {
     let first_stamp = bytes.strip_prefix(b"#").and_then(|rest| {
         let end = rest
             .iter()
@@ -436,7 +432,7 @@ fn parse_chunk(
         Ok(None) => unreachable!("recording never stops"),
         Err((at, message)) => End::Failed(at, message),
     };
-    (first_stamp, end)
+    Guess { first_stamp, end }
 }
 
 fn lines(bytes: &[u8]) -> u64 {
@@ -479,8 +475,8 @@ fn replay(
         };
         let bytes = lines_read.bytes();
         let clean = carry.is_empty() && !st.in_comment;
-        if clean && p.at_stamp {
-            if let (Some(t), Some(before)) = (p.first_stamp, st.time)
+        if let (true, Some(Guess { first_stamp, end })) = (clean, p.guess) {
+            if let (Some(t), Some(before)) = (first_stamp, st.time)
                 && t < before
             {
                 return Err(format!(
@@ -490,7 +486,7 @@ fn replay(
             if !replay_ops(bytes, &p.ops, &mut line, sink)? {
                 return Ok(());
             }
-            match p.end {
+            match end {
                 End::Parsed {
                     done,
                     done_lines,
@@ -507,7 +503,8 @@ fn replay(
                 }
             }
         } else {
-            // The true state differs from a clean start: parse here, as one thread would.
+            // The true state differs from a clean start (or no worker parsed the chunk): parse
+            // here, as one thread would.
             carry.extend_from_slice(bytes);
             match parse(scan, &carry, &mut st, lookup, sink) {
                 Ok(Some(done)) => {
